@@ -1,0 +1,12 @@
+"""WTForms classes: they check the shape of what was typed, nothing more."""
+
+from wtforms import Form, StringField
+from wtforms.validators import Length
+
+
+class CheckHandForm(Form):
+    """A GET form (read from the query string), so it carries no CSRF token."""
+
+    cards = StringField(
+        "Cards", validators=[Length(max=200, message="Type at most 200 characters.")]
+    )

@@ -1,0 +1,336 @@
+"""A round: validation (RULES.md §6–§7), ranking (§8) and money (§9)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Hashable, Iterable, Mapping, Sequence
+
+from .cards import JOKER, Card, CardError, format_cards, parse_card, scan_cards
+from .house import HouseRules
+from .melds import best_melds, display_order, find_meld
+
+OUTCOMES = ("dead", "hu", "tien_hu", "no_passport")
+WINNING = ("hu", "tien_hu")
+FULL_HAND = ("tien_hu", "no_passport")
+
+Player = Hashable
+
+
+@dataclass(frozen=True)
+class Entry:
+    """What one player is left with: an outcome and the cards (text or cards)."""
+
+    outcome: str
+    cards: str | Sequence[Card | str] = ()
+
+
+@dataclass(frozen=True)
+class Problem:
+    """An error or a warning about a round, with the players and cards it concerns."""
+
+    code: str
+    message: str
+    players: tuple = ()
+    cards: tuple[Card, ...] = ()
+
+
+class RoundError(ValueError):
+    """The round can't be scored; ``problems`` lists every reason."""
+
+    def __init__(self, problems: Iterable[Problem]) -> None:
+        self.problems = list(problems)
+        super().__init__("; ".join(p.message for p in self.problems))
+
+
+@dataclass(frozen=True)
+class Breakdown:
+    """A player's money for a round in cents: the tiered (or per-point) part,
+    the Hu or Tien Hu part and the joker/ace adjustment."""
+
+    tier: int = 0
+    hu: int = 0
+    joker_ace: int = 0
+
+    @property
+    def total(self) -> int:
+        return self.tier + self.hu + self.joker_ace
+
+
+@dataclass(frozen=True)
+class RoundScore:
+    order: tuple
+    points: dict
+    position: dict
+    net_cents: dict
+    breakdown: dict
+    warnings: list[Problem] = field(default_factory=list)
+    winner: Player | None = None
+
+
+@dataclass
+class _Hand:
+    """One player's entry, read."""
+
+    outcome: str
+    cards: list[Card]
+    tokens: int
+
+
+def _read(player: Player, entry: object, problems: list[Problem]) -> _Hand:
+    outcome = getattr(entry, "outcome", None)
+    raw = getattr(entry, "cards", None)
+    if outcome not in OUTCOMES:
+        problems.append(Problem(
+            "unknown_outcome",
+            f"{player}: the outcome {outcome!r} is not one of {', '.join(OUTCOMES)}",
+            (player,)))
+    cards: list[Card] = []
+    errors: list[CardError] = []
+    if isinstance(raw, str):
+        cards, errors = scan_cards(raw)
+        tokens = len(cards) + len(errors)
+    else:
+        try:
+            items = list(raw)
+        except TypeError:
+            items = [raw]
+        tokens = len(items)
+        for position, item in enumerate(items, start=1):
+            if isinstance(item, Card):
+                cards.append(item)
+                continue
+            try:
+                cards.append(parse_card(item if isinstance(item, str) else repr(item),
+                                        position))
+            except CardError as error:
+                errors.append(error)
+    for error in errors:
+        problems.append(Problem("unreadable_card", f"{player}: {error}", (player,)))
+    return _Hand(outcome if outcome in OUTCOMES else "", cards, tokens)
+
+
+def _check_counts(order, hands: dict, rules: HouseRules, tien_hu_round: bool,
+                  problems: list[Problem]) -> None:
+    dealt = rules.cards_dealt(len(order))
+    for player, hand in hands.items():
+        n = hand.tokens
+        if hand.outcome == "dead" and n >= dealt and not tien_hu_round:
+            problems.append(Problem(
+                "wrong_card_count",
+                f"{player} is dead with {n} cards, but a dead hand holds at most "
+                f"{dealt - 1} ({dealt} were dealt)",
+                (player,), tuple(hand.cards)))
+        elif hand.outcome in FULL_HAND and n != dealt:
+            label = "Tien Hu" if hand.outcome == "tien_hu" else "no passport"
+            problems.append(Problem(
+                "wrong_card_count",
+                f"{player} has {label}, so the whole hand of {dealt} cards is needed; "
+                f"{n} {'was' if n == 1 else 'were'} entered",
+                (player,), tuple(hand.cards)))
+        elif hand.outcome == "hu" and n:
+            problems.append(Problem(
+                "hu_with_cards",
+                f"{player} went out (Hu) but has cards entered: {format_cards(hand.cards)}",
+                (player,), tuple(hand.cards)))
+
+
+def _check_copies(order, hands: dict, rules: HouseRules, problems: list[Problem]) -> None:
+    holders: dict[Card, list] = {}
+    totals: Counter[Card] = Counter()
+    for player in order:
+        hand = hands.get(player)
+        if hand is None:
+            continue
+        for card, n in Counter(hand.cards).items():
+            totals[card] += n
+            holders.setdefault(card, []).append(player)
+    packs = rules.packs_for(len(order))
+    for card in sorted(totals, key=display_order):
+        limit = rules.jokers if card.is_joker else packs
+        if totals[card] > limit:
+            who = ", ".join(str(p) for p in holders[card])
+            name = "jokers" if card.is_joker else f"copies of {card}"
+            problems.append(Problem(
+                "too_many_copies",
+                f"{totals[card]} {name} entered ({who}), but the deck has only {limit}",
+                tuple(holders[card]), (card,)))
+
+
+def _check_full_hands(hands: dict, rules: HouseRules, dealt: int,
+                      problems: list[Problem]) -> None:
+    for player, hand in hands.items():
+        if hand.tokens != dealt or len(hand.cards) != dealt:
+            continue
+        if hand.outcome == "tien_hu":
+            best = best_melds(hand.cards, rules)
+            if best.points:
+                melds = " | ".join(format_cards(m) for m in best.melds) or "no meld"
+                problems.append(Problem(
+                    "tien_hu_not_melded",
+                    f"{player}'s hand does not meld completely: the best is {melds}, "
+                    f"leaving {format_cards(best.deadwood)} ({best.points} points)",
+                    (player,), tuple(best.deadwood)))
+        elif hand.outcome == "no_passport":
+            meld = find_meld(hand.cards, rules, runs_only=rules.passport == "run")
+            if meld:
+                problems.append(Problem(
+                    "has_passport",
+                    f"{player} has a passport, so it is not 'no passport': "
+                    f"{format_cards(meld)}",
+                    (player,), tuple(meld)))
+
+
+def _validate(order: Sequence, entries: Mapping, rules: HouseRules) -> dict:
+    problems: list[Problem] = []
+    if len(order) < 2:
+        problems.append(Problem("too_few_players", "A round needs at least two players"))
+    for player, n in Counter(order).items():
+        if n > 1:
+            problems.append(Problem(
+                "duplicate_player", f"{player} is listed {n} times in the round", (player,)))
+    for player in entries:
+        if player not in order:
+            problems.append(Problem(
+                "unknown_player", f"{player} has an entry but does not play this round",
+                (player,)))
+    for player in dict.fromkeys(order):
+        if player not in entries:
+            problems.append(Problem(
+                "missing_entry", f"{player} has no entry: choose an outcome", (player,)))
+    hands = {p: _read(p, entries[p], problems) for p in dict.fromkeys(order) if p in entries}
+
+    winners = [p for p, hand in hands.items() if hand.outcome in WINNING]
+    if len(winners) > 1:
+        problems.append(Problem(
+            "several_winners",
+            f"Only one player can win a round, but {', '.join(map(str, winners))} "
+            "are all marked Hu or Tien Hu",
+            tuple(winners)))
+    tien_hu_round = any(hands[p].outcome == "tien_hu" for p in winners)
+    _check_counts(order, hands, rules, tien_hu_round, problems)
+    _check_copies(order, hands, rules, problems)
+    _check_full_hands(hands, rules, rules.cards_dealt(len(order)), problems)
+    if problems:
+        raise RoundError(problems)
+    return hands
+
+
+def _warnings(order, hands: dict, rules: HouseRules, winner) -> list[Problem]:
+    if winner is not None and hands[winner].outcome == "tien_hu":
+        return []
+    warnings = []
+    holding = {}
+    for player in order:
+        hand = hands[player]
+        if hand.outcome != "dead":
+            continue
+        if not hand.cards:
+            warnings.append(Problem(
+                "dead_without_cards",
+                f"{player} is dead with no cards left: if {player} went out, choose Hu",
+                (player,)))
+            continue
+        meld = find_meld(hand.cards, rules)
+        if meld:
+            holding[player] = meld
+    # In a round nobody won, the last player standing may keep melds.
+    if winner is None and len(holding) == 1:
+        holding = {}
+    for player, meld in holding.items():
+        warnings.append(Problem(
+            "meld_in_dead_hand",
+            f"{player} is dead but holds a meld that could have been played: "
+            f"{format_cards(meld)}",
+            (player,), tuple(meld)))
+    return warnings
+
+
+def _positions(order, hands: dict, points: dict, rules: HouseRules, winner) -> dict:
+    def key(player):
+        if player == winner:
+            return (0, 0)
+        last = rules.no_passport_last and hands[player].outcome == "no_passport"
+        return (2 if last else 1, points[player])
+
+    keys = {p: key(p) for p in order}
+    return {p: 1 + sum(keys[q] < keys[p] for q in order) for p in order}
+
+
+def _half_up(numerator: int, denominator: int) -> int:
+    return (2 * numerator + denominator) // (2 * denominator)
+
+
+def _tiered(order, position: dict, rules: HouseRules) -> dict:
+    """Each place pays the winners its tier; tied places pay the average."""
+    paid = {}
+    for player in order:
+        first = position[player]
+        size = sum(position[q] == first for q in order)
+        if first == 1:
+            continue
+        units = sum(rules.tier(q) for q in range(first, first + size))
+        paid[player] = _half_up(units * rules.unit_cents, size)
+    winners = [p for p in order if position[p] == 1]
+    share, extra = divmod(sum(paid.values()), len(winners))
+    money = {p: -paid.get(p, 0) for p in order}
+    for i, player in enumerate(winners):
+        money[player] = share + (i < extra)
+    return money
+
+
+def _joker_ace_units(cards: list[Card]) -> int:
+    counts = Counter(cards)
+    units = counts[JOKER]
+    for card, n in counts.items():
+        if card.rank == 1:
+            units += n * (2 if n >= 2 else 1)
+    return units
+
+
+def _money(order, hands: dict, points: dict, position: dict, rules: HouseRules,
+           winner) -> dict:
+    n = len(order)
+    tier = dict.fromkeys(order, 0)
+    hu = dict.fromkeys(order, 0)
+    joker_ace = dict.fromkeys(order, 0)
+    if rules.scheme != "none":
+        if winner is not None:
+            amount = rules.tien_hu_cents if hands[winner].outcome == "tien_hu" else rules.hu_cents
+            for player in order:
+                hu[player] = amount * (n - 1) if player == winner else -amount
+        elif rules.scheme == "tiered":
+            tier = _tiered(order, position, rules)
+        else:
+            total = sum(points.values())
+            tier = {p: rules.point_cents * (total - n * points[p]) for p in order}
+        tien_hu = winner is not None and hands[winner].outcome == "tien_hu"
+        if rules.joker_ace_cents and not tien_hu:
+            units = {p: _joker_ace_units(hands[p].cards) for p in order}
+            total = sum(units.values())
+            joker_ace = {p: rules.joker_ace_cents * (total - n * units[p]) for p in order}
+    return {p: Breakdown(tier[p], hu[p], joker_ace[p]) for p in order}
+
+
+def score_round(order: Sequence[Player], entries: Mapping[Player, Entry],
+                rules: HouseRules) -> RoundScore:
+    """Validate and score one round; ``order`` is the playing order.
+
+    Raises RoundError listing every problem; warnings come back on the score.
+    """
+    order = tuple(order)
+    hands = _validate(order, entries, rules)
+    winner = next((p for p in order if hands[p].outcome in WINNING), None)
+    points = {p: 0 if p == winner else sum(rules.points(c) for c in hands[p].cards)
+              for p in order}
+    position = _positions(order, hands, points, rules, winner)
+    breakdown = _money(order, hands, points, position, rules, winner)
+    return RoundScore(
+        order=order,
+        points=points,
+        position=position,
+        net_cents={p: breakdown[p].total for p in order},
+        breakdown=breakdown,
+        warnings=_warnings(order, hands, rules, winner),
+        winner=winner,
+    )

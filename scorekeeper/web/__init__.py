@@ -1,0 +1,1 @@
+"""Thin blueprints, one module per area of the app."""

@@ -1,0 +1,144 @@
+"""The application factory, the home page and the error pages."""
+
+import os
+import stat
+
+import pytest
+import sqlalchemy as sa
+
+from scorekeeper import create_app
+from scorekeeper.config import load_or_create_secret_key, normalise_database_url
+from scorekeeper.extensions import db
+
+
+def sqlite_url(tmp_path):
+    return f"sqlite:///{tmp_path / 'factory.sqlite3'}"
+
+
+def test_config_mapping_beats_environment(monkeypatch, tmp_path):
+    monkeypatch.setenv("SECRET_KEY", "from-env")
+    monkeypatch.setenv("DATABASE_URL", "sqlite:///from-env.sqlite3")
+    app = create_app(
+        {"SECRET_KEY": "from-mapping", "SQLALCHEMY_DATABASE_URI": sqlite_url(tmp_path)}
+    )
+    assert app.config["SECRET_KEY"] == "from-mapping"
+    assert app.config["SQLALCHEMY_DATABASE_URI"] == sqlite_url(tmp_path)
+
+
+def test_environment_beats_defaults(monkeypatch, tmp_path):
+    monkeypatch.setenv("SECRET_KEY", "from-env")
+    monkeypatch.setenv("DATABASE_URL", sqlite_url(tmp_path))
+    app = create_app()
+    assert app.config["SECRET_KEY"] == "from-env"
+    assert app.config["SQLALCHEMY_DATABASE_URI"] == sqlite_url(tmp_path)
+
+
+@pytest.mark.parametrize("scheme", ["postgres", "postgresql"])
+def test_database_url_uses_psycopg(monkeypatch, scheme):
+    monkeypatch.setenv("DATABASE_URL", f"{scheme}://sk:pw@db.example:5432/scores")
+    app = create_app({"SECRET_KEY": "k"})
+    assert app.config["SQLALCHEMY_DATABASE_URI"] == (
+        "postgresql+psycopg://sk:pw@db.example:5432/scores"
+    )
+    with app.app_context():
+        assert db.engine.dialect.driver == "psycopg"
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "sqlite:///x.sqlite3",
+        "postgresql+psycopg://a@b/c",
+        "postgresql+psycopg2://a@b/c",
+    ],
+)
+def test_other_database_urls_are_left_alone(url):
+    assert normalise_database_url(url) == url
+
+
+def test_sqlite_file_gets_foreign_keys_and_wal(tmp_path):
+    app = create_app(
+        {"SECRET_KEY": "k", "SQLALCHEMY_DATABASE_URI": sqlite_url(tmp_path)}
+    )
+    with app.app_context():
+        with db.engine.connect() as conn:
+            assert conn.execute(sa.text("PRAGMA foreign_keys")).scalar() == 1
+            assert conn.execute(sa.text("PRAGMA journal_mode")).scalar() == "wal"
+        db.engine.dispose()
+
+
+def test_secret_key_is_made_once_and_kept_private(tmp_path):
+    key = load_or_create_secret_key(tmp_path)
+    assert len(key) == 64
+    assert load_or_create_secret_key(tmp_path) == key
+    mode = stat.S_IMODE(os.stat(tmp_path / "secret_key").st_mode)
+    assert mode == 0o600
+    assert os.listdir(tmp_path) == ["secret_key"]
+
+
+def test_home_page_has_the_check_form(client):
+    response = client.get("/")
+    assert response.status_code == 200
+    html = response.text
+    assert "<title>Scorekeeper</title>" in html
+    assert "Penang rummy" in html
+    assert '<form method="get"' in html
+    assert '<label for="cards">Cards</label>' in html
+    assert 'name="cards"' in html
+    assert 'href="/static/css/app.css"' in html
+
+
+def test_home_page_echoes_the_cards_escaped(client):
+    html = client.get("/", query_string={"cards": 'AS 10H <b>"JK"'}).text
+    assert 'value="AS 10H &lt;b&gt;&#34;JK&#34;"' in html
+    assert "<b>" not in html
+
+
+def test_home_page_reports_input_too_long(client):
+    html = client.get("/", query_string={"cards": "AS " * 100}).text
+    assert 'aria-invalid="true"' in html
+    assert 'id="cards-error"' in html
+
+
+def test_home_page_stays_small(client):
+    html = client.get("/").data
+    with client.get("/static/css/app.css") as response:  # closes the file
+        css = response.data
+    assert len(html) + len(css) < 60 * 1024
+
+
+def test_unknown_url_shows_our_404_page(client):
+    response = client.get("/no-such-page")
+    assert response.status_code == 404
+    assert "Page not found" in response.text
+    assert 'class="skip-link"' in response.text
+
+
+def test_post_without_csrf_token_shows_our_400_page(app, client):
+    app.add_url_rule("/_post", "post", lambda: "saved", methods=["POST"])
+    response = client.post("/_post", data={"x": "1"})
+    assert response.status_code == 400
+    assert "The form had expired" in response.text
+
+
+def test_unhandled_error_shows_our_500_page(app, client):
+    app.testing = False  # let the 500 handler answer instead of re-raising
+
+    @app.get("/_boom")
+    def boom():
+        raise RuntimeError("boom")
+
+    response = client.get("/_boom")
+    assert response.status_code == 500
+    assert "Something went wrong" in response.text
+
+
+def test_db_upgrade_builds_the_schema_on_an_empty_database(app, runner):
+    with app.app_context():
+        db.drop_all()
+    result = runner.invoke(args=["db", "upgrade"])
+    assert result.exit_code == 0, result.output
+    with app.app_context():
+        tables = set(sa.inspect(db.engine).get_table_names())
+    assert "alembic_version" in tables
+    assert set(db.metadata.tables) <= tables
