@@ -1,6 +1,7 @@
 """WTForms classes: they check the shape of what was typed, nothing more."""
 
-from wtforms import Form, StringField
+from wtforms import Form, SelectField, StringField
+from wtforms.fields.choices import SelectChoice
 from wtforms.validators import Length
 
 
@@ -10,3 +11,5 @@ class CheckHandForm(Form):
     cards = StringField(
         "Cards", validators=[Length(max=200, message="Type at most 200 characters.")]
     )
+    preset = SelectField("Rules", choices=[SelectChoice("penang", "Penang"), SelectChoice("rummi", "Rummi")],
+                         default="penang")

@@ -27,10 +27,15 @@ class Card:
     def is_joker(self) -> bool:
         return self.rank == 0
 
-    def __str__(self) -> str:
+    @property
+    def rank_label(self) -> str:
+        """The rank as written: ``A``, ``10``, ``Q``; ``JK`` for a joker."""
         if self.is_joker:
             return "JK"
-        return RANK_NAMES.get(self.rank, str(self.rank)) + self.suit
+        return RANK_NAMES.get(self.rank, str(self.rank))
+
+    def __str__(self) -> str:
+        return self.rank_label + self.suit
 
     def __repr__(self) -> str:
         return f"Card({self})"

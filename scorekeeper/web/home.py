@@ -1,13 +1,22 @@
 from flask import Blueprint, render_template, request
 
 from ..forms import CheckHandForm
+from ..rules import CardError, HouseRules, best_melds, parse_cards
 
 bp = Blueprint("home", __name__)
+
+PRESETS = {"penang": HouseRules.penang, "rummi": HouseRules.rummi}
 
 
 @bp.get("/")
 def index():
     form = CheckHandForm(request.args)
-    if "cards" in request.args:
-        form.validate()
-    return render_template("home/index.html", form=form)
+    arrangement = None
+    if request.args.get("cards", "").strip() and form.validate():
+        try:
+            cards = parse_cards(form.cards.data)
+        except CardError as error:
+            form.cards.errors.append(str(error))
+        else:
+            arrangement = best_melds(cards, PRESETS[form.preset.data]())
+    return render_template("home/index.html", form=form, arrangement=arrangement)

@@ -94,6 +94,29 @@ def test_home_page_echoes_the_cards_escaped(client):
     assert "<b>" not in html
 
 
+def test_checking_a_hand_shows_its_melds_and_points(client):
+    html = client.get("/", query_string={"cards": "as 2s 3s jk 7h 7d 7c qh",
+                                         "preset": "rummi"}).text
+    assert "<strong>10</strong> points left" in html
+    assert html.count('<span class="cards-label">Meld</span>') == 2
+    assert '<span class="chip chip-red">Q♥</span>' in html
+    assert '<option selected value="rummi">' in html
+
+
+def test_checking_a_hand_that_melds_completely(client):
+    html = client.get("/", query_string={"cards": "8H 8H 8C"}).text
+    assert "<strong>0</strong> points left" in html
+    assert "the hand melds completely" in html
+
+
+def test_checking_an_unreadable_card_names_it(client):
+    html = client.get("/", query_string={"cards": "AS 11X"}).text
+    assert 'aria-invalid="true"' in html
+    assert "&#34;11X&#34; (card 2) is not a card" in html
+    assert 'value="AS 11X"' in html
+    assert "points left" not in html
+
+
 def test_home_page_reports_input_too_long(client):
     html = client.get("/", query_string={"cards": "AS " * 100}).text
     assert 'aria-invalid="true"' in html
