@@ -1,3 +1,133 @@
-"""Database rows, typed with Mapped[...]; no request or g access here."""
+"""Database rows, typed with Mapped[...]; no request or g access here.
 
-from .extensions import db  # noqa: F401  (models are declared on db.Model)
+Money columns are integer cents. A round's results (points, positions, money)
+are stored so that pages and history read them without re-scoring; services
+rewrite them whenever a round before them changes.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+import sqlalchemy as sa
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from .extensions import db
+from .rules import HouseRules
+
+NAME_MAX = 30
+
+
+def utcnow() -> datetime:
+    return datetime.now(timezone.utc).replace(tzinfo=None)
+
+
+class Player(db.Model):
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(sa.String(NAME_MAX), unique=True)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    def __repr__(self) -> str:
+        return f"<Player {self.name}>"
+
+
+class GameSession(db.Model):
+    """An evening at the table: its players, its house rules and its rounds."""
+
+    __tablename__ = "game_session"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    started_at: Mapped[datetime] = mapped_column(default=utcnow, index=True)
+    ended_at: Mapped[datetime | None] = mapped_column(index=True)
+    currency: Mapped[str] = mapped_column(sa.String(8), default="RM")
+    house_rules: Mapped[dict] = mapped_column(sa.JSON)
+    first_dealer_id: Mapped[int] = mapped_column(sa.ForeignKey("player.id"))
+
+    first_dealer: Mapped[Player] = relationship()
+    seats: Mapped[list[Seat]] = relationship(
+        back_populates="session", order_by="Seat.position", cascade="all, delete-orphan")
+    rounds: Mapped[list[Round]] = relationship(
+        back_populates="session", order_by="Round.number", cascade="all, delete-orphan")
+    payments: Mapped[list[Payment]] = relationship(
+        back_populates="session", cascade="all, delete-orphan")
+
+    @property
+    def rules(self) -> HouseRules:
+        return HouseRules(**self.house_rules)
+
+    @property
+    def is_finished(self) -> bool:
+        return self.ended_at is not None
+
+
+class Seat(db.Model):
+    """A player's place at a session's table, clockwise by position.
+
+    A player who leaves keeps the row (inactive) so their rounds and balance stay.
+    """
+
+    __table_args__ = (sa.UniqueConstraint("session_id", "player_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    session_id: Mapped[int] = mapped_column(
+        sa.ForeignKey("game_session.id", ondelete="CASCADE"), index=True)
+    player_id: Mapped[int] = mapped_column(sa.ForeignKey("player.id"))
+    position: Mapped[int]
+    active: Mapped[bool] = mapped_column(default=True)
+
+    session: Mapped[GameSession] = relationship(back_populates="seats")
+    player: Mapped[Player] = relationship()
+
+
+class Round(db.Model):
+    __table_args__ = (sa.UniqueConstraint("session_id", "number"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    session_id: Mapped[int] = mapped_column(
+        sa.ForeignKey("game_session.id", ondelete="CASCADE"), index=True)
+    number: Mapped[int]
+    dealer_id: Mapped[int] = mapped_column(sa.ForeignKey("player.id"))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    session: Mapped[GameSession] = relationship(back_populates="rounds")
+    dealer: Mapped[Player] = relationship()
+    entries: Mapped[list[RoundEntry]] = relationship(
+        back_populates="round", order_by="RoundEntry.turn", cascade="all, delete-orphan")
+
+
+class RoundEntry(db.Model):
+    """One player's part in a round: what the table entered and what it scored."""
+
+    __table_args__ = (sa.UniqueConstraint("round_id", "player_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    round_id: Mapped[int] = mapped_column(
+        sa.ForeignKey("round.id", ondelete="CASCADE"), index=True)
+    player_id: Mapped[int] = mapped_column(sa.ForeignKey("player.id"), index=True)
+    seat: Mapped[int]  # clockwise place at the table in this round
+    turn: Mapped[int]  # place in this round's playing order, from 0
+    outcome: Mapped[str] = mapped_column(sa.String(12))
+    cards: Mapped[str] = mapped_column(sa.Text, default="")  # canonical notation
+    points: Mapped[int]
+    position: Mapped[int]
+    tier_cents: Mapped[int]
+    hu_cents: Mapped[int]
+    joker_ace_cents: Mapped[int]
+    net_cents: Mapped[int]
+
+    round: Mapped[Round] = relationship(back_populates="entries")
+    player: Mapped[Player] = relationship()
+
+
+class Payment(db.Model):
+    """A settlement transfer marked as paid."""
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    session_id: Mapped[int] = mapped_column(
+        sa.ForeignKey("game_session.id", ondelete="CASCADE"), index=True)
+    payer_id: Mapped[int] = mapped_column(sa.ForeignKey("player.id"))
+    payee_id: Mapped[int] = mapped_column(sa.ForeignKey("player.id"))
+    cents: Mapped[int]
+    paid_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    session: Mapped[GameSession] = relationship(back_populates="payments")

@@ -1,0 +1,185 @@
+"""Use cases against a real database: sessions, rounds, recomputation, money."""
+
+import dataclasses
+
+import pytest
+
+from scorekeeper import services
+from scorekeeper.extensions import db
+from scorekeeper.models import GameSession, Player, Round, RoundEntry
+from scorekeeper.rules import Entry, HouseRules, RoundError
+
+# RULES.md §12: Rummi money rules with clockwise play and tiers 0,1,2,3.
+EXAMPLE_RULES = dataclasses.replace(HouseRules.rummi(), direction="clockwise",
+                                    tiers=(0, 1, 2, 3))
+EXAMPLE_1 = {"A": Entry("dead", "JK 7H"), "B": Entry("dead", "AC AC 2S"),
+             "C": Entry("dead", "3D 4D"), "D": Entry("dead", "AS 9H")}
+EXAMPLE_2 = {"A": Entry("dead", "5S 5H"), "B": Entry("dead", "10C"),
+             "C": Entry("dead", "2D"), "D": Entry("dead", "KS QS")}
+EXAMPLE_3 = {"A": Entry("dead", "JK 3C"), "B": Entry("hu"),
+             "C": Entry("dead", "AH"), "D": Entry("dead", "4S 4D")}
+
+
+@pytest.fixture
+def ctx(app):
+    with app.app_context():
+        yield
+
+
+@pytest.fixture
+def table(ctx):
+    return services.start_session(list("ABCD"), EXAMPLE_RULES, first_dealer="D")
+
+
+def names(players):
+    return [p.name for p in players]
+
+
+def net_by_name(round_):
+    return {e.player.name: e.net_cents for e in round_.entries}
+
+
+def test_start_session_seats_players_clockwise(table):
+    assert names(services.active_players(table)) == list("ABCD")
+    assert table.rules == EXAMPLE_RULES
+    assert table.currency == "RM"
+    coming = services.upcoming(table)
+    assert (coming.number, coming.dealer.name, names(coming.order)) == (1, "D", list("ABCD"))
+
+
+def test_known_players_are_reused_whatever_the_case(table):
+    again = services.start_session(["a", " b ", "Eve"], HouseRules.penang(), first_dealer="eve")
+    assert names(services.active_players(again)) == ["A", "B", "Eve"]
+    assert db.session.query(Player).count() == 5
+
+
+def test_random_first_dealer_is_one_of_the_players(ctx):
+    session = services.start_session(["X", "Y", "Z"], HouseRules.penang())
+    assert session.first_dealer.name in {"X", "Y", "Z"}
+
+
+@pytest.mark.parametrize("players, message", [
+    (["A"], "2 to 6 players"),
+    (list("ABCDEFG"), "2 to 6 players"),
+    (["Ann", "ann"], "different name"),
+    (["Ann", "x" * 31], "1 to 30 characters"),
+])
+def test_start_session_refuses_bad_tables(ctx, players, message):
+    with pytest.raises(services.ServiceError, match=message):
+        services.start_session(players, HouseRules.penang())
+    db.session.rollback()
+    assert db.session.query(GameSession).count() == 0
+
+
+def test_start_session_refuses_a_deck_too_small(ctx):
+    with pytest.raises(services.ServiceError, match="need 120 cards"):
+        services.start_session(list("ABCDEF"), HouseRules.rummi())
+
+
+def test_worked_examples_recorded_in_a_row(table):
+    first = services.record_round(table, EXAMPLE_1)
+    assert net_by_name(first) == {"A": -100, "B": -800, "C": 900, "D": 0}
+    assert first.dealer.name == "D"
+    assert services.upcoming(table).dealer.name == "C"
+    services.record_round(table, EXAMPLE_2)
+    third = services.record_round(table, EXAMPLE_3)
+    assert net_by_name(third) == {"A": -400, "B": 1000, "C": -400, "D": -200}
+    balances = {db.session.get(Player, pid).name: cents
+                for pid, cents in services.balances(table).items()}
+    assert balances == {"A": -650, "B": 50, "C": 1100, "D": -500}
+    assert sum(balances.values()) == 0
+
+
+def test_stored_entries_keep_canonical_cards_and_parts(table):
+    round_ = services.record_round(table, {**EXAMPLE_1, "A": Entry("dead", "jk, 7♥")})
+    a = next(e for e in round_.entries if e.player.name == "A")
+    assert (a.cards, a.points, a.position) == ("JK 7H", 27, 3)
+    assert (a.tier_cents, a.hu_cents, a.joker_ace_cents, a.net_cents) == (-200, 0, 100, -100)
+    assert [e.player.name for e in round_.entries] == list("ABCD")  # by turn
+
+
+def test_a_bad_round_writes_nothing(table):
+    with pytest.raises(RoundError) as caught:
+        services.record_round(table, {**EXAMPLE_1, "B": Entry("dead", "AC AC AC 2S")})
+    assert caught.value.problems[0].code == "too_many_copies"
+    db.session.rollback()
+    assert db.session.query(Round).count() == 0
+    assert db.session.query(RoundEntry).count() == 0
+
+
+def test_warnings_need_the_matching_confirmation(table):
+    entries = {**EXAMPLE_1, "C": Entry("dead", "")}
+    with pytest.raises(services.NeedsConfirmation) as caught:
+        services.record_round(table, entries)
+    assert [w.code for w in caught.value.warnings] == ["dead_without_cards"]
+    with pytest.raises(services.NeedsConfirmation):
+        services.record_round(table, entries, confirmed="something else")
+    round_ = services.record_round(table, entries, confirmed=caught.value.digest)
+    assert round_.number == 1
+
+
+def test_editing_a_round_recomputes_later_dealers_and_money(table):
+    services.record_round(table, EXAMPLE_1)          # C wins, so C deals round 2
+    second = services.record_round(table, EXAMPLE_2)
+    assert second.dealer.name == "C"
+    assert names(e.player for e in second.entries) == list("DABC")
+    first = table.rounds[0]
+    # Now D wins round 1 instead, so D deals round 2 and play starts with A.
+    services.edit_round(first, {**EXAMPLE_1, "D": Entry("dead", "2H")})
+    db.session.expire_all()
+    first, second = table.rounds
+    assert first.entries[3].player.name == "D" and first.entries[3].position == 1
+    assert second.dealer.name == "D"
+    assert names(e.player for e in second.entries) == list("ABCD")
+    assert sum(e.net_cents for e in first.entries) == 0
+    assert services.upcoming(table).dealer.name == "C"
+
+
+def test_deleting_a_round_renumbers_and_rescores(table):
+    services.record_round(table, EXAMPLE_1)
+    services.record_round(table, EXAMPLE_3)
+    services.record_round(table, EXAMPLE_2)
+    services.delete_round(table.rounds[0])
+    db.session.expire_all()
+    assert [r.number for r in table.rounds] == [1, 2]
+    assert table.rounds[0].dealer.name == "C"  # kept: nothing before it changed
+    assert table.rounds[1].dealer.name == "B"  # B won the Hu round
+    assert db.session.query(RoundEntry).count() == 8
+
+
+def test_players_join_and_leave_between_rounds(table):
+    services.record_round(table, EXAMPLE_1)
+    services.join_session(table, "Eve", 2)  # between B and C
+    assert names(services.active_players(table)) == ["A", "B", "Eve", "C", "D"]
+    services.leave_session(table, db.session.scalar(
+        db.select(Player.id).where(Player.name == "C")))
+    # C would deal (C won), but has left: the deal passes on in the direction.
+    coming = services.upcoming(table)
+    assert coming.dealer.name == "D"
+    assert names(coming.order) == ["A", "B", "Eve", "D"]
+    with pytest.raises(services.ServiceError, match="already at the table"):
+        services.join_session(table, "eve", 0)
+
+
+def test_the_last_two_players_cannot_leave(ctx):
+    session = services.start_session(["X", "Y"], HouseRules.penang(), first_dealer="X")
+    with pytest.raises(services.ServiceError, match="at least 2"):
+        services.leave_session(session, session.seats[0].player_id)
+
+
+def test_settlement_marks_transfers_paid_and_ends(table):
+    services.record_round(table, EXAMPLE_1)
+    plan = services.settlement(table)
+    assert [(s.transfer.payer.name, s.transfer.payee.name, s.transfer.cents, s.paid)
+            for s in plan] == [("A", "C", 100, False), ("B", "C", 800, False)]
+    a_to_c = plan[0].transfer
+    services.set_paid(table, a_to_c.payer.id, a_to_c.payee.id, 100, True)
+    assert [s.paid for s in services.settlement(table)] == [True, False]
+    services.set_paid(table, a_to_c.payer.id, a_to_c.payee.id, 100, False)
+    assert [s.paid for s in services.settlement(table)] == [False, False]
+    with pytest.raises(services.ServiceError, match="not part of the settlement"):
+        services.set_paid(table, a_to_c.payer.id, a_to_c.payee.id, 99, True)
+    services.end_session(table)
+    assert table.is_finished
+    with pytest.raises(services.ServiceError, match="has ended"):
+        services.record_round(table, EXAMPLE_2)
