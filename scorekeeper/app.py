@@ -67,9 +67,13 @@ def _sqlite_pragmas(dbapi_connection, connection_record):
 
 
 def register_blueprints(app):
-    from .web import home
+    from .web import filters, history, home, rounds, sessions
 
     app.register_blueprint(home.bp)
+    app.register_blueprint(sessions.bp)
+    app.register_blueprint(rounds.bp)
+    app.register_blueprint(history.bp)
+    filters.register(app)
 
 
 def register_errorhandlers(app):

@@ -1,6 +1,6 @@
 from flask import Blueprint, render_template, request
 
-from ..forms import CheckHandForm
+from ..forms.home import CheckHandForm
 from ..rules import CardError, HouseRules, best_melds, parse_cards
 
 bp = Blueprint("home", __name__)

@@ -1,4 +1,4 @@
-"""WTForms classes: they check the shape of what was typed, nothing more."""
+"""The home page forms."""
 
 from wtforms import Form, SelectField, StringField
 from wtforms.fields.choices import SelectChoice

@@ -1,0 +1,5 @@
+"""The history pages."""
+
+from flask import Blueprint
+
+bp = Blueprint("history", __name__)

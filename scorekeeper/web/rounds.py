@@ -1,0 +1,5 @@
+"""The rounds pages."""
+
+from flask import Blueprint
+
+bp = Blueprint("rounds", __name__)

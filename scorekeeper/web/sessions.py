@@ -1,0 +1,5 @@
+"""The sessions pages."""
+
+from flask import Blueprint
+
+bp = Blueprint("sessions", __name__)
