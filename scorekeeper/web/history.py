@@ -1,5 +1,10 @@
 """The history pages."""
 
-from flask import Blueprint
+from flask import Blueprint, render_template
 
 bp = Blueprint("history", __name__)
+
+
+@bp.get("/history")
+def index():
+    return render_template("history/index.html")
