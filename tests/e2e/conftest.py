@@ -1,0 +1,114 @@
+"""Browser tests: the app served on a free local port, driven by Debian's Chromium
+through Playwright at phone size with touch. They skip only where Chromium is missing."""
+
+import os
+import threading
+from pathlib import Path
+
+import pytest
+from werkzeug.serving import make_server
+
+from scorekeeper import create_app
+from scorekeeper.extensions import db
+from tests.conftest import drop_everything
+
+CHROMIUM = Path("/usr/bin/chromium")
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+PHONE = {"width": 390, "height": 844}
+
+if not CHROMIUM.exists():
+    pytest.skip("browser tests need Debian's chromium at /usr/bin/chromium",
+                allow_module_level=True)
+
+
+@pytest.fixture(scope="module")
+def live_app(tmp_path_factory):
+    app = create_app({
+        "SECRET_KEY": "e2e-secret-key",
+        "SQLALCHEMY_DATABASE_URI": os.environ.get("DATABASE_URL")
+        or f"sqlite:///{tmp_path_factory.mktemp('e2e') / 'e2e.sqlite3'}",
+    })
+    with app.app_context():
+        drop_everything()
+        db.create_all()
+    yield app
+    with app.app_context():
+        drop_everything()
+        db.engine.dispose()
+
+
+@pytest.fixture(scope="module")
+def base_url(live_app):
+    server = make_server("127.0.0.1", 0, live_app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+    thread.join()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=str(CHROMIUM),
+            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                  "--disable-component-update", "--no-first-run", "--disable-sync"])
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser, base_url):
+    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True,
+                                  device_scale_factor=1, base_url=base_url)
+    page = context.new_page()
+    yield page
+    context.close()
+
+
+@pytest.fixture
+def outside_requests(page, base_url):
+    """Every request the page makes to a host other than the app's."""
+    requests = []
+    page.on("request", lambda r: None if r.url.startswith((base_url, "data:"))
+            else requests.append(r.url))
+    return requests
+
+
+def screenshot(page, name: str) -> None:
+    """Keep a phone-size picture of the page for the README."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
+
+
+def accessibility_violations(page) -> list[str]:
+    """axe-core's findings on the page, one line each."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page)
+    return [f"{v['id']}: {v['help']} ({len(v['nodes'])} elements)"
+            for v in results.response["violations"]]
+
+
+def small_tap_targets(page) -> list[str]:
+    """Visible buttons, links, inputs and selects smaller than 44×44 CSS pixels.
+
+    Links inside running text are exempt, as WCAG 2.5.5 allows."""
+    return page.evaluate("""() => {
+        const found = [];
+        for (const el of document.querySelectorAll(
+                'button, a[href], input:not([type=hidden]), select, textarea, summary')) {
+            const box = el.getBoundingClientRect();
+            if (box.width === 0 || box.height === 0) continue;
+            if (el.tagName === 'A' && el.closest('p, li, td')
+                && !el.classList.contains('button')) continue;
+            const target = el.type === 'radio' || el.type === 'checkbox'
+                ? (el.closest('label') || el).getBoundingClientRect() : box;
+            if (target.width < 44 || target.height < 44)
+                found.push(`${el.tagName.toLowerCase()} "${(el.innerText || el.name || el.id).trim().slice(0, 30)}" ${Math.round(target.width)}x${Math.round(target.height)}`);
+        }
+        return found;
+    }""")

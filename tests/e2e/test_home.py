@@ -1,0 +1,16 @@
+"""The home page in a phone browser."""
+
+from tests.e2e.conftest import accessibility_violations, screenshot, small_tap_targets
+
+
+def test_check_a_hand_in_the_browser(page, outside_requests):
+    page.goto("/")
+    page.get_by_label("Cards").fill("as 2s 3s jk 7h 7d 7c qh")
+    page.get_by_role("button", name="Check").click()
+    page.wait_for_url("**/?cards=*")
+    assert "10 points left" in page.get_by_role("status").inner_text()
+    assert accessibility_violations(page) == []
+    assert small_tap_targets(page) == []
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    assert outside_requests == []
+    screenshot(page, "home")
