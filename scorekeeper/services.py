@@ -13,6 +13,7 @@ import random
 from dataclasses import dataclass
 
 import sqlalchemy as sa
+from sqlalchemy.orm import selectinload
 
 from .extensions import db
 from .models import NAME_MAX, GameSession, Payment, Player, Round, RoundEntry, Seat, utcnow
@@ -100,8 +101,8 @@ def start_session(names: list[str], rules: HouseRules, first_dealer: str | None 
 
     ``first_dealer`` is one of the names, or None to draw one at random.
     """
+    _check_table(rules, len(names))
     players = find_or_create_players(names)
-    _check_table(rules, len(players))
     if first_dealer is None:
         dealer = (rng or random).choice(players)
     else:
@@ -129,9 +130,8 @@ def active_players(session: GameSession) -> list[Player]:
     return [seat.player for seat in session.seats if seat.active]
 
 
-def _renumber_seats(session: GameSession, active: list[Seat]) -> None:
-    inactive = [seat for seat in session.seats if not seat.active]
-    for position, seat in enumerate(active + inactive):
+def _renumber_seats(seats: list[Seat]) -> None:
+    for position, seat in enumerate(seats):
         seat.position = position
 
 
@@ -139,23 +139,34 @@ def join_session(session: GameSession, name: str, position: int) -> Player:
     """Seat a player (new, known, or back after leaving) before the ``position``-th
     player clockwise; ``position`` equal to the number seated puts them last."""
     _check_open(session)
-    (player,) = find_or_create_players([name])
-    seats = [seat for seat in session.seats if seat.active]
-    if any(seat.player is player for seat in seats):
-        raise ServiceError(f"{player.name} is already at the table")
-    _check_table(session.rules, len(seats) + 1)
-    seat = next((s for s in session.seats if s.player is player), None)
+    everyone = list(session.seats)  # clockwise; those who left keep their place
+    seated = [seat for seat in everyone if seat.active]
+    wanted = clean_name(name).casefold()
+    here = next((seat.player for seat in seated if seat.player.name.casefold() == wanted), None)
+    if here is not None:
+        raise ServiceError(f"{here.name} is already at the table")
+    _check_table(session.rules, len(seated) + 1)
+    (player,) = find_or_create_players([name])  # nothing is added before the checks pass
+    seat = next((s for s in everyone if s.player is player), None)
     if seat is None:
-        seat = Seat(player=player, position=len(session.seats))
+        seat = Seat(player=player, position=len(everyone))
         session.seats.append(seat)
+    else:
+        everyone.remove(seat)
     seat.active = True
-    seats.insert(max(0, min(position, len(seats))), seat)
-    _renumber_seats(session, seats)
+    position = max(0, min(position, len(seated)))
+    if position < len(seated):
+        everyone.insert(everyone.index(seated[position]), seat)
+    else:
+        everyone.insert(everyone.index(seated[-1]) + 1, seat)
+    _renumber_seats(everyone)
     db.session.commit()
     return player
 
 
 def leave_session(session: GameSession, player_id: int) -> None:
+    """The player's seat stays in its place, inactive, so that a deal they would
+    have had passes on from where they sat."""
     _check_open(session)
     seats = [seat for seat in session.seats if seat.active]
     seat = next((s for s in seats if s.player_id == player_id), None)
@@ -164,8 +175,6 @@ def leave_session(session: GameSession, player_id: int) -> None:
     if len(seats) <= MIN_PLAYERS:
         raise ServiceError(f"A table needs at least {MIN_PLAYERS} players")
     seat.active = False
-    seats.remove(seat)
-    _renumber_seats(session, seats)
     db.session.commit()
 
 
@@ -380,3 +389,108 @@ def end_session(session: GameSession) -> None:
     _check_open(session)
     session.ended_at = utcnow()
     db.session.commit()
+
+
+# Reading what the pages show
+
+
+def known_players() -> list[Player]:
+    """Everyone seen before, who played most recently first."""
+    last_played = sa.func.max(GameSession.started_at)
+    return list(db.session.scalars(
+        sa.select(Player)
+        .outerjoin(Seat, Seat.player_id == Player.id)
+        .outerjoin(GameSession, GameSession.id == Seat.session_id)
+        .group_by(Player.id)
+        .order_by(last_played.desc().nulls_last(), Player.created_at.desc(), Player.id.desc())
+    ))
+
+
+@dataclass(frozen=True)
+class SessionSummary:
+    session: GameSession
+    rounds: int  # how many rounds were played
+
+
+def _summaries(query) -> list[SessionSummary]:
+    played = (sa.select(sa.func.count(Round.id))
+              .where(Round.session_id == GameSession.id)
+              .correlate(GameSession).scalar_subquery())
+    rows = db.session.execute(
+        query.add_columns(played)
+        .options(selectinload(GameSession.seats).selectinload(Seat.player))
+    ).all()
+    return [SessionSummary(session, count) for session, count in rows]
+
+
+def open_sessions() -> list[SessionSummary]:
+    """Sessions still being played, the latest first."""
+    return _summaries(sa.select(GameSession).where(GameSession.ended_at.is_(None))
+                      .order_by(GameSession.started_at.desc(), GameSession.id.desc()))
+
+
+def finished_sessions(limit: int) -> list[SessionSummary]:
+    """The last ``limit`` sessions that ended, the latest first."""
+    return _summaries(sa.select(GameSession).where(GameSession.ended_at.is_not(None))
+                      .order_by(GameSession.ended_at.desc(), GameSession.id.desc())
+                      .limit(limit))
+
+
+def load_board(session: GameSession) -> GameSession:
+    """The session with its seats, rounds and entries loaded, in a fixed
+    number of statements however many rounds it has."""
+    return db.session.scalars(
+        sa.select(GameSession).where(GameSession.id == session.id)
+        .options(selectinload(GameSession.seats).selectinload(Seat.player),
+                 selectinload(GameSession.rounds).selectinload(Round.entries)
+                 .selectinload(RoundEntry.player))
+        .execution_options(populate_existing=True)
+    ).one()
+
+
+@dataclass(frozen=True)
+class Standing:
+    player: Player
+    seated: bool
+    points: int  # sum of the player's round points
+    cents: int   # money over the session
+
+
+@dataclass(frozen=True)
+class Scoreboard:
+    standings: list[Standing]  # seated players clockwise, then those who left
+    rows: list[tuple[Round, dict[int, RoundEntry]]]  # each round's entries by player id
+    upcoming: Upcoming | None  # None once the session has ended
+
+
+def scoreboard(session: GameSession) -> Scoreboard:
+    """Running totals and the rounds so far, from a session loaded by load_board."""
+    money = balances(session)
+    points = {seat.player_id: 0 for seat in session.seats}
+    rows = []
+    for round_ in session.rounds:
+        for entry in round_.entries:
+            points[entry.player_id] += entry.points
+        rows.append((round_, {e.player_id: e for e in round_.entries}))
+    standings = [Standing(seat.player, seat.active, points[seat.player_id], money[seat.player_id])
+                 for seat in sorted(session.seats, key=lambda seat: not seat.active)]
+    coming = None if session.is_finished else upcoming(session)
+    return Scoreboard(standings, rows, coming)
+
+
+def load_round_pages(session: GameSession, number: int | None = None) -> Round | None:
+    """What the round pages read, in a fixed number of statements however many
+    rounds the session has: its seats and players, its rounds, and round
+    ``number`` (None: the latest) with its entries; None if there is no such round."""
+    session = db.session.scalars(
+        sa.select(GameSession).where(GameSession.id == session.id)
+        .options(selectinload(GameSession.seats).selectinload(Seat.player),
+                 selectinload(GameSession.rounds))
+        .execution_options(populate_existing=True)
+    ).one()
+    if number is None:
+        number = len(session.rounds)
+    return db.session.scalars(
+        sa.select(Round).where(Round.session_id == session.id, Round.number == number)
+        .options(selectinload(Round.entries))
+    ).one_or_none()

@@ -1,1 +1,241 @@
 """Forms of the sessions pages."""
+
+import re
+from decimal import Decimal
+
+from flask_wtf import FlaskForm
+from wtforms import BooleanField, FieldList, IntegerField, SelectField, StringField
+from wtforms.fields.choices import SelectChoice
+from wtforms.validators import InputRequired, Length, StopValidation, ValidationError
+from wtforms.widgets import HiddenInput
+
+from ..models import NAME_MAX
+from ..rules import HouseRules
+from ..services import MAX_PLAYERS, MIN_PLAYERS, clean_name
+
+PRESETS = {"penang": HouseRules.penang, "rummi": HouseRules.rummi}
+MONEY_MAX_CENTS = 10_000_000  # 100,000.00: more is surely a typing slip
+MAX_TIERS = 6
+AMOUNT = re.compile(r"\d+(\.\d*)?|\.\d+")
+
+
+def cents_from_text(text: str) -> int:
+    """ "1.50" -> 150, exactly; refuses sub-cent, negative and unreadable amounts."""
+    text = text.strip()
+    if text.startswith(("-", "\u2212")):
+        raise ValueError("The amount can't be negative.")
+    if not AMOUNT.fullmatch(text):
+        raise ValueError("Type an amount like 1.50.")
+    cents = Decimal(text) * 100
+    if cents != cents.to_integral_value():
+        raise ValueError("Use at most two decimals: whole cents.")
+    if cents > MONEY_MAX_CENTS:
+        raise ValueError("That amount is too large.")
+    return int(cents)
+
+
+def text_from_cents(cents: int) -> str:
+    return f"{cents // 100}.{cents % 100:02d}"
+
+
+class MoneyField(StringField):
+    """An amount typed as "1.50", held as integer cents."""
+
+    def process_data(self, value):
+        self.data = value
+
+    def process_formdata(self, valuelist):
+        self.data = None
+        if valuelist and valuelist[0].strip():
+            self.data = cents_from_text(valuelist[0])
+
+    def _value(self):
+        if self.raw_data:
+            return self.raw_data[0]
+        return "" if self.data is None else text_from_cents(self.data)
+
+
+class TiersField(StringField):
+    """Units paid by place, typed "0 1 2 3" (spaces or commas), held as a tuple."""
+
+    def process_data(self, value):
+        self.data = value
+
+    def process_formdata(self, valuelist):
+        self.data = None
+        if valuelist and valuelist[0].strip():
+            words = valuelist[0].replace(",", " ").split()
+            if not all(w.isdigit() for w in words):
+                raise ValueError("Type whole numbers of units, e.g. 0 1 2 3 4 5.")
+            if len(words) > MAX_TIERS:
+                raise ValueError(f"Type at most {MAX_TIERS} numbers, one per place.")
+            if any(int(w) > 100 for w in words):
+                raise ValueError("A place pays at most 100 units.")
+            self.data = tuple(int(w) for w in words)
+
+    def _value(self):
+        if self.raw_data:
+            return self.raw_data[0]
+        return "" if self.data is None else " ".join(map(str, self.data))
+
+
+def required(message):
+    """Like InputRequired, but also refuses blanks; an unreadable value has its own message."""
+
+    def check(form, field):
+        if field.data is None and not field.errors:
+            raise StopValidation(message)
+
+    return check
+
+
+def _choices(*pairs):
+    return [SelectChoice(value, label) for value, label in pairs]
+
+
+def _number(label, low, high, **kwargs):
+    message = f"Type a number from {low} to {high}."
+
+    def in_range(form, field):
+        if field.data is not None and not low <= field.data <= high:  # None: not a number, said
+            raise ValidationError(message)
+
+    return IntegerField(label, validators=[InputRequired(message), in_range],
+                        invalid_value_message=message, **kwargs)
+
+
+def _money(label, **kwargs):
+    return MoneyField(label, validators=[required("Type an amount, e.g. 1.50.")],
+                      render_kw={"inputmode": "decimal", "autocomplete": "off"}, **kwargs)
+
+
+# The house rules fields carry HouseRules' own names, so a form reads and fills them directly.
+RULE_FIELDS = ("packs", "extra_pack_players", "jokers", "joker_points", "hand_size",
+               "hand_size_three", "passport", "direction", "dealer_rule", "no_passport_last",
+               "scheme", "tiers", "unit_cents", "hu_cents", "tien_hu_cents", "joker_ace_cents",
+               "point_cents")
+NEVER = "never"
+
+
+class NewSessionForm(FlaskForm):
+    seats = FieldList(StringField("Seat", filters=[lambda s: clean_name(s or "")]),
+                      min_entries=MAX_PLAYERS, max_entries=MAX_PLAYERS)
+    first_dealer = SelectField("First dealer", default="random")
+    preset = SelectField("Rules", default="penang",
+                         choices=_choices(("penang", "Penang"), ("rummi", "Rummi")))
+    currency = StringField("Currency", default="RM", filters=[lambda s: (s or "").strip()],
+                           validators=[Length(1, 8, "Type 1 to 8 characters, e.g. RM.")])
+
+    packs = _number("Packs", 1, 4)
+    extra_pack_players = SelectField("Extra pack from", choices=_choices(
+        (NEVER, "Never"), *((str(n), f"{n} players") for n in range(MIN_PLAYERS, MAX_PLAYERS + 1))))
+    jokers = _number("Jokers", 0, 16)
+    joker_points = _number("Joker points", 0, 100)
+    hand_size = _number("Cards dealt", 1, 40)
+    hand_size_three = _number("If three play", 1, 40)
+    passport = SelectField("Passport", choices=_choices(("any", "Any meld"), ("run", "Run only")))
+    direction = SelectField("Play goes", choices=_choices(
+        ("clockwise", "Clockwise"), ("anticlockwise", "Anticlockwise")))
+    dealer_rule = SelectField("Next dealer", choices=_choices(
+        ("winner", "The winner"), ("loser", "The biggest loser"), ("rotate", "The next seat")))
+    no_passport_last = BooleanField("No passport ranks last")
+    scheme = SelectField("Scheme", choices=_choices(
+        ("tiered", "By place (1-2-3)"), ("per_point", "Per point"), ("none", "Points only")))
+    tiers = TiersField("Units by place", validators=[required("Type the units, e.g. 0 1 2 3.")],
+                       render_kw={"inputmode": "numeric", "autocomplete": "off"})
+    unit_cents = _money("One unit")
+    hu_cents = _money("Hu")
+    tien_hu_cents = _money("Tien Hu")
+    joker_ace_cents = _money("Joker / ace")
+    point_cents = _money("Per point")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.table_errors = []  # about the table as a whole, not one seat
+        for i, seat in enumerate(self.seats):
+            seat.label.text = f"Seat {i + 1}"
+        self.first_dealer.choices = _choices(("random", "Draw at random"), *(
+            (str(i), f"Seat {i + 1}" + (f": {seat.data}" if seat.data else ""))
+            for i, seat in enumerate(self.seats)))
+
+    @classmethod
+    def with_preset(cls, kept: "NewSessionForm") -> "NewSessionForm":
+        """A fresh form with the chosen preset's rules and everything else as typed."""
+        preset = kept.preset.data if kept.preset.data in PRESETS else "penang"
+        data = {"seats": kept.seats.data, "currency": kept.currency.data,
+                "first_dealer": kept.first_dealer.data, "preset": preset}
+        return cls(formdata=None, data={**data, **rule_data(PRESETS[preset]())})
+
+    def names(self) -> list[str]:
+        return [name for name in self.seats.data if name]
+
+    def dealer_name(self) -> str | None:
+        if self.first_dealer.data == "random":
+            return None
+        return self.seats.data[int(self.first_dealer.data)]
+
+    def house_rules(self) -> HouseRules:
+        values = {name: self[name].data for name in RULE_FIELDS}
+        extra = values["extra_pack_players"]
+        values["extra_pack_players"] = None if extra == NEVER else int(extra)
+        return HouseRules(**values)
+
+    def validate(self, extra_validators=None):
+        valid = super().validate(extra_validators)
+        seen = {}
+        for i, seat in enumerate(self.seats):
+            name = seat.data
+            if not name or seat.errors:
+                continue
+            if len(name) > NAME_MAX:
+                seat.errors.append(f"Use at most {NAME_MAX} characters.")
+            elif name.casefold() in seen:
+                seat.errors.append(f"{seen[name.casefold()]} has this name already.")
+            else:
+                seen[name.casefold()] = f"Seat {i + 1}"
+        if len(self.names()) < MIN_PLAYERS:
+            self.table_errors.append(f"Type the names of {MIN_PLAYERS} to {MAX_PLAYERS} players.")
+        dealer = self.first_dealer.data
+        if not self.first_dealer.errors and dealer != "random" and not self.seats.data[int(dealer)]:
+            self.first_dealer.errors.append(f"Seat {int(dealer) + 1} is empty.")
+        return valid and not self.table_errors and not any(s.errors for s in self.seats) \
+            and not self.first_dealer.errors
+
+
+def rule_data(rules: HouseRules) -> dict:
+    """Field data for a set of house rules."""
+    data = {name: getattr(rules, name) for name in RULE_FIELDS}
+    extra = rules.extra_pack_players
+    data["extra_pack_players"] = NEVER if extra is None else str(extra)
+    return data
+
+
+def rule_texts(rules: HouseRules) -> dict:
+    """The house rules as the form's inputs show them, for the preset script."""
+    texts = {}
+    for name, value in rule_data(rules).items():
+        if name.endswith("_cents"):
+            value = text_from_cents(value)
+        elif name == "tiers":
+            value = " ".join(map(str, value))
+        elif not isinstance(value, bool):
+            value = str(value)
+        texts[name] = value
+    return texts
+
+
+class JoinForm(FlaskForm):
+    name = StringField("Name", filters=[lambda s: clean_name(s or "")], validators=[
+        Length(1, NAME_MAX, f"Type a name of 1 to {NAME_MAX} characters.")])
+    position = SelectField("Sits", coerce=int)
+
+
+class PaidForm(FlaskForm):
+    payer_id = IntegerField(widget=HiddenInput(), validators=[InputRequired()])
+    payee_id = IntegerField(widget=HiddenInput(), validators=[InputRequired()])
+    cents = IntegerField(widget=HiddenInput(), validators=[InputRequired()])
+    paid = BooleanField("Paid")
+
+    def validate_cents(self, field):
+        if field.data is not None and field.data <= 0:
+            raise ValidationError("An amount is always positive.")

@@ -1,10 +1,105 @@
-"""The history pages."""
+"""The history pages: finished sessions, one session's full record, a player's record."""
 
-from flask import Blueprint, render_template
+from datetime import datetime
+
+from flask import Blueprint, abort, render_template, request
+from wtforms.fields.choices import SelectChoice
+
+from .. import queries, services
+from ..extensions import db
+from ..forms.history import HistoryFilterForm
+from ..models import Player
+from ..rules import HouseRules, parse_cards
+from .filters import money
 
 bp = Blueprint("history", __name__)
 
 
+@bp.app_template_filter()
+def long_date(moment: datetime) -> str:
+    """"Sat 21 Nov 2026"."""
+    return f"{moment:%a} {moment.day} {moment:%b %Y}"
+
+
+def _page_number() -> int:
+    return request.args.get("page", 1, type=int)
+
+
 @bp.get("/history")
 def index():
-    return render_template("history/index.html")
+    form = HistoryFilterForm(request.args)
+    players = queries.players_on_record()
+    form.player.choices = [SelectChoice("", "All players")] + [
+        SelectChoice(str(p.id), p.name) for p in players]
+    chosen = None
+    if form.validate() and form.player.data:
+        chosen = next(p for p in players if str(p.id) == form.player.data)
+    page = queries.finished_sessions(_page_number(), chosen.id if chosen else None)
+    if not page.exists:
+        abort(404)
+    return render_template("history/index.html", form=form, chosen=chosen, page=page)
+
+
+@bp.get("/history/sessions/<int:session_id>")
+def session(session_id: int):
+    game = queries.session_record(session_id)
+    if game is None:
+        abort(404)
+    rounds = queries.session_rounds(session_id, _page_number())
+    if not rounds.exists:
+        abort(404)
+    return render_template(
+        "history/session.html", game=game, rounds=rounds,
+        balances=services.balances(game),
+        settlement=services.settlement(game),
+        preset=preset_name(game.rules),
+        house_rules=rules_summary(game.rules, game.currency),
+        parse_cards=parse_cards)
+
+
+@bp.get("/players/<int:player_id>")
+def player(player_id: int):
+    person = db.get_or_404(Player, player_id)
+    record = queries.player_record(player_id)
+    page = queries.played_sessions(player_id, _page_number(), record.sessions)
+    if not page.exists:
+        abort(404)
+    return render_template("history/player.html", person=person, record=record, page=page)
+
+
+def preset_name(rules: HouseRules) -> str:
+    if rules == HouseRules.penang():
+        return "Penang"
+    if rules == HouseRules.rummi():
+        return "Rummi"
+    return "Own rules"
+
+
+DEALERS = {"winner": "the winner", "loser": "the worst loser", "rotate": "the next seat"}
+
+
+def rules_summary(rules: HouseRules, currency: str) -> list[tuple[str, str]]:
+    """The settings that matter most when reading a session back, as (name, value)."""
+    def amount(cents: int) -> str:
+        return f"{currency} {money(cents)}"
+
+    summary = [("Passport", "any meld" if rules.passport == "any" else "a run only")]
+    if rules.scheme == "none":
+        summary.append(("Money", "none, points only"))
+    else:
+        if rules.scheme == "tiered":
+            tiers = "·".join(str(t) for t in rules.tiers)
+            summary.append(("Money", f"tiers {tiers} × {amount(rules.unit_cents)}"))
+        else:
+            summary.append(("Money", f"{amount(rules.point_cents)} a point"))
+        summary += [
+            ("Hu", f"{amount(rules.hu_cents)} from each player"),
+            ("Tien Hu", f"{amount(rules.tien_hu_cents)} from each player"),
+            ("Joker/ace", f"{amount(rules.joker_ace_cents)} a unit"
+             if rules.joker_ace_cents else "off"),
+        ]
+    summary += [
+        ("Play goes", rules.direction),
+        ("Next dealer", DEALERS[rules.dealer_rule]),
+    ]
+    return summary

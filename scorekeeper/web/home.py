@@ -1,9 +1,12 @@
 from flask import Blueprint, render_template, request
 
+from .. import services
 from ..forms.home import CheckHandForm
 from ..rules import CardError, HouseRules, best_melds, parse_cards
 
 bp = Blueprint("home", __name__)
+
+RECENT_SESSIONS = 3
 
 PRESETS = {"penang": HouseRules.penang, "rummi": HouseRules.rummi}
 
@@ -19,4 +22,7 @@ def index():
             form.cards.errors.append(str(error))
         else:
             arrangement = best_melds(cards, PRESETS[form.preset.data]())
-    return render_template("home/index.html", form=form, arrangement=arrangement)
+    return render_template(
+        "home/index.html", form=form, arrangement=arrangement,
+        checking="cards" in request.args, playing=services.open_sessions(),
+        finished=services.finished_sessions(RECENT_SESSIONS))

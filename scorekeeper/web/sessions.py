@@ -1,5 +1,135 @@
-"""The sessions pages."""
+"""The sessions pages: start a session, its scoreboard, players joining and
+leaving, and settling up."""
 
-from flask import Blueprint
+import json
+
+from flask import Blueprint, abort, g, redirect, render_template, request, url_for
+from wtforms.fields.choices import SelectChoice
+
+from .. import services
+from ..forms.sessions import PRESETS, JoinForm, NewSessionForm, PaidForm, rule_data, rule_texts
+from .filters import money
+from .loading import add_session_id, load_game_session
 
 bp = Blueprint("sessions", __name__)
+bp.url_value_preprocessor(load_game_session)
+bp.url_defaults(add_session_id)
+
+
+@bp.route("/sessions/new", methods=["GET", "POST"])
+def new():
+    if request.method == "GET":
+        form = NewSessionForm(data=rule_data(PRESETS["penang"]()))
+    else:
+        form = NewSessionForm()
+    start_error = None
+    if form.is_submitted() and "use_preset" in request.form:
+        form = NewSessionForm.with_preset(form)
+    elif form.validate_on_submit():
+        try:
+            session = services.start_session(form.names(), form.house_rules(),
+                                              form.dealer_name(), form.currency.data)
+        except services.ServiceError as error:
+            start_error = str(error)
+        else:
+            return redirect(url_for("sessions.board", session_id=session.id))
+    return render_template(
+        "sessions/new.html", form=form, start_error=start_error,
+        known=services.known_players(),
+        presets=json.dumps({name: rule_texts(make()) for name, make in PRESETS.items()}))
+
+
+@bp.get("/sessions/<int:session_id>")
+def board():
+    return render_board()
+
+
+def render_board(join_form=None, leave_error=None, leaving=None):
+    """The scoreboard; after a refused POST, with the join form as typed or why
+    player ``leaving`` could not leave."""
+    game = services.load_board(g.game)
+    seated = services.active_players(game)
+    if join_form is None:
+        join_form = JoinForm(formdata=None, position=len(seated))
+    join_form.position.choices = seat_choices(seated)
+    return render_template(
+        "sessions/board.html", game=game, board=services.scoreboard(game),
+        join_form=join_form, leave_error=leave_error, leaving=leaving,
+        known=[] if game.is_finished else services.known_players())
+
+
+def seat_choices(seated):
+    """Where a newcomer can sit: value p puts them before the p-th seated player
+    (the last value: after the last one, next to the first)."""
+    return [SelectChoice(i + 1, f"Between {player.name} and {seated[(i + 1) % len(seated)].name}")
+            for i, player in enumerate(seated)]
+
+
+@bp.post("/sessions/<int:session_id>/players")
+def join():
+    form = JoinForm()
+    form.position.choices = seat_choices(services.active_players(g.game))
+    if form.validate():
+        try:
+            services.join_session(g.game, form.name.data, form.position.data)
+        except services.ServiceError as error:
+            form.name.errors.append(str(error))
+        else:
+            return redirect(url_for("sessions.board"))
+    return render_board(join_form=form)
+
+
+@bp.post("/sessions/<int:session_id>/players/<int:player_id>/leave")
+def leave(player_id):
+    try:
+        services.leave_session(g.game, player_id)
+    except services.ServiceError as error:
+        return render_board(leave_error=str(error), leaving=player_id)
+    return redirect(url_for("sessions.board"))
+
+
+@bp.get("/sessions/<int:session_id>/settle")
+def settle():
+    return render_settle()
+
+
+def render_settle(error=None):
+    game = services.load_board(g.game)
+    plan = services.settlement(game)
+    return render_template(
+        "sessions/settle.html", game=game, board=services.scoreboard(game), plan=plan,
+        message=share_text(game, plan), error=error)
+
+
+def share_text(game, plan) -> str:
+    """The settlement as a chat message."""
+    day = game.started_at
+    lines = [f"Rummy {day.day} {day:%b %Y} \u2014 settle up:"]
+    lines += [f"{s.transfer.payer.name} pays {s.transfer.payee.name} "
+              f"{game.currency} {money(s.transfer.cents)}" + (" (paid)" if s.paid else "")
+              for s in plan]
+    if not plan:
+        lines.append("Nobody owes anything.")
+    return "\n".join(lines)
+
+
+@bp.post("/sessions/<int:session_id>/settle/paid")
+def paid():
+    form = PaidForm()
+    if not form.validate():
+        abort(400)
+    try:
+        services.set_paid(g.game, form.payer_id.data, form.payee_id.data, form.cents.data,
+                          form.paid.data)
+    except services.ServiceError as error:
+        return render_settle(error=str(error))
+    return redirect(url_for("sessions.settle", _anchor="transfers"))
+
+
+@bp.post("/sessions/<int:session_id>/end")
+def end():
+    try:
+        services.end_session(g.game)
+    except services.ServiceError as error:
+        return render_settle(error=str(error))
+    return redirect(url_for("sessions.board"))

@@ -5,6 +5,7 @@ from tests.e2e.conftest import accessibility_violations, screenshot, small_tap_t
 
 def test_check_a_hand_in_the_browser(page, outside_requests):
     page.goto("/")
+    page.get_by_text("Check a hand").click()
     page.get_by_label("Cards").fill("as 2s 3s jk 7h 7d 7c qh")
     page.get_by_role("button", name="Check").click()
     page.wait_for_url("**/?cards=*")

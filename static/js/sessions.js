@@ -1,0 +1,49 @@
+// Progressive enhancement for the sessions pages; every page works without it.
+"use strict";
+
+// New session: a preset fills the house rules at once, the first-dealer list
+// shows the typed names, and a tap on a known name seats that player.
+const newForm = document.querySelector(".new-form");
+if (newForm) {
+  const presets = JSON.parse(newForm.dataset.presets);
+  const preset = newForm.elements.preset;
+  newForm.querySelector(".new-use-preset").hidden = true;
+  preset.addEventListener("change", () => {
+    for (const [name, value] of Object.entries(presets[preset.value])) {
+      const input = newForm.elements[name];
+      if (input.type === "checkbox") input.checked = value;
+      else input.value = value;
+    }
+  });
+
+  const seats = [...newForm.querySelectorAll(".new-seat")];
+  const dealer = newForm.elements.first_dealer;
+  const picks = [...newForm.querySelectorAll(".new-pick")];
+  const seatOf = (name) => seats.find((s) => s.value.trim().toLowerCase() === name.toLowerCase());
+  const refresh = () => {
+    seats.forEach((seat, i) => {
+      const name = seat.value.trim();
+      dealer.options[i + 1].textContent = `Seat ${i + 1}` + (name ? `: ${name}` : "");
+    });
+    for (const pick of picks) pick.setAttribute("aria-pressed", String(Boolean(seatOf(pick.textContent))));
+  };
+  for (const pick of picks) {
+    pick.addEventListener("click", () => {
+      const seat = seatOf(pick.textContent) || seats.find((s) => !s.value.trim());
+      if (!seat) return;
+      seat.value = seat.value.trim() ? "" : pick.textContent;
+      refresh();
+    });
+  }
+  if (picks.length) newForm.querySelector(".new-known").hidden = false;
+  newForm.addEventListener("input", refresh);
+  refresh();
+}
+
+// Scoreboard: leaving takes a second tap to confirm.
+for (const form of document.querySelectorAll(".board-leave")) {
+  form.addEventListener("submit", (event) => {
+    const name = form.querySelector(".board-seat-name").textContent;
+    if (!window.confirm(`${name} leaves the table?`)) event.preventDefault();
+  });
+}

@@ -1,0 +1,448 @@
+"""The history pages: finished sessions, one session's record, a player's record."""
+
+import dataclasses
+import html
+import re
+from contextlib import contextmanager
+from datetime import datetime
+
+import pytest
+from sqlalchemy import event
+
+from scorekeeper import services
+from scorekeeper.extensions import db
+from scorekeeper.models import GameSession, Player
+from scorekeeper.rules import Entry, HouseRules
+from scorekeeper.web.history import long_date, preset_name, rules_summary
+
+# RULES.md §12: Rummi money rules with clockwise play and tiers 0,1,2,3.
+RULES = dataclasses.replace(HouseRules.rummi(), direction="clockwise", tiers=(0, 1, 2, 3))
+EXAMPLE_1 = {"A": Entry("dead", "JK 7H"), "B": Entry("dead", "AC AC 2S"),
+             "C": Entry("dead", "3D 4D"), "D": Entry("dead", "AS 9H")}
+EXAMPLE_2 = {"A": Entry("dead", "5S 5H"), "B": Entry("dead", "10C"),
+             "C": Entry("dead", "2D"), "D": Entry("dead", "KS QS")}
+EXAMPLE_3 = {"A": Entry("dead", "JK 3C"), "B": Entry("hu"),
+             "C": Entry("dead", "AH"), "D": Entry("dead", "4S 4D")}
+TIEN_HU = "AS 2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS 7H 7D 7C 9H 10H JH QH"
+
+
+def text(response) -> str:
+    """The page's visible text, tags dropped and spaces squeezed."""
+    body = response.get_data(as_text=True)
+    body = re.sub(r"<(script|style)\b.*?</\1>", " ", body, flags=re.S)
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", body)).split())
+
+
+def player_id(name: str) -> int:
+    return db.session.scalar(db.select(Player.id).where(Player.name == name))
+
+
+@pytest.fixture
+def evenings(app):
+    """Two finished sessions and one in play; returns ids by name.
+
+    one:   A B C D, the three worked examples: A −6.50, B +0.50, C +11.00, D −5.00
+    two:   A B Eve, A's Tien Hu then Eve wins: A +10.00, B −7.00, Eve −3.00
+    three: A Zed, in play, no rounds
+    """
+    with app.app_context():
+        one = services.start_session(list("ABCD"), RULES, first_dealer="D")
+        for entries in (EXAMPLE_1, EXAMPLE_2, EXAMPLE_3):
+            services.record_round(one, entries)
+        services.end_session(one)
+        two = services.start_session(["A", "B", "Eve"], RULES, first_dealer="A")
+        services.record_round(two, {"A": Entry("tien_hu", TIEN_HU),
+                                    "B": Entry("dead"), "Eve": Entry("dead")})
+        services.record_round(two, {"A": Entry("dead", "KS QS"), "B": Entry("dead", "5S"),
+                                    "Eve": Entry("dead", "2H")})
+        services.end_session(two)
+        three = services.start_session(["A", "Zed"], RULES, first_dealer="A")
+        ids = {name: player_id(name) for name in ["A", "B", "C", "D", "Eve", "Zed"]}
+        ids.update(one=one.id, two=two.id, three=three.id)
+        return ids
+
+
+def finished_sessions(app, count: int, names=("P", "Q")) -> list[int]:
+    with app.app_context():
+        ids = []
+        for _ in range(count):
+            session = services.start_session(list(names), RULES, first_dealer=names[0])
+            services.end_session(session)
+            ids.append(session.id)
+        return ids
+
+
+def session_links(response) -> list[int]:
+    return [int(n) for n in re.findall(r'href="/history/sessions/(\d+)"',
+                                       response.get_data(as_text=True))]
+
+
+# The history list
+
+
+def test_long_date():
+    assert long_date(datetime(2026, 11, 21, 20, 15)) == "Sat 21 Nov 2026"
+    assert long_date(datetime(2027, 1, 3)) == "Sun 3 Jan 2027"
+
+
+def test_history_without_finished_sessions(client, app):
+    with app.app_context():
+        services.start_session(["A", "B"], RULES, first_dealer="A")  # in play
+    page = text(client.get("/history"))
+    assert "No finished sessions yet" in page
+
+
+def test_history_lists_finished_sessions_newest_first(client, app, evenings):
+    response = client.get("/history")
+    assert response.status_code == 200
+    assert session_links(response) == [evenings["two"], evenings["one"]]
+    page = text(response)
+    assert "2 finished sessions" in page
+    with app.app_context():
+        day = long_date(db.session.get(GameSession, evenings["one"]).started_at)
+    # date, rounds, players, top winner and amount of each session
+    assert f"{day} 2 rounds A B Eve Top: A RM 10.00" in page
+    assert f"{day} 3 rounds A B C D Top: C RM 11.00" in page
+    body = response.get_data(as_text=True)
+    assert f'href="/players/{evenings["Eve"]}">Eve</a>' in body
+
+
+def test_history_names_every_top_winner_of_a_tie(client, app):
+    with app.app_context():
+        session = services.start_session(["A", "B", "C"], RULES, first_dealer="A")
+        # A and B tie for first at 2 points; C pays 2 units, A and B split it
+        services.record_round(session, {"A": Entry("dead", "2S"), "B": Entry("dead", "2H"),
+                                        "C": Entry("dead", "KS")})
+        services.end_session(session)
+    assert "Top: A & B RM 1.00" in text(client.get("/history"))
+
+
+def test_history_session_without_winnings(client, app):
+    finished_sessions(app, 1)
+    page = text(client.get("/history"))
+    assert "0 rounds" in page and "Nobody won money" in page
+
+
+def test_history_filter_by_player(client, evenings):
+    page = client.get("/history")
+    body = page.get_data(as_text=True)
+    assert '<label for="player">Player</label>' in body
+    options = re.findall(r'<option[^>]*value="([^"]*)"[^>]*>([^<]*)</option>', body)
+    assert options == [("", "All players")] + [
+        (str(evenings[n]), n) for n in ["A", "B", "C", "D", "Eve", "Zed"]]
+    assert '<button type="submit" class="button">Show</button>' in body
+
+    eve = client.get(f"/history?player={evenings['Eve']}")
+    assert session_links(eve) == [evenings["two"]]
+    assert "1 finished session with Eve" in text(eve)
+    assert f'<option selected value="{evenings["Eve"]}">Eve</option>' in eve.get_data(as_text=True)
+    assert session_links(client.get(f"/history?player={evenings['C']}")) == [evenings["one"]]
+    both = client.get(f"/history?player={evenings['A']}")
+    assert session_links(both) == [evenings["two"], evenings["one"]]
+
+
+def test_history_filter_for_someone_without_finished_sessions(client, evenings):
+    page = text(client.get(f"/history?player={evenings['Zed']}"))
+    assert "No sessions with Zed." in page
+
+
+@pytest.mark.parametrize("value", ["9999", "abc"])
+def test_history_filter_rejects_unknown_players(client, evenings, value):
+    response = client.get(f"/history?player={value}")
+    assert response.status_code == 200
+    assert "Choose a player from the list." in text(response)
+    assert 'aria-invalid="true"' in response.get_data(as_text=True)
+    assert session_links(response) == [evenings["two"], evenings["one"]]
+
+
+def test_history_pages_ten_at_a_time(client, app):
+    ids = finished_sessions(app, 12)
+    newest_first = ids[::-1]
+    first = client.get("/history")
+    assert session_links(first) == newest_first[:10]
+    body = first.get_data(as_text=True)
+    assert 'href="/history?page=2">Older' in body and "Newer" not in body
+    assert "Page 1 of 2" in text(first)
+    second = client.get("/history?page=2")
+    assert session_links(second) == newest_first[10:]
+    body = second.get_data(as_text=True)
+    assert 'href="/history?page=1">← Newer' in body and "Older" not in body
+    assert session_links(client.get("/history?page=oops")) == newest_first[:10]
+    for page in (0, 3, -1):
+        assert client.get(f"/history?page={page}").status_code == 404
+
+
+def test_history_pages_keep_the_player_filter(client, app):
+    finished_sessions(app, 11, names=("P", "Q"))
+    finished_sessions(app, 3, names=("R", "Q"))
+    with app.app_context():
+        q = player_id("Q")
+    body = client.get(f"/history?player={q}").get_data(as_text=True)
+    assert f'href="/history?page=2&amp;player={q}">Older' in body
+    assert len(session_links(client.get(f"/history?page=2&player={q}"))) == 4
+    assert "Page 1 of 2" in text(client.get(f"/history?player={q}"))
+
+
+def test_history_page_out_of_range_for_a_player(client, app, evenings):
+    assert client.get(f"/history?player={evenings['Eve']}&page=2").status_code == 404
+
+
+# One session
+
+
+def test_session_record(client, app, evenings):
+    with app.app_context():
+        one = db.session.get(GameSession, evenings["one"])
+        plan = services.settlement(one)
+        paid = plan[0].transfer
+        services.set_paid(one, paid.payer.id, paid.payee.id, paid.cents, True)
+        plan = services.settlement(one)
+        day = long_date(one.started_at)
+        transfers = [(s.transfer.payer.name, s.transfer.payee.name, s.transfer.cents, s.paid)
+                     for s in plan]
+    response = client.get(f"/history/sessions/{evenings['one']}")
+    assert response.status_code == 200
+    page = text(response)
+    assert f"{day} 3 rounds, finished." in page
+    assert "Open the scoreboard" not in page
+    # balances in seat order
+    assert "Balances Player RM A −6.50 B +0.50 C +11.00 D −5.00" in page
+    # the settlement with its paid marks
+    assert len(transfers) == 3
+    for payer, payee, cents, is_paid in transfers:
+        mark = "✓ paid" if is_paid else "not paid"
+        assert f"{payer} → {payee} RM {cents // 100}.{cents % 100:02d} {mark}" in page
+    assert page.count("✓ paid") == 1
+    # house rules
+    assert "House rules: Own rules" in page
+    for line in ["Passport a run only", "Money tiers 0·1·2·3 × RM 1.00",
+                 "Hu RM 3.00 from each player", "Tien Hu RM 6.00 from each player",
+                 "Joker/ace RM 0.50 a unit", "Play goes clockwise", "Next dealer the winner"]:
+        assert line in page
+    # every round in playing order: player, points, position, money, then the cards
+    assert ("Round 1 dealer D A 27 3 −1.00 JK 7♥ B 32 4 −8.00 A♣ A♣ 2♠ "
+            "C 7 1 +9.00 3♦ 4♦ D 24 2 0.00 A♠ 9♥") in page
+    assert "Round 2 dealer C D 20 4 −3.00 K♠ Q♠ A 10 2 −1.50 5♠ 5♥" in page
+    assert "Round 3 dealer C D 8 2 −2.00 4♠ 4♦ A 23 4 −4.00 JK 3♣ B Hu 0 1 +10.00 C 15 3" in page
+    body = response.get_data(as_text=True)
+    assert '<b class="j">JK</b> <b class="r">7♥</b>' in body
+    assert '<b>A♣</b> <b>A♣</b> <b>2♠</b>' in body
+    assert f'href="/players/{evenings["C"]}">C</a>' in body
+
+
+def test_session_record_with_a_tien_hu(client, evenings):
+    page = text(client.get(f"/history/sessions/{evenings['two']}"))
+    assert "A Tien Hu 0 1 +12.00 A♠ 2♠ 3♠" in page
+    assert "B 0 2 −6.00 Eve 0 2 −6.00" in page
+
+
+def test_session_rounds_twenty_at_a_time(client, app):
+    with app.app_context():
+        session = services.start_session(["A", "B"], RULES, first_dealer="A")
+        for n in range(23):
+            services.record_round(session, {"A": Entry("dead", "2S"),
+                                            "B": Entry("dead", f"{2 + n % 9}H 10C")})
+        url = f"/history/sessions/{session.id}"
+    first = client.get(url)
+    page = text(first)
+    assert "23 rounds so far" in page
+    assert "Round 20 " in page and "Round 21 " not in page
+    assert f'href="{url}?page=2#rounds-title">Later →' in first.get_data(as_text=True)
+    second = text(client.get(f"{url}?page=2"))
+    assert "23 rounds so far" in second
+    assert "Round 20 " not in second
+    assert "Round 21 dealer A" in second and "Round 23 dealer A B 16 2 −1.00 6♥ 10♣ A 2 1 +1.00 2♠" in second
+    assert client.get(f"{url}?page=3").status_code == 404
+
+
+def test_a_long_session_page_stays_light(client, app):
+    """20 rounds of four hands of five cards: well under the 60 KB page budget,
+    leaving room for the style sheet."""
+    hands = ["2S 4H 6D 8C 10S", "3S 5H 7D 9C JS", "4S 6H 8D 10C QS", "5S 7H 9D JC KS"]
+    with app.app_context():
+        session = services.start_session(list("ABCD"), RULES, first_dealer="A")
+        for _ in range(25):
+            services.record_round(session, dict(zip("ABCD", map(Entry, ["dead"] * 4, hands))))
+        url = f"/history/sessions/{session.id}"
+    body = client.get(url).get_data()
+    assert body.count(b"</b>") == 20 * 4 * 5
+    assert len(body) < 25_000
+
+
+def test_session_in_play_links_to_the_scoreboard(client, evenings):
+    response = client.get(f"/history/sessions/{evenings['three']}")
+    assert response.status_code == 200
+    page = text(response)
+    assert "0 rounds so far: still in play." in page
+    assert "Open the scoreboard" in page
+    assert f'href="/sessions/{evenings["three"]}"' in response.get_data(as_text=True)
+    assert "No rounds were played." in page
+    assert "Nobody owes anything." in page
+    assert "Who pays whom so far" in page
+
+
+def test_unknown_session_is_404(client, evenings):
+    assert client.get("/history/sessions/9999").status_code == 404
+
+
+def test_rules_summaries():
+    assert preset_name(HouseRules.penang()) == "Penang"
+    assert preset_name(HouseRules.rummi()) == "Rummi"
+    assert preset_name(RULES) == "Own rules"
+    assert dict(rules_summary(HouseRules.penang(), "RM")) == {
+        "Passport": "any meld", "Money": "tiers 0·1·2·3·4·5 × RM 1.00",
+        "Hu": "RM 3.00 from each player", "Tien Hu": "RM 6.00 from each player",
+        "Joker/ace": "off", "Play goes": "clockwise", "Next dealer": "the winner"}
+    per_point = dataclasses.replace(HouseRules.rummi(), scheme="per_point", dealer_rule="loser")
+    summary = dict(rules_summary(per_point, "$"))
+    assert summary["Money"] == "$ 0.10 a point"
+    assert summary["Play goes"] == "anticlockwise"
+    assert summary["Next dealer"] == "the worst loser"
+    points_only = dataclasses.replace(HouseRules.penang(), scheme="none", dealer_rule="rotate")
+    assert dict(rules_summary(points_only, "RM")) == {
+        "Passport": "any meld", "Money": "none, points only",
+        "Play goes": "clockwise", "Next dealer": "the next seat"}
+
+
+# A player's record
+
+
+def stats(page: str) -> str:
+    return page[page.index("Sessions"):page.index("Wins are")]
+
+
+def test_player_record(client, app, evenings):
+    response = client.get(f"/players/{evenings['A']}")
+    assert response.status_code == 200
+    page = text(response)
+    # A: 3 sessions (one in play), 5 rounds, won one (the Tien Hu), no Hu;
+    # points 27+10+23 and 0+20 = 80 over 5 rounds = 16.0
+    assert stats(page) == ("Sessions 3 Rounds 5 Wins 1 Hu 0 Tien Hu 1 "
+                           "Average points 16.0 ")
+    assert "over 5 rounds" in page
+    # won in session two, lost in session one; nothing yet in three
+    assert "Won +10.00 Lost −6.50 Net +3.50" in page
+    with app.app_context():
+        days = {k: long_date(db.session.get(GameSession, evenings[k]).started_at)
+                for k in ("one", "two", "three")}
+    assert (f"{days['three']} in play 0 RM 0.00 {days['two']} 2 RM +10.00 "
+            f"{days['one']} 3 RM −6.50") in page
+    assert session_links(response) == [evenings["three"], evenings["two"], evenings["one"]]
+
+
+def test_player_average_leaves_out_someone_elses_tien_hu(client, evenings):
+    page = text(client.get(f"/players/{evenings['B']}"))
+    # B: 32+10+0 (a Hu) in session one, 5 in session two; the round of A's
+    # Tien Hu is left out: 47 points over 4 rounds = 11.75, shown 11.8
+    assert stats(page) == ("Sessions 2 Rounds 5 Wins 1 Hu 1 Tien Hu 0 "
+                           "Average points 11.8 ")
+    assert "over 4 rounds" in page
+    assert "Won +0.50 Lost −7.00 Net −6.50" in page
+
+
+def test_player_with_ties_for_first(client, evenings):
+    page = text(client.get(f"/players/{evenings['C']}"))
+    # C: first in rounds 1 and 2 (7 and 2 points), third in round 3 (15)
+    assert stats(page) == ("Sessions 1 Rounds 3 Wins 2 Hu 0 Tien Hu 0 "
+                           "Average points 8.0 ")
+    assert "Won +11.00 Lost 0.00 Net +11.00" in page
+
+
+def test_player_without_rounds(client, evenings):
+    page = text(client.get(f"/players/{evenings['Zed']}"))
+    assert stats(page) == ("Sessions 1 Rounds 0 Wins 0 Hu 0 Tien Hu 0 "
+                           "Average points – ")
+    assert "Won 0.00 Lost 0.00 Net 0.00" in page
+
+
+def test_player_money_by_currency(client, app):
+    with app.app_context():
+        for currency, winner in (("RM", "A"), ("SGD", "B"), ("SGD", "A")):
+            session = services.start_session(["A", "B"], RULES, first_dealer="A",
+                                              currency=currency)
+            loser = "B" if winner == "A" else "A"
+            services.record_round(session, {winner: Entry("dead", "2S"),
+                                            loser: Entry("dead", "KS")})
+        a = player_id("A")
+    page = text(client.get(f"/players/{a}"))
+    # one unit (1.00) a round; SGD has two sessions so it comes first
+    assert "SGD RM Won +1.00 +1.00 Lost −1.00 0.00 Net 0.00 +1.00" in page
+
+
+def test_player_sessions_page_ten_at_a_time(client, app):
+    ids = finished_sessions(app, 12)
+    with app.app_context():
+        p = player_id("P")
+    first = client.get(f"/players/{p}")
+    assert session_links(first) == ids[::-1][:10]
+    assert f'href="/players/{p}?page=2">Older' in first.get_data(as_text=True)
+    assert session_links(client.get(f"/players/{p}?page=2")) == ids[::-1][10:]
+    assert client.get(f"/players/{p}?page=3").status_code == 404
+    assert "Sessions 12 " in text(first)
+
+
+def test_unknown_player_is_404(client, evenings):
+    assert client.get("/players/9999").status_code == 404
+
+
+# A fixed number of SQL statements per page
+
+
+@contextmanager
+def statements(app):
+    with app.app_context():
+        engine = db.engine
+    seen = []
+
+    def record(conn, cursor, statement, parameters, context, executemany):
+        seen.append(statement)
+
+    event.listen(engine, "before_cursor_execute", record)
+    try:
+        yield seen
+    finally:
+        event.remove(engine, "before_cursor_execute", record)
+
+
+def count_statements(app, client, url) -> int:
+    with statements(app) as seen:
+        assert client.get(url).status_code == 200
+    return len(seen)
+
+
+def pages(ids) -> list[str]:
+    return ["/history", f"/history?player={ids['A']}",
+            f"/history/sessions/{ids['session']}", f"/players/{ids['A']}"]
+
+
+def test_statements_per_page_do_not_grow_with_the_data(client, app):
+    with app.app_context():
+        small = services.start_session(["A", "B"], RULES, first_dealer="A")
+        services.record_round(small, {"A": Entry("dead", "2S"), "B": Entry("dead", "KS")})
+        services.end_session(small)
+        little = {"A": player_id("A"), "session": small.id}
+    before = [count_statements(app, client, url) for url in pages(little)]
+
+    with app.app_context():
+        rounds = [
+            {"A": Entry("dead", "JK 7H"), "B": Entry("hu"), "C": Entry("dead", "AH 3C")},
+            {"A": Entry("dead", "5S"), "B": Entry("dead", "KS QD"), "C": Entry("dead", "2D")},
+            {"A": Entry("tien_hu", TIEN_HU), "B": Entry("dead"), "C": Entry("dead")},
+        ]
+        for n in range(14):
+            big = services.start_session(["A", "B", "C", f"X{n}"][: 3 + n % 2], RULES,
+                                         first_dealer="A")
+            for k in range(25 if n == 13 else 6):
+                entries = dict(rounds[k % 3])
+                if n % 2:
+                    entries[f"X{n}"] = Entry("dead", "9C 9D")
+                services.record_round(big, entries)
+            for s in services.settlement(big)[:1]:
+                services.set_paid(big, s.transfer.payer.id, s.transfer.payee.id,
+                                  s.transfer.cents, True)
+            services.end_session(big)
+        much = {"A": player_id("A"), "session": big.id}
+    after = [count_statements(app, client, url) for url in pages(much)]
+
+    assert before == after
+    assert after == [6, 6, 8, 4]

@@ -1,0 +1,93 @@
+"""The home page: sessions being played, a new session, the latest finished ones."""
+
+import re
+
+from sqlalchemy import event
+
+from scorekeeper import services
+from scorekeeper.extensions import db
+from scorekeeper.models import GameSession
+from scorekeeper.rules import Entry, HouseRules
+
+
+def make_session(app, names=("Ann", "Bob"), rounds=0, ended=False):
+    with app.app_context():
+        session = services.start_session(list(names), HouseRules.penang(), first_dealer=names[0])
+        for _ in range(rounds):
+            services.record_round(session, {names[0]: Entry("dead", "5S 5H"),
+                                            names[1]: Entry("dead", "10C")})
+        if ended:
+            services.end_session(session)
+        return session.id
+
+
+def test_an_empty_home_page_offers_a_new_session(client):
+    html = client.get("/").text
+    assert '<a class="button home-new" href="/sessions/new">New session</a>' in html
+    assert "Playing now" not in html
+    assert "Finished" not in html
+    assert '<details class="panel home-check">' in html  # the hand check stays, folded
+
+
+def test_sessions_being_played_link_to_their_scoreboard(app, client):
+    sid = make_session(app, rounds=2)
+    make_session(app, names=("Cat", "Dan"), ended=True)
+    html = client.get("/").text
+    playing = html[html.index("Playing now"):html.index("New session")]
+    assert f'<a class="home-link" href="/sessions/{sid}">' in playing
+    assert '<span class="home-players">Ann, Bob</span>' in playing
+    assert "· 2 rounds</span>" in playing
+    assert "Cat" not in playing
+
+
+def test_the_latest_finished_sessions_link_to_history(app, client):
+    old = [make_session(app, names=(f"P{i}", f"Q{i}"), rounds=1, ended=True) for i in range(5)]
+    make_session(app, names=("Cat", "Dan"))
+    html = client.get("/").text
+    finished = html[html.index("Finished"):html.index("Check a hand")]
+    links = re.findall(r'<a class="home-link" href="/history/sessions/(\d+)">', finished)
+    assert links == [str(sid) for sid in reversed(old[2:])]
+    assert "· 1 round</span>" in finished
+    assert '<a href="/history">All past sessions</a>' in finished
+    assert "Cat" not in finished
+
+
+def test_a_left_player_is_listed_only_once_the_session_ends(app, client):
+    sid = make_session(app, names=("Ann", "Bob", "Cat"))
+    with app.app_context():
+        session = db.session.get(GameSession, sid)
+        services.leave_session(session, session.seats[1].player_id)
+    assert '<span class="home-players">Ann, Cat</span>' in client.get("/").text
+    with app.app_context():
+        services.end_session(db.session.get(GameSession, sid))
+    assert '<span class="home-players">Ann, Bob, Cat</span>' in client.get("/").text
+
+
+def test_the_hand_check_opens_when_used(client):
+    html = client.get("/", query_string={"cards": "8H 8H 8C"}).text
+    assert '<details class="panel home-check" open>' in html
+
+
+def test_home_page_loads_in_a_fixed_number_of_statements(app, client):
+    statements = []
+
+    def count(conn, cursor, statement, *args):
+        statements.append(statement)
+
+    make_session(app, rounds=1)
+    make_session(app, rounds=1, names=("Cat", "Dan"), ended=True)
+    client.get("/")
+    counts = []
+    for _ in range(2):
+        with app.app_context():
+            event.listen(db.engine, "before_cursor_execute", count)
+            try:
+                statements.clear()
+                client.get("/")
+            finally:
+                event.remove(db.engine, "before_cursor_execute", count)
+        counts.append(len(statements))
+        for i in range(4):
+            make_session(app, names=(f"X{len(counts)}{i}", f"Y{len(counts)}{i}"), rounds=2,
+                         ended=i % 2 == 0)
+    assert counts[0] == counts[1]

@@ -1,0 +1,461 @@
+"""The rounds pages: enter a round through the form, its result, edit, delete."""
+
+import dataclasses
+import re
+from html import unescape
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+
+from scorekeeper import services
+from scorekeeper.extensions import db
+from scorekeeper.models import GameSession, Player, Round, RoundEntry
+from scorekeeper.rules import Entry, HouseRules
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# RULES.md §12: Rummi money rules with clockwise play and tiers 0,1,2,3.
+EXAMPLE_RULES = dataclasses.replace(HouseRules.rummi(), direction="clockwise", tiers=(0, 1, 2, 3))
+EXAMPLE_1 = {"A": ("dead", "JK 7H"), "B": ("dead", "AC AC 2S"),
+             "C": ("dead", "3D 4D"), "D": ("dead", "AS 9H")}
+EXAMPLE_2 = {"A": ("dead", "5S 5H"), "B": ("dead", "10C"),
+             "C": ("dead", "2D"), "D": ("dead", "KS QS")}
+EXAMPLE_3 = {"A": ("dead", "JK 3C"), "B": ("hu", ""),
+             "C": ("dead", "AH"), "D": ("dead", "4S 4D")}
+# Twenty cards with no way to meld them all.
+LOOSE_HAND = "AS 3H 5D 7C 9S JH KD 2C 4S 6H 8D 10C QS AH 3D 5C 7S 9H JD KC"
+
+
+class FormReader(HTMLParser):
+    """The values a browser would post from the page's first POST form."""
+
+    def __init__(self):
+        super().__init__()
+        self.fields = {}
+        self.in_form = self.done = False
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "form" and attrs.get("method") == "post" and not self.done:
+            self.in_form = True
+        elif tag == "input" and self.in_form and "name" in attrs and "disabled" not in attrs:
+            kind = attrs.get("type", "text")
+            if kind != "radio" or "checked" in attrs:
+                self.fields[attrs["name"]] = attrs.get("value", "")
+
+    def handle_endtag(self, tag):
+        if tag == "form" and self.in_form:
+            self.in_form, self.done = False, True
+
+
+def form_values(html):
+    reader = FormReader()
+    reader.feed(html)
+    return reader.fields
+
+
+def player_ids():
+    return {p.name: p.id for p in db.session.scalars(sa.select(Player))}
+
+
+def filled(html, entries):
+    """The page's form with ``entries`` ({name: (outcome, cards)}) filled in."""
+    data = form_values(html)
+    ids = player_ids()
+    for key, value in list(data.items()):
+        match = re.fullmatch(r"entries-(\d+)-player", key)
+        if match:
+            name = next(n for n, i in ids.items() if str(i) == value)
+            if name in entries:
+                outcome, cards = entries[name]
+                data[f"entries-{match[1]}-outcome"] = outcome
+                data[f"entries-{match[1]}-cards"] = cards
+    return data
+
+
+def section(html, name):
+    """The HTML of the named player's part of the round form."""
+    pid = player_ids()[name]
+    match = re.search(rf'<section[^>]*id="player-{pid}".*?</section>', html, re.S)
+    assert match, f"no section for {name}"
+    return unescape(match[0])
+
+
+def text(response):
+    return unescape(response.get_data(as_text=True))
+
+
+def net_by_name(number=1):
+    rows = db.session.execute(
+        sa.select(Player.name, RoundEntry.net_cents).join(RoundEntry.player).join(RoundEntry.round)
+        .where(Round.number == number)).all()
+    return dict(rows)
+
+
+def round_count():
+    return db.session.scalar(sa.select(sa.func.count(Round.id)))
+
+
+@pytest.fixture
+def ctx(app):
+    with app.app_context():
+        yield
+
+
+@pytest.fixture
+def table(ctx):
+    return services.start_session(list("ABCD"), EXAMPLE_RULES, first_dealer="D")
+
+
+@pytest.fixture
+def base(table):
+    return f"/sessions/{table.id}/rounds"
+
+
+def enter(client, base, entries):
+    page = client.get(f"{base}/new")
+    return client.post(f"{base}/new", data=filled(page.get_data(as_text=True), entries))
+
+
+def record(table, *examples):
+    for example in examples:
+        services.record_round(table, {n: Entry(*e) for n, e in example.items()})
+
+
+# Entering a round
+
+
+def test_new_round_page_shows_dealer_order_and_an_entry_per_player(client, base):
+    response = client.get(f"{base}/new")
+    html = text(response)
+    assert response.status_code == 200
+    assert "<h1>Round 1</h1>" in html
+    assert re.search(r"<strong>D</strong> deals\.\s+Play: A → B → C → D", html)
+    for name in "ABCD":
+        part = section(html, name)
+        assert f"<h2 id=\"player-{player_ids()[name]}-name\">{name}</h2>" in part
+        for label in ("Dead", "Hu", "Tien Hu", "No passport"):
+            assert re.search(rf'<input[^>]*type="radio"[^>]*> {label}</label>', part)
+        assert re.search(r'value="dead"[^>]*checked|checked[^>]*value="dead"', part)
+    assert "deals</span>" in section(html, "D") and "deals</span>" not in section(html, "A")
+    for attribute in ('data-packs="2"', 'data-jokers="8"', 'data-joker-points="20"',
+                      'data-dealt="20"', "data-autostart"):
+        assert attribute in html
+    assert "js/cards.js" in html
+    assert 'id="card-pad"' in html and 'data-suit="H"' in html and 'data-rank="10"' in html
+
+
+@pytest.mark.parametrize("examples, expected", [
+    ([EXAMPLE_1], {"A": -100, "B": -800, "C": 900, "D": 0}),
+    ([EXAMPLE_1, EXAMPLE_2], {"A": -150, "B": -150, "C": 600, "D": -300}),
+    ([EXAMPLE_1, EXAMPLE_2, EXAMPLE_3], {"A": -400, "B": 1000, "C": -400, "D": -200}),
+])
+def test_worked_examples_entered_through_the_form(client, base, examples, expected):
+    for number, example in enumerate(examples, start=1):
+        response = enter(client, base, example)
+        assert response.status_code == 302
+        assert response.headers["Location"] == f"{base}/{number}"
+    assert net_by_name(len(examples)) == expected
+
+
+def test_cards_typed_loosely_are_stored_canonically(client, base):
+    response = enter(client, base, {**EXAMPLE_1, "A": ("dead", "jk, 7♥")})
+    assert response.status_code == 302
+    stored = db.session.scalar(sa.select(RoundEntry.cards).join(RoundEntry.player)
+                               .where(Player.name == "A"))
+    assert stored == "JK 7H"
+
+
+def test_a_hu_player_whose_cards_are_not_posted_has_none(client, base):
+    """With JavaScript the cards input of a Hu player is disabled, so not posted."""
+    page = client.get(f"{base}/new").get_data(as_text=True)
+    data = filled(page, EXAMPLE_3)
+    hu_index = next(k for k, v in data.items() if v == "hu").split("-")[1]
+    del data[f"entries-{hu_index}-cards"]
+    assert client.post(f"{base}/new", data=data).status_code == 302
+    assert net_by_name() == {"A": -400, "B": 1000, "C": -400, "D": -200}
+
+
+@pytest.mark.parametrize("changes, blamed, message", [
+    ({"B": ("dead", "AC X9 2S")}, ["B"], '"X9" (card 2) is not a card'),
+    ({"A": ("dead", "AC 7H"), "B": ("dead", "AC AC 2S")}, ["A", "B"],
+     "3 copies of AC entered (A, B), but the deck has only 2"),
+    ({"A": ("hu", ""), "C": ("hu", "")}, ["A", "C"], "Only one player can win a round"),
+    ({"C": ("tien_hu", LOOSE_HAND)}, ["C"], "C's hand does not meld completely"),
+])
+def test_a_bad_round_is_refused_with_the_message_next_to_the_player(
+        client, base, changes, blamed, message):
+    entries = {**EXAMPLE_1, **changes}
+    response = enter(client, base, entries)
+    html = text(response)
+    assert response.status_code == 200
+    assert round_count() == 0
+    summary = html.split('id="round-summary"')[1].split("</div>")[0]
+    assert message in summary
+    for name in blamed:
+        assert f'href="#player-{player_ids()[name]}"' in summary
+    for name in "ABCD":
+        part = section(html, name)
+        assert (message in part) == (name in blamed)
+        outcome, cards = entries[name]
+        assert f'value="{cards}"' in part
+        assert re.search(rf'checked[^>]*value="{outcome}"|value="{outcome}"[^>]*checked', part)
+    assert 'data-autostart' not in html
+
+
+def test_an_unknown_outcome_is_refused_next_to_the_player(client, base):
+    response = enter(client, base, {**EXAMPLE_1, "B": ("won", "2S")})
+    html = text(response)
+    assert response.status_code == 200
+    assert round_count() == 0
+    assert "Not a valid choice" in section(html, "B")
+    assert 'href="#player-%d"' % player_ids()["B"] in html.split('id="round-summary"')[1]
+
+
+def test_warnings_need_confirming_before_the_round_is_saved(client, base):
+    entries = {**EXAMPLE_1, "C": ("dead", "")}
+    response = enter(client, base, entries)
+    html = text(response)
+    assert response.status_code == 200
+    assert round_count() == 0
+    warning = "C is dead with no cards left: if C went out, choose Hu"
+    assert "Please check before saving" in html
+    assert warning in section(html, "C") and warning not in section(html, "A")
+    digest = re.search(r'name="confirmed" value="([0-9a-f]{16})">Save anyway', html)[1]
+
+    again = client.post(f"{base}/new", data=filled(html, entries))
+    assert again.status_code == 200 and round_count() == 0  # "Check again": still warned
+
+    data = {**filled(html, entries), "confirmed": "0" * 16}
+    assert client.post(f"{base}/new", data=data).status_code == 200
+    assert round_count() == 0
+
+    data["confirmed"] = digest
+    response = client.post(f"{base}/new", data=data)
+    assert response.status_code == 302
+    assert round_count() == 1
+
+
+def test_a_round_saved_meanwhile_is_noticed_and_the_typing_kept(client, base, table):
+    page = client.get(f"{base}/new").get_data(as_text=True)
+    record(table, EXAMPLE_1)  # from another phone
+    response = client.post(f"{base}/new", data=filled(page, EXAMPLE_2))
+    html = text(response)
+    assert response.status_code == 200
+    assert round_count() == 1
+    assert "The table changed while this page was open" in html
+    assert "<h1>Round 2</h1>" in html
+    assert 'value="KS QS"' in section(html, "D")
+    response = client.post(f"{base}/new", data=filled(html, EXAMPLE_2))
+    assert response.headers["Location"] == f"{base}/2"
+
+
+def test_a_finished_session_takes_no_new_round(client, base, table):
+    record(table, EXAMPLE_1)
+    page = client.get(f"{base}/new").get_data(as_text=True)
+    services.end_session(table)
+    response = client.get(f"{base}/new")
+    assert response.status_code == 409
+    assert "This session has ended" in text(response)
+    assert f'href="/sessions/{table.id}"' in text(response)
+    assert client.post(f"{base}/new", data=filled(page, EXAMPLE_2)).status_code == 409
+    assert client.get(f"{base}/1/edit").status_code == 409
+    assert client.post(f"{base}/1/delete", data=form_values(page)).status_code == 409
+    assert round_count() == 1
+    html = text(client.get(f"{base}/1"))
+    assert "Enter round" not in html and "/edit" not in html and "/delete" not in html
+    assert "This was the last round of the session." in html
+
+
+# The result of a round
+
+
+def test_result_page_shows_places_money_parts_cards_and_next_dealer(client, base):
+    enter(client, base, EXAMPLE_1)
+    response = client.get(f"{base}/1")
+    html = text(response)
+    assert response.status_code == 200
+    lines = re.findall(r'<li class="round-line.*?</li>', html, re.S)
+    names = [re.search(r'round-name">(\w)<', line)[1] for line in lines]
+    assert names == ["C", "D", "A", "B"]
+    places = [re.search(r'Place </span>(\d)', line)[1] for line in lines]
+    assert places == ["1", "2", "3", "4"]
+    winner, _, _, loser = lines
+    assert "round-line-win" in winner and "Winner" in winner
+    assert "Winner" not in loser
+    assert ">+9.00<" in winner and "<dt>Tiers</dt> <dd>+6.00</dd>" in winner
+    assert "<dt>Jokers & aces</dt> <dd>+3.00</dd>" in winner
+    assert "Dead · 7 points" in winner
+    assert '<span class="chip chip-red">3♦</span>' in winner
+    assert ">−8.00<" in loser and '<span class="chip chip-black">A♣</span>' in loser
+    assert "<dd>−5.00</dd>" in loser
+    assert "Next: <strong>C</strong> deals round 2." in html
+    assert re.search(rf'<a class="button round-next-button" href="{base}/new">Enter round 2</a>', html)
+    assert f'href="{base}/1/edit"' in html
+    assert re.search(rf'action="{base}/1/delete">\s*<input id="csrf_token"', html)
+    assert f'href="/sessions/{base.split("/")[2]}"' in html
+
+
+def test_earlier_round_names_the_dealer_of_the_round_after_it(client, base, table):
+    record(table, EXAMPLE_1, EXAMPLE_3)
+    html = text(client.get(f"{base}/1"))
+    assert f'<strong>C</strong> dealt <a href="{base}/2">round 2</a>.' in html
+    html = text(client.get(f"{base}/2"))
+    assert "<dt>Hu</dt> <dd>+9.00</dd>" in html and "Tiers" not in html
+    assert "Next: <strong>B</strong> deals round 3." in html
+    assert "Hu · 0 points" in html
+
+
+def test_a_tiers_only_round_names_the_single_part(client, base, table):
+    record(table, EXAMPLE_2)
+    html = text(client.get(f"{base}/1"))
+    assert "Tiers only." in html and "<dl" not in html
+
+
+# Editing and deleting
+
+
+def test_edit_page_is_prefilled_in_that_rounds_playing_order(client, base, table):
+    record(table, EXAMPLE_1, EXAMPLE_2)  # round 2: C deals, play D A B C
+    html = text(client.get(f"{base}/2/edit"))
+    assert "<h1>Edit round 2</h1>" in html
+    assert re.search(r"<strong>C</strong> dealt\.\s+Play: D → A → B → C", html)
+    assert 'value="KS QS"' in section(html, "D")
+    order = re.findall(r'<section class="round-player[^"]*" id="player-(\d+)"', html)
+    ids = player_ids()
+    assert order == [str(ids[n]) for n in "DABC"]
+    assert "Save changes" in html
+
+
+def test_editing_changes_money_and_later_dealers(client, base, table):
+    record(table, EXAMPLE_1, EXAMPLE_2)
+    page = client.get(f"{base}/1/edit").get_data(as_text=True)
+    response = client.post(f"{base}/1/edit", data=filled(page, {"D": ("dead", "2H")}))
+    assert response.status_code == 302
+    assert response.headers["Location"] == f"{base}/1"
+    assert net_by_name(1) == {"A": -150, "B": -850, "C": 150, "D": 850}
+    dealers = db.session.execute(sa.select(Round.number, Player.name).join(Round.dealer)
+                                 .order_by(Round.number)).all()
+    assert [tuple(d) for d in dealers] == [(1, "D"), (2, "D")]
+
+
+def test_a_bad_edit_changes_nothing_and_keeps_the_typing(client, base, table):
+    record(table, EXAMPLE_1)
+    page = client.get(f"{base}/1/edit").get_data(as_text=True)
+    response = client.post(f"{base}/1/edit", data=filled(page, {"D": ("dead", "AS 9H ZZ")}))
+    html = text(response)
+    assert response.status_code == 200
+    assert '"ZZ" (card 3) is not a card' in section(html, "D")
+    assert 'value="AS 9H ZZ"' in section(html, "D")
+    assert net_by_name(1) == {"A": -100, "B": -800, "C": 900, "D": 0}
+
+
+def test_edit_warnings_need_confirming(client, base, table):
+    record(table, EXAMPLE_1)
+    page = client.get(f"{base}/1/edit").get_data(as_text=True)
+    entries = {"A": ("dead", "5H 6H 7H"), "D": ("dead", "9S 9H 9C")}
+    html = text(client.post(f"{base}/1/edit", data=filled(page, entries)))
+    assert "could have been played: 5H 6H 7H" in section(html, "A")
+    assert "could have been played: 9S 9H 9C" in section(html, "D")
+    digest = re.search(r'name="confirmed" value="(\w+)"', html)[1]
+    response = client.post(f"{base}/1/edit", data={**filled(html, entries), "confirmed": digest})
+    assert response.status_code == 302
+    assert db.session.scalar(sa.select(RoundEntry.points).join(RoundEntry.player)
+                             .where(Player.name == "A")) == 18
+
+
+def test_delete_asks_first_then_renumbers(client, base, table):
+    record(table, EXAMPLE_1, EXAMPLE_3, EXAMPLE_2)
+    page = client.get(f"{base}/1").get_data(as_text=True)
+    assert re.search(r"<details class=\"round-delete\">\s*<summary>Delete round 1…</summary>", page)
+    response = client.post(f"{base}/1/delete", data=form_values(page))
+    assert response.status_code == 302
+    assert response.headers["Location"] == f"/sessions/{table.id}"
+    assert db.session.scalars(sa.select(Round.number).order_by(Round.number)).all() == [1, 2]
+    assert net_by_name(1) == {"A": -400, "B": 1000, "C": -400, "D": -200}
+    assert client.get(f"{base}/3").status_code == 404
+
+
+# Unknown ids, CSRF, page weight, queries
+
+
+@pytest.mark.parametrize("method, path", [
+    ("get", "/new"), ("post", "/new"), ("get", "/1"), ("get", "/1/edit"),
+    ("post", "/1/edit"), ("post", "/1/delete"),
+])
+def test_an_unknown_session_is_404(client, base, table, method, path):
+    record(table, EXAMPLE_1)
+    response = getattr(client, method)(f"/sessions/{table.id + 1}/rounds{path}")
+    assert response.status_code == 404
+
+
+@pytest.mark.parametrize("method, path", [
+    ("get", "/2"), ("get", "/2/edit"), ("post", "/2/edit"), ("post", "/2/delete"),
+    ("get", "/0"),
+])
+def test_an_unknown_round_is_404(client, base, table, method, path):
+    record(table, EXAMPLE_1)
+    page = client.get(f"{base}/1").get_data(as_text=True)
+    response = getattr(client, method)(f"{base}{path}", data=form_values(page))
+    assert response.status_code == 404
+    assert "Page not found" in text(response)
+
+
+def test_posts_without_a_csrf_token_are_refused(client, base, table):
+    record(table, EXAMPLE_1)
+    page = client.get(f"{base}/new").get_data(as_text=True)
+    data = filled(page, EXAMPLE_2)
+    del data["csrf_token"]
+    assert client.post(f"{base}/new", data=data).status_code == 400
+    edit_page = client.get(f"{base}/1/edit").get_data(as_text=True)
+    edit_data = filled(edit_page, {"D": ("dead", "2H")})
+    del edit_data["csrf_token"]
+    assert client.post(f"{base}/1/edit", data=edit_data).status_code == 400
+    assert client.post(f"{base}/1/delete").status_code == 400
+    assert round_count() == 1
+    assert net_by_name(1)["D"] == 0
+
+
+def test_round_pages_stay_under_60_kb_with_css_and_js(client, base, table):
+    record(table, EXAMPLE_1)
+    assets = sum(len((ROOT / "static" / name).read_bytes())
+                 for name in ("css/app.css", "js/cards.js"))
+    for path in ("/new", "/1", "/1/edit"):
+        page = client.get(f"{base}{path}")
+        assert page.status_code == 200
+        assert len(page.data) + assets < 60_000, path
+
+
+def count_statements(app, action):
+    statements = []
+
+    def listen(conn, cursor, statement, *args):
+        statements.append(statement)
+
+    engine = db.engine
+    db.session.close()  # the requests share the test's app context: start afresh
+    sa.event.listen(engine, "before_cursor_execute", listen)
+    try:
+        assert action().status_code == 200
+    finally:
+        sa.event.remove(engine, "before_cursor_execute", listen)
+    return len(statements)
+
+
+def test_pages_use_a_fixed_number_of_statements(app, client, base, table):
+    record(table, EXAMPLE_1)
+    table_id = table.id
+    few = {p: count_statements(app, lambda p=p: client.get(f"{base}{p}"))
+           for p in ("/new", "/1", "/1/edit")}
+    record(db.session.get(GameSession, table_id), EXAMPLE_2, EXAMPLE_3, EXAMPLE_1, EXAMPLE_2)
+    many = {p: count_statements(app, lambda p=p: client.get(f"{base}{p}"))
+            for p in ("/new", "/1", "/1/edit")}
+    assert few == many
+
+
+def test_no_session_is_created_or_changed_by_a_refused_round(client, base):
+    enter(client, base, {**EXAMPLE_1, "A": ("hu", "JK")})
+    assert db.session.scalar(sa.select(sa.func.count(GameSession.id))) == 1
+    assert db.session.scalar(sa.select(sa.func.count(RoundEntry.id))) == 0

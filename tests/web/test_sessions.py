@@ -1,0 +1,523 @@
+"""The sessions pages: new session, scoreboard, join and leave, settle up."""
+
+import re
+from contextlib import contextmanager
+
+import pytest
+from sqlalchemy import event
+
+from scorekeeper import services
+from scorekeeper.extensions import db
+from scorekeeper.forms.sessions import cents_from_text, rule_texts
+from scorekeeper.models import GameSession, Payment, Player
+from scorekeeper.rules import Entry, HouseRules
+
+# Rummi-preset rounds for the players Ann, Bob, Cat and Dan (RULES.md §12).
+NO_HU = {"Ann": Entry("dead", "JK 7H"), "Bob": Entry("dead", "AC AC 2S"),
+         "Cat": Entry("dead", "3D 4D"), "Dan": Entry("dead", "AS 9H")}
+TIE = {"Ann": Entry("dead", "5S 5H"), "Bob": Entry("dead", "10C"),
+       "Cat": Entry("dead", "2D"), "Dan": Entry("dead", "KS QS")}
+HU = {"Ann": Entry("dead", "JK 3C"), "Bob": Entry("hu"),
+      "Cat": Entry("dead", "AH"), "Dan": Entry("dead", "4S 4D")}
+TABLE = ["Ann", "Bob", "Cat", "Dan"]
+
+
+def csrf_token(client, url):
+    html = client.get(url).text
+    return re.search(r'name="csrf_token"[^>]*value="([^"]+)"', html).group(1)
+
+
+def make_session(app, rounds=(), names=TABLE, rules=None, dealer="Dan", ended=False):
+    with app.app_context():
+        session = services.start_session(list(names), rules or HouseRules.rummi(),
+                                         first_dealer=dealer)
+        for entries in rounds:
+            services.record_round(session, entries)
+        if ended:
+            services.end_session(session)
+        return session.id
+
+
+def player_id(app, name):
+    with app.app_context():
+        return db.session.scalar(db.select(Player.id).where(Player.name == name))
+
+
+def new_form(client, seats=(), preset="penang", **changes):
+    """What the new-session page posts: its preset's rules, the seats, any changes."""
+    data = {"csrf_token": csrf_token(client, "/sessions/new"), "preset": preset,
+            "currency": "RM", "first_dealer": "random"}
+    for name, value in rule_texts(getattr(HouseRules, preset)()).items():
+        if value is True:
+            data[name] = "y"
+        elif value is not False:
+            data[name] = value
+    for i, name in enumerate(seats):
+        data[f"seats-{i}"] = name
+    data.update(changes)
+    return data
+
+
+def error_of(html, field_id):
+    match = re.search(rf'<p class="error" id="{field_id}-error">([^<]*)</p>', html)
+    return match and match.group(1)
+
+
+# New session
+
+
+def test_new_session_page_has_six_seats_known_players_and_the_preset(app, client):
+    make_session(app, names=["Old", "Timer"], rules=HouseRules.penang(), dealer="Old")
+    make_session(app, names=["Newer", "Timer"], rules=HouseRules.penang(), dealer="Newer")
+    html = client.get("/sessions/new").text
+    for i in range(6):
+        assert f'<label for="seats-{i}">Seat {i + 1}</label>' in html
+        assert re.search(rf'<input [^>]*id="seats-{i}"[^>]*list="known-players"', html)
+    datalist = re.search(r'<datalist id="known-players">(.*?)</datalist>', html).group(1)
+    assert re.findall(r'value="([^"]+)"', datalist) == ["Newer", "Timer", "Old"]
+    assert '<option selected value="random">Draw at random</option>' in html
+    assert '<option value="5">Seat 6</option>' in html
+    assert '<details class="panel new-rules">' in html
+    assert re.search(r'id="jokers"[^>]*value="6"', html)
+    assert re.search(r'id="hu_cents"[^>]*value="3.00"', html)
+    assert re.search(r'id="tiers"[^>]*value="0 1 2 3 4 5"', html)
+    assert '<option selected value="5">5 players</option>' in html
+    assert 'name="use_preset"' in html
+    assert 'data-presets="{&#34;penang&#34;' in html
+
+
+def test_starting_a_session_seats_players_clockwise_and_keeps_the_rules(app, client):
+    data = new_form(client, ["Ann", "", " Bob  Lee ", "", "cat", ""], preset="rummi",
+                    first_dealer="2", currency="SGD", hu_cents="1.5", unit_cents="0.25",
+                    tiers="0, 1, 3", dealer_rule="rotate", extra_pack_players="never")
+    data.pop("no_passport_last")  # an unticked box is not posted
+    response = client.post("/sessions/new", data=data)
+    assert response.status_code == 302
+    with app.app_context():
+        session = db.session.scalars(db.select(GameSession)).one()
+        assert response.location == f"/sessions/{session.id}"
+        assert [p.name for p in services.active_players(session)] == ["Ann", "Bob Lee", "cat"]
+        assert session.first_dealer.name == "Bob Lee"
+        assert session.currency == "SGD"
+        rules = session.rules
+    assert (rules.hu_cents, rules.unit_cents, rules.tiers) == (150, 25, (0, 1, 3))
+    assert (rules.dealer_rule, rules.extra_pack_players, rules.no_passport_last) == \
+        ("rotate", None, False)
+    assert (rules.jokers, rules.passport, rules.direction) == (8, "run", "anticlockwise")
+
+
+def test_the_first_dealer_can_be_drawn_at_random(app, client):
+    assert client.post("/sessions/new", data=new_form(client, ["X", "Y"])).status_code == 302
+    with app.app_context():
+        assert db.session.scalars(db.select(GameSession)).one().first_dealer.name in {"X", "Y"}
+
+
+def test_bad_seats_are_marked_one_by_one_and_everything_typed_stays(app, client):
+    data = new_form(client, ["Ann", "", "ANN", "x" * 31, "Zed"], first_dealer="1",
+                    currency="MYR", jokers="7")
+    response = client.post("/sessions/new", data=data)
+    assert response.status_code == 200
+    html = response.text
+    assert error_of(html, "seats-2") == "Seat 1 has this name already."
+    assert error_of(html, "seats-3") == "Use at most 30 characters."
+    assert error_of(html, "seats-0") is None and error_of(html, "seats-4") is None
+    assert error_of(html, "first_dealer") == "Seat 2 is empty."
+    assert "Nothing was saved" in html
+    for value in ("Ann", "ANN", "x" * 31, "Zed", "MYR"):
+        assert f'value="{value}"' in html
+    assert re.search(r'id="jokers"[^>]*value="7"', html)
+    assert '<option value="0">Seat 1: Ann</option>' in html
+    with app.app_context():
+        assert db.session.query(GameSession).count() == 0
+        assert db.session.query(Player).count() == 0
+
+
+@pytest.mark.parametrize("seats", [[], ["Solo"], ["", "", "", "", "", "Solo"]])
+def test_a_table_needs_two_names(client, seats):
+    html = client.post("/sessions/new", data=new_form(client, seats)).text
+    assert '<p class="error" id="seats-error">Type the names of 2 to 6 players.</p>' in html
+
+
+@pytest.mark.parametrize("field, typed, message", [
+    ("hu_cents", "1.505", "Use at most two decimals: whole cents."),
+    ("hu_cents", "-3", "The amount can&#39;t be negative."),
+    ("unit_cents", "1,50", "Type an amount like 1.50."),
+    ("point_cents", "", "Type an amount, e.g. 1.50."),
+    ("unit_cents", "  ", "Type an amount, e.g. 1.50."),
+    ("tiers", " ", "Type the units, e.g. 0 1 2 3."),
+    ("tien_hu_cents", "100000.01", "That amount is too large."),
+    ("tiers", "0 1 two", "Type whole numbers of units, e.g. 0 1 2 3 4 5."),
+    ("tiers", "0 1 2 3 4 5 6", "Type at most 6 numbers, one per place."),
+    ("jokers", "lots", "Type a number from 0 to 16."),
+    ("packs", "0", "Type a number from 1 to 4."),
+    ("currency", "", "Type 1 to 8 characters, e.g. RM."),
+    ("currency", "RINGGIT!!", "Type 1 to 8 characters, e.g. RM."),
+])
+def test_bad_house_rules_are_marked_and_kept(app, client, field, typed, message):
+    response = client.post("/sessions/new", data=new_form(client, TABLE, **{field: typed}))
+    html = response.text
+    assert error_of(html, field) == message
+    assert re.search(rf'id="{field}"[^>]*value="{re.escape(typed)}"', html)
+    if field != "currency":
+        assert '<details class="panel new-rules" open>' in html
+    with app.app_context():
+        assert db.session.query(GameSession).count() == 0
+
+
+def test_use_preset_fills_its_rules_and_keeps_the_names(app, client):
+    data = new_form(client, ["Ann", "Bob"], preset="rummi", jokers="3", hu_cents="bad",
+                    first_dealer="1", currency="SGD", use_preset="1")
+    html = client.post("/sessions/new", data=data).text
+    assert re.search(r'id="jokers"[^>]*value="8"', html)
+    assert re.search(r'id="hu_cents"[^>]*value="3.00"', html)
+    assert re.search(r'id="joker_ace_cents"[^>]*value="0.50"', html)
+    assert '<option selected value="never">Never</option>' in html
+    assert '<option selected value="anticlockwise">' in html
+    assert re.search(r'<input checked[^>]*id="no_passport_last"', html)
+    assert 'value="Ann"' in html and 'value="Bob"' in html and 'value="SGD"' in html
+    assert '<option selected value="1">Seat 2: Bob</option>' in html
+    assert 'class="error"' not in html
+    with app.app_context():
+        assert db.session.query(GameSession).count() == 0
+
+
+def test_a_table_the_deck_cannot_deal_is_refused_with_the_reason(app, client):
+    data = new_form(client, list("ABCDEF"), preset="rummi")
+    html = client.post("/sessions/new", data=data).text
+    assert "6 players need 120 cards, but the deck has only 112" in html
+    assert 'class="sessions-alert" role="alert"' in html
+    assert '<option value="A">' not in html  # not added to the known players
+    with app.app_context():
+        assert db.session.query(GameSession).count() == 0
+        assert db.session.query(Player).count() == 0
+
+
+@pytest.mark.parametrize("text, cents", [
+    ("1.50", 150), ("1.5", 150), ("3", 300), (" 0.05 ", 5), (".5", 50), ("0", 0),
+    ("19.99", 1999), ("100000", 10_000_000),
+])
+def test_money_is_read_as_exact_cents(text, cents):
+    assert cents_from_text(text) == cents
+
+
+@pytest.mark.parametrize("text", ["1.999", "-1", "−1", "abc", "1e2", "NaN", "1,5", "0.001"])
+def test_money_that_is_not_whole_cents_is_refused(text):
+    with pytest.raises(ValueError):
+        cents_from_text(text)
+
+
+# Scoreboard
+
+
+def test_board_shows_the_next_deal_totals_and_rounds(app, client):
+    sid = make_session(app, rounds=[NO_HU, TIE, HU])
+    html = client.get(f"/sessions/{sid}").text
+    # Bob went out in round 3, so Bob deals round 4; Rummi plays anticlockwise.
+    assert '<h2 id="next-title">Round 4</h2>' in html
+    assert "<strong>Bob</strong> deals" in html
+    assert "<strong>Ann</strong> plays first" in html
+    order = re.search(r'<p class="board-order">(.*?)</p>', html, re.S).group(1)
+    assert re.findall(r'board-order-name">(\w+)<', order) == ["Ann", "Dan", "Cat", "Bob"]
+    totals = re.search(r'<table class="board-totals">(.*?)</table>', html, re.S).group(1)
+    rows = re.findall(r'<th scope="row">(\w+)</th>\s*<td class="sessions-num">(\d+)</td>\s*'
+                      r'<td class="sessions-num"><span class="sessions-(\w+)">([^<]+)</span>', totals)
+    assert rows == [("Ann", "60", "loss", "−6.50"), ("Bob", "42", "gain", "+0.50"),
+                    ("Cat", "24", "gain", "+11.00"), ("Dan", "52", "loss", "−5.00")]
+    assert '<th scope="col" class="sessions-num">RM</th>' in html
+    assert "money in RM" in html
+    assert len(re.findall(rf'href="/sessions/{sid}/rounds/\d+"', html)) == 3
+    assert f'<a href="/sessions/{sid}/rounds/3" aria-label="Round 3">3</a>' in html
+    assert re.search(r'★</span><span class="sessions-vh">winner:</span>\s*Hu</span>', html)
+    assert html.count("★</span>") == 3
+    assert f'<a class="button" href="/sessions/{sid}/rounds/new">Enter round 4</a>' in html
+    assert f'href="/sessions/{sid}/settle">Settle up</a>' in html
+
+
+def test_board_of_a_new_session_has_no_rounds_yet(app, client):
+    sid = make_session(app)
+    html = client.get(f"/sessions/{sid}").text
+    assert "No rounds yet." in html
+    assert "<strong>Dan</strong> deals" in html
+    assert "Enter round 1" in html
+
+
+def test_unknown_sessions_are_404(app, client):
+    for url in ("/sessions/99", "/sessions/99/settle"):
+        assert client.get(url).status_code == 404
+    sid = make_session(app)
+    token = csrf_token(client, f"/sessions/{sid}")
+    for url in ("/sessions/99/players", "/sessions/99/players/1/leave",
+                "/sessions/99/settle/paid", "/sessions/99/end"):
+        assert client.post(url, data={"csrf_token": token}).status_code == 404
+
+
+def test_posts_without_csrf_token_are_refused(app, client):
+    sid = make_session(app, rounds=[NO_HU])
+    ann = player_id(app, "Ann")
+    for url, data in [
+        ("/sessions/new", {"seats-0": "X", "seats-1": "Y"}),
+        (f"/sessions/{sid}/players", {"name": "Eve", "position": "1"}),
+        (f"/sessions/{sid}/players/{ann}/leave", {}),
+        (f"/sessions/{sid}/settle/paid", {"payer_id": ann, "payee_id": ann, "cents": 1}),
+        (f"/sessions/{sid}/end", {}),
+    ]:
+        response = client.post(url, data=data)
+        assert response.status_code == 400, url
+        assert "The form had expired" in response.text
+    with app.app_context():
+        session = db.session.get(GameSession, sid)
+        assert len(session.seats) == 4 and not session.is_finished
+        assert db.session.query(GameSession).count() == 1
+
+
+def test_board_loads_in_a_fixed_number_of_statements(app, client):
+    short = make_session(app, rounds=[NO_HU])
+    long = make_session(app, rounds=[NO_HU, TIE, HU] * 4)
+
+    @contextmanager
+    def counting():
+        statements = []
+
+        def count(conn, cursor, statement, *args):
+            statements.append(statement)
+
+        with app.app_context():
+            event.listen(db.engine, "before_cursor_execute", count)
+            try:
+                yield statements
+            finally:
+                event.remove(db.engine, "before_cursor_execute", count)
+
+    client.get(f"/sessions/{short}")  # warm up
+    counts = []
+    for sid in (short, long):
+        with counting() as statements:
+            html = client.get(f"/sessions/{sid}").text
+        counts.append(len(statements))
+    assert "Enter round 13" in html
+    assert counts[0] == counts[1]
+    assert counts[0] <= 12
+
+
+# Players joining and leaving
+
+
+def test_a_player_joins_between_two_players(app, client):
+    sid = make_session(app, rounds=[NO_HU])
+    html = client.get(f"/sessions/{sid}").text
+    assert '<option value="1">Between Ann and Bob</option>' in html
+    assert '<option selected value="4">Between Dan and Ann</option>' in html
+    token = csrf_token(client, f"/sessions/{sid}")
+    response = client.post(f"/sessions/{sid}/players",
+                           data={"csrf_token": token, "name": " Eve ", "position": "2"})
+    assert response.status_code == 302
+    assert response.location == f"/sessions/{sid}"
+    with app.app_context():
+        session = db.session.get(GameSession, sid)
+        assert [p.name for p in services.active_players(session)] == \
+            ["Ann", "Bob", "Eve", "Cat", "Dan"]
+
+
+@pytest.mark.parametrize("name, position, field, message", [
+    ("ann", "1", "name", "Ann is already at the table"),
+    ("", "1", "name", "Type a name of 1 to 30 characters."),
+    ("y" * 31, "1", "name", "Type a name of 1 to 30 characters."),
+    ("Eve", "9", "position", "Not a valid choice."),
+])
+def test_join_errors_are_shown_by_the_field(app, client, name, position, field, message):
+    sid = make_session(app)
+    token = csrf_token(client, f"/sessions/{sid}")
+    response = client.post(f"/sessions/{sid}/players",
+                           data={"csrf_token": token, "name": name, "position": position})
+    assert response.status_code == 200
+    html = response.text
+    assert error_of(html, field) == message
+    assert '<details class="panel board-players" id="players" open>' in html
+    assert re.search(rf'<input [^>]*id="name" list="known-players"[^>]*value="{name}"', html)
+    with app.app_context():
+        assert len(db.session.get(GameSession, sid).seats) == 4
+
+
+def test_a_full_table_refuses_another_player(app, client):
+    sid = make_session(app, names=list("ABCDEF"), rules=HouseRules.penang(), dealer="A")
+    token = csrf_token(client, f"/sessions/{sid}")
+    html = client.post(f"/sessions/{sid}/players",
+                       data={"csrf_token": token, "name": "G", "position": "1"}).text
+    assert error_of(html, "name") == "A table has 2 to 6 players"
+    assert '<option value="G">' not in html
+    with app.app_context():
+        assert db.session.query(Player).count() == 6
+
+
+def test_a_player_leaves_and_keeps_their_money(app, client):
+    sid = make_session(app, rounds=[NO_HU])
+    cat = player_id(app, "Cat")
+    token = csrf_token(client, f"/sessions/{sid}")
+    response = client.post(f"/sessions/{sid}/players/{cat}/leave", data={"csrf_token": token})
+    assert response.status_code == 302
+    html = client.get(f"/sessions/{sid}").text
+    assert 'Cat <span class="sessions-tag">left</span>' in html
+    assert '<span class="sessions-gain">+9.00</span>' in html
+    assert f"/players/{cat}/leave" not in html
+    # Cat won and would deal, but has left: the deal passes anticlockwise to Bob.
+    assert "<strong>Bob</strong> deals" in html
+    assert "Ann → Dan → Bob" in re.sub(r"<[^>]+>", "", html)
+
+
+def test_a_first_dealer_who_leaves_passes_the_deal_on(app, client):
+    sid = make_session(app, rules=HouseRules.penang(), dealer="Bob")
+    bob = player_id(app, "Bob")
+    token = csrf_token(client, f"/sessions/{sid}")
+    client.post(f"/sessions/{sid}/players/{bob}/leave", data={"csrf_token": token})
+    html = client.get(f"/sessions/{sid}").text
+    assert "<strong>Cat</strong> deals" in html  # Penang deals on clockwise
+    # Bob comes back, now between Cat and Dan.
+    client.post(f"/sessions/{sid}/players", data={"csrf_token": token, "name": "bob",
+                                                  "position": "2"})
+    html = client.get(f"/sessions/{sid}").text
+    assert '<option value="2">Between Cat and Bob</option>' in html
+    assert "<strong>Bob</strong> deals" in html  # seated again, so the first deal is his
+
+
+def test_the_last_two_players_cannot_leave(app, client):
+    sid = make_session(app, names=["Ann", "Bob"], rules=HouseRules.penang(), dealer="Ann")
+    bob = player_id(app, "Bob")
+    token = csrf_token(client, f"/sessions/{sid}")
+    response = client.post(f"/sessions/{sid}/players/{bob}/leave", data={"csrf_token": token})
+    assert response.status_code == 200
+    html = response.text
+    leave_form = html[html.index(f"/players/{bob}/leave"):]
+    assert leave_form.index("A table needs at least 2 players") < leave_form.index("</li>")
+    assert '<details class="panel board-players" id="players" open>' in html
+
+
+def test_someone_not_at_the_table_cannot_leave(app, client):
+    sid = make_session(app)
+    other = make_session(app, names=["Zoe", "Yan"], rules=HouseRules.penang(), dealer="Zoe")
+    zoe = player_id(app, "Zoe")
+    assert other
+    token = csrf_token(client, f"/sessions/{sid}")
+    html = client.post(f"/sessions/{sid}/players/{zoe}/leave", data={"csrf_token": token}).text
+    assert '<p class="error" role="alert">That player is not at the table</p>' in html
+
+
+# Settling up
+
+
+def test_settle_shows_balances_transfers_and_the_message(app, client):
+    sid = make_session(app, rounds=[NO_HU])
+    html = client.get(f"/sessions/{sid}/settle").text
+    assert re.findall(r"<strong>(\w+)</strong> pays <strong>(\w+)</strong></span>\s*"
+                      r'<span class="settle-amount">([^<]+)</span>', html) == \
+        [("Ann", "Cat", "RM 1.00"), ("Bob", "Cat", "RM 8.00")]
+    assert '<span class="sessions-loss">−8.00</span>' in html
+    assert '<label class="settle-label" for="share-text">' in html
+    day = re.search(r'id="share-text"[^>]*>(.*?)</textarea>', html, re.S).group(1)
+    lines = day.split("\n")
+    assert re.fullmatch(r"Rummy \d{1,2} [A-Z][a-z]{2} \d{4} — settle up:", lines[0])
+    assert lines[1:] == ["Ann pays Cat RM 1.00", "Bob pays Cat RM 8.00"]
+    assert 'id="copy-share" hidden>Copy as text</button>' in html
+    assert 'role="status"' in html
+    assert "End the session now" in html
+
+
+def test_settle_with_even_balances(app, client):
+    sid = make_session(app)
+    html = client.get(f"/sessions/{sid}/settle").text
+    assert '<p class="settle-none">Nobody owes anything.</p>' in html
+    assert "settle up:\nNobody owes anything." in html
+
+
+def test_a_transfer_is_marked_paid_and_back(app, client):
+    sid = make_session(app, rounds=[NO_HU])
+    ann, cat = player_id(app, "Ann"), player_id(app, "Cat")
+    token = csrf_token(client, f"/sessions/{sid}/settle")
+    paid = {"csrf_token": token, "payer_id": ann, "payee_id": cat, "cents": 100, "paid": "y"}
+    response = client.post(f"/sessions/{sid}/settle/paid", data=paid)
+    assert response.status_code == 302
+    assert response.location == f"/sessions/{sid}/settle#transfers"
+    html = client.get(f"/sessions/{sid}/settle").text
+    assert html.count("settle-transfer settle-paid") == 1
+    assert '<span aria-hidden="true">✓</span> Paid</p>' in html
+    assert "Ann pays Cat RM 1.00 (paid)" in html
+    unpaid = {k: v for k, v in paid.items() if k != "paid"}
+    assert client.post(f"/sessions/{sid}/settle/paid", data=unpaid).status_code == 302
+    assert "settle-paid" not in client.get(f"/sessions/{sid}/settle").text
+    with app.app_context():
+        assert db.session.query(Payment).count() == 0
+
+
+def test_a_transfer_not_in_the_settlement_is_refused(app, client):
+    sid = make_session(app, rounds=[NO_HU])
+    ann, cat = player_id(app, "Ann"), player_id(app, "Cat")
+    token = csrf_token(client, f"/sessions/{sid}/settle")
+    response = client.post(f"/sessions/{sid}/settle/paid", data={
+        "csrf_token": token, "payer_id": ann, "payee_id": cat, "cents": 99, "paid": "y"})
+    assert response.status_code == 200
+    assert "That transfer is not part of the settlement any more" in response.text
+    for bad in ({"payer_id": "x", "payee_id": cat, "cents": 100}, {"payee_id": cat, "cents": 100},
+                {"payer_id": ann, "payee_id": cat, "cents": -5}):
+        response = client.post(f"/sessions/{sid}/settle/paid", data={"csrf_token": token, **bad})
+        assert response.status_code == 400
+    with app.app_context():
+        assert db.session.query(Payment).count() == 0
+
+
+def test_ending_a_session_leaves_it_read_only(app, client):
+    sid = make_session(app, rounds=[NO_HU])
+    token = csrf_token(client, f"/sessions/{sid}/settle")
+    response = client.post(f"/sessions/{sid}/end", data={"csrf_token": token})
+    assert response.status_code == 302
+    assert response.location == f"/sessions/{sid}"
+    html = client.get(f"/sessions/{sid}").text
+    assert "This session ended on" in html
+    for gone in ("Enter round", "/rounds/new", "/leave", 'action="/sessions/%d/players"' % sid,
+                 "plays first"):
+        assert gone not in html
+    assert f'href="/sessions/{sid}/settle">Settlement</a>' in html
+    assert f'href="/history/sessions/{sid}">In history</a>' in html
+    settle = client.get(f"/sessions/{sid}/settle").text
+    assert "End the session now" not in settle
+    assert "Mark as paid" in settle  # money can still change hands
+
+
+def test_a_finished_session_refuses_changes(app, client):
+    sid = make_session(app, rounds=[NO_HU], ended=True)
+    ann = player_id(app, "Ann")
+    token = csrf_token(client, f"/sessions/{sid}/settle")
+    html = client.post(f"/sessions/{sid}/end", data={"csrf_token": token}).text
+    assert "This session has ended" in html
+    html = client.post(f"/sessions/{sid}/players/{ann}/leave", data={"csrf_token": token}).text
+    assert '<p class="sessions-alert" role="alert">This session has ended</p>' in html
+    html = client.post(f"/sessions/{sid}/players",
+                       data={"csrf_token": token, "name": "Eve", "position": "1"}).text
+    assert "This session has ended" in html
+    with app.app_context():
+        assert len(db.session.get(GameSession, sid).seats) == 4
+
+
+def test_pages_stay_small(app, client):
+    sid = make_session(app, rounds=[NO_HU, TIE, HU] * 4)
+    css = client.get("/static/css/app.css")
+    assets = len(css.data)
+    css.close()
+    for url, script in [("/sessions/new", "sessions.js"), (f"/sessions/{sid}", "sessions.js"),
+                        (f"/sessions/{sid}/settle", "settle.js")]:
+        js = client.get(f"/static/js/{script}")
+        size = len(client.get(url).data) + assets + len(js.data)
+        js.close()
+        assert size < 60 * 1024, url
+
+
+def test_a_bare_post_is_answered_with_messages_not_an_error(app, client):
+    token = csrf_token(client, "/sessions/new")
+    response = client.post("/sessions/new", data={"csrf_token": token, "first_dealer": "9",
+                                                  "preset": "chess", "seats-0": "A"})
+    assert response.status_code == 200
+    html = response.text
+    assert error_of(html, "first_dealer") == "Not a valid choice."
+    assert error_of(html, "jokers") == "Type a number from 0 to 16."
+    assert error_of(html, "hu_cents") == "Type an amount, e.g. 1.50."
+    assert error_of(html, "direction") == "Not a valid choice."
+    with app.app_context():
+        assert db.session.query(GameSession).count() == 0
