@@ -279,7 +279,13 @@ def record_round(session: GameSession, entries: dict[str, Entry],
     round_ = Round(number=coming.number, dealer=coming.dealer)
     session.rounds.append(round_)
     _write_score(round_, active_players(session), coming.order, entries, score)
-    db.session.commit()
+    try:
+        db.session.commit()
+    except sa.exc.IntegrityError:
+        db.session.rollback()
+        raise ServiceError(
+            f"Round {coming.number} was saved from another phone just now: "
+            "check the scoreboard before saving again") from None
     return round_
 
 
@@ -290,6 +296,7 @@ def _round_seats(round_: Round) -> list[Player]:
 def edit_round(round_: Round, entries: dict[str, Entry], confirmed: str | None = None) -> Round:
     """Change what was entered for a round; later rounds are scored again."""
     session = round_.session
+    _check_open(session)
     order = [e.player for e in sorted(round_.entries, key=lambda e: e.turn)]
     score = _score(order, entries, session.rules, confirmed)
     _write_score(round_, _round_seats(round_), order, entries, score)
@@ -300,6 +307,7 @@ def edit_round(round_: Round, entries: dict[str, Entry], confirmed: str | None =
 
 def delete_round(round_: Round) -> None:
     session = round_.session
+    _check_open(session)
     number = round_.number
     session.rounds.remove(round_)
     db.session.flush()

@@ -183,3 +183,22 @@ def test_settlement_marks_transfers_paid_and_ends(table):
     assert table.is_finished
     with pytest.raises(services.ServiceError, match="has ended"):
         services.record_round(table, EXAMPLE_2)
+
+
+def test_an_ended_session_refuses_edits_and_deletes(table):
+    services.record_round(table, EXAMPLE_1)
+    services.end_session(table)
+    with pytest.raises(services.ServiceError, match="has ended"):
+        services.edit_round(table.rounds[0], EXAMPLE_2)
+    with pytest.raises(services.ServiceError, match="has ended"):
+        services.delete_round(table.rounds[0])
+
+
+def test_a_round_number_taken_meanwhile_is_refused_cleanly(table, app):
+    coming = services.upcoming(table)  # this phone has read the session: no rounds yet
+    with app.app_context():  # another phone, with a database session of its own
+        db.session.add(Round(session_id=table.id, number=1, dealer_id=coming.dealer.id))
+        db.session.commit()
+    with pytest.raises(services.ServiceError, match="another phone"):
+        services.record_round(table, EXAMPLE_1)
+    assert db.session.query(RoundEntry).count() == 0
