@@ -112,3 +112,14 @@ def small_tap_targets(page) -> list[str]:
         }
         return found;
     }""")
+
+
+def phone_page_problems(page) -> list[str]:
+    """Everything wrong with the page as shown on a phone: axe findings, tap targets
+    under 44 px, and a page wider than the screen (sideways scrolling)."""
+    problems = [f"axe {v}" for v in accessibility_violations(page)]
+    problems += [f"small tap target {t}" for t in small_tap_targets(page)]
+    width = page.evaluate("document.documentElement.scrollWidth")
+    if width > PHONE["width"]:
+        problems.append(f"scrolls sideways: {width} px wide")
+    return problems

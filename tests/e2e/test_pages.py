@@ -1,0 +1,191 @@
+"""Every page in a phone browser: how much it weighs, how its errors read to a screen
+reader, and the round form working with JavaScript turned off."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from scorekeeper import services
+from scorekeeper.rules import Entry, HouseRules
+from tests.e2e.conftest import PHONE, phone_page_problems
+
+WEIGHT_LIMIT = 60 * 1024  # bytes of HTML, CSS and JS a page may load, uncompressed
+
+
+@pytest.fixture(scope="module")
+def seeded(live_app):
+    """A finished session (for history), one in play with a round, and a fresh one."""
+    with live_app.app_context():
+        done = services.start_session(["Ann", "Ben", "Cat", "Dan"], HouseRules.rummi(), "Ann")
+        services.record_round(done, {"Dan": Entry("dead", "5S 9H"), "Cat": Entry("dead", "4D"),
+                                     "Ben": Entry("dead", "JK 7C"), "Ann": Entry("dead", "AC")})
+        services.record_round(done, {"Dan": Entry("dead", "2S"), "Ben": Entry("hu"),
+                                     "Ann": Entry("dead", "KD"), "Cat": Entry("dead", "AH")})
+        services.set_paid(done, *_first_transfer(done), True)
+        services.end_session(done)
+        playing = services.start_session(["Ann", "Ben", "Cat", "Dan"], HouseRules.rummi(), "Ben")
+        services.record_round(playing, {"Ann": Entry("dead", "3C"), "Dan": Entry("dead", "8H"),
+                                        "Cat": Entry("dead", "QS"), "Ben": Entry("dead", "JK")})
+        fresh = services.start_session(["Eve", "Fay", "Gus"], HouseRules.penang(), "Eve")
+        ids = {"done": done.id, "playing": playing.id, "fresh": fresh.id,
+               "ann": done.seats[0].player_id}
+    return ids
+
+
+def _first_transfer(session):
+    t = services.settlement(session)[0].transfer
+    return t.payer.id, t.payee.id, t.cents
+
+
+def page_urls(ids) -> dict[str, str]:
+    playing = f"/sessions/{ids['playing']}"
+    return {
+        "home": "/",
+        "new session": "/sessions/new",
+        "scoreboard": playing,
+        "round form": f"{playing}/rounds/new",
+        "round result": f"{playing}/rounds/1",
+        "round edit": f"{playing}/rounds/1/edit",
+        "settle": f"{playing}/settle",
+        "history": "/history",
+        "history session": f"/history/sessions/{ids['done']}",
+        "player": f"/players/{ids['ann']}",
+        "not found": "/no/such/page",
+    }
+
+
+def test_every_page_is_light_and_stays_on_the_app_host(page, seeded, outside_requests):
+    page.route("**/*", lambda route: route.continue_())  # routed requests skip the cache
+    loaded = []
+    page.on("response", lambda r: loaded.append(r)
+            if r.request.resource_type in ("document", "stylesheet", "script") else None)
+    weights = {}
+    for name, url in page_urls(seeded).items():
+        loaded.clear()
+        response = page.goto(url)
+        page.wait_for_load_state("load")
+        assert response.status == (404 if name == "not found" else 200), name
+        kinds = sorted({r.request.resource_type for r in loaded})
+        assert "document" in kinds and "stylesheet" in kinds, (name, kinds)
+        weights[name] = sum(len(r.body()) for r in loaded)
+        assert outside_requests == [], name
+    heavy = {name: w for name, w in weights.items() if w >= WEIGHT_LIMIT}
+    assert heavy == {}, weights
+
+
+def invalid_fields_are_described(page) -> list[str]:
+    """Fields marked invalid whose error message is not tied to them, and error
+    messages that no field points to."""
+    return page.evaluate("""() => {
+        const found = [];
+        const described = new Set();
+        for (const el of document.querySelectorAll('[aria-describedby]')) {
+            for (const id of el.getAttribute('aria-describedby').split(/\\s+/)) described.add(id);
+        }
+        for (const el of document.querySelectorAll('[aria-invalid=true]')) {
+            const ids = (el.getAttribute('aria-describedby') || '').split(/\\s+/).filter(Boolean);
+            const errors = ids.map((id) => document.getElementById(id))
+                .filter((e) => e && e.classList.contains('error') && e.textContent.trim());
+            if (!errors.length) found.push(`${el.name || el.id}: no error message tied to it`);
+        }
+        for (const p of document.querySelectorAll('p.error')) {
+            if (!p.id || !described.has(p.id)) found.push(`"${p.textContent.trim()}" is tied to no field`);
+        }
+        return found;
+    }""")
+
+
+def test_new_session_errors_are_accessible(page, seeded, outside_requests):
+    page.goto("/sessions/new")
+    page.get_by_label("Seat 1", exact=True).fill("Ann")
+    page.get_by_label("Seat 2", exact=True).fill("ann")
+    page.get_by_label("First dealer").select_option(label="Seat 5")
+    page.get_by_text("House rules").tap()
+    page.get_by_label("Units by place").fill("0 1 x")
+    page.get_by_label("One unit").fill("1.505")
+    page.get_by_role("button", name="Start session").tap()
+
+    expect(page.get_by_role("alert")).to_have_text(
+        "Nothing was saved: check the fields marked below.")
+    expect(page.get_by_label("Seat 2", exact=True)).to_have_attribute("aria-invalid", "true")
+    expect(page.locator("#seats-1-error")).to_have_text("Seat 1 has this name already.")
+    expect(page.locator("#first_dealer-error")).to_have_text("Seat 5 is empty.")
+    expect(page.locator("#tiers-error")).to_contain_text("whole numbers")
+    expect(page.locator("#unit_cents-error")).to_have_text("Use at most two decimals: whole cents.")
+    expect(page.locator("details.new-rules")).to_have_attribute("open", "")
+    assert invalid_fields_are_described(page) == []
+    assert phone_page_problems(page) == []
+
+    # No names at all: the error is about the table, tied to the seats' fieldset.
+    for i in range(1, 7):
+        page.get_by_label(f"Seat {i}", exact=True).fill("")
+    page.get_by_label("First dealer").select_option(label="Draw at random")
+    page.get_by_role("button", name="Start session").tap()
+    seats = page.get_by_role("group", name="Players, clockwise round the table")
+    expect(page.locator("#seats-error")).to_have_text("Type the names of 2 to 6 players.")
+    assert "seats-error" in seats.get_attribute("aria-describedby").split()
+    assert invalid_fields_are_described(page) == []
+    assert phone_page_problems(page) == []
+    assert outside_requests == []
+
+
+def test_round_errors_are_accessible(page, seeded, outside_requests):
+    # Ben dealt round 1 and Ann won it: Ann deals round 2, play Dan Cat Ben Ann.
+    page.goto(f"/sessions/{seeded['playing']}/rounds/new")
+    cards = {"Cat": "as 5h", "Ben": "AS AS", "Ann": "7d xx", "Dan": "9c"}
+    for name, text in cards.items():
+        page.get_by_label(f"Cards left in {name}'s hand").fill(text)
+    # The pad's live view already marks the third ace of spades.
+    expect(page.locator(".round-chip-over")).to_have_count(3)
+    page.locator(".round-actions button[type=submit]").first.tap()
+    page.wait_for_load_state("load")
+
+    summary = page.locator("#round-summary")
+    expect(summary).to_have_attribute("role", "alert")
+    expect(summary).to_contain_text("3 copies of AS entered (Cat, Ben), but the deck has only 2")
+    expect(summary).to_contain_text("xx")
+    for name, problem in [("Cat", "copies of AS"), ("Ben", "copies of AS"), ("Ann", "xx")]:
+        section = page.get_by_role("region", name=name, exact=True)
+        expect(section).to_have_class(re.compile(r"\bround-player-invalid\b"))
+        expect(section.locator("p.error")).to_contain_text([problem])
+        expect(section.get_by_label(f"Cards left in {name}'s hand")).to_have_attribute(
+            "aria-invalid", "true")
+        # The summary links to the player's panel.
+        target = summary.get_by_role("link", name=name).first.get_attribute("href")
+        assert target == f"#{section.get_attribute('id')}"
+    dan = page.get_by_role("region", name="Dan", exact=True)
+    expect(dan.locator("p.error")).to_have_count(0)
+    # What was typed is kept, and no pad pops up over the errors.
+    expect(page.get_by_label("Cards left in Ben's hand")).to_have_value("AS AS")
+    expect(page.locator("#card-pad")).to_be_hidden()
+    assert phone_page_problems(page) == []
+    assert outside_requests == []
+
+
+def test_round_form_works_without_javascript(browser, base_url, seeded):
+    context = browser.new_context(java_script_enabled=False, viewport=PHONE, has_touch=True,
+                                  is_mobile=True, device_scale_factor=1, base_url=base_url)
+    try:
+        page = context.new_page()
+        page.goto(f"/sessions/{seeded['fresh']}/rounds/new")
+        # Penang, Eve deals, play goes clockwise from her left: Fay, Gus, Eve.
+        expect(page.locator(".round-order")).to_contain_text("Play: Fay → Gus → Eve")
+        expect(page.locator("button.round-add")).to_have_count(3)
+        for add in page.locator("button.round-add").all():
+            expect(add).to_be_hidden()  # nothing to add with: the pad needs the script
+        expect(page.locator("#card-pad")).to_be_hidden()
+        page.get_by_label("Cards left in Fay's hand").fill("ks, q♥")
+        page.get_by_label("Cards left in Gus's hand").fill("2c")
+        page.get_by_label("Cards left in Eve's hand").fill("jk 9D")
+        page.get_by_role("button", name="Save round 1").tap()
+        page.wait_for_url(re.compile(r"/rounds/1$"))
+        # Points Gus 2, Fay 20, Eve 29: Fay pays 1.00 and Eve 2.00 to Gus (tiers 0 1 2).
+        lines = {line.locator(".round-name").inner_text():
+                 line.locator(".round-money > strong").inner_text()
+                 for line in page.locator("li.round-line").all()}
+        assert lines == {"Gus": "+3.00", "Fay": "\u22121.00", "Eve": "\u22122.00"}
+        expect(page.locator(".round-next")).to_have_text("Next: Gus deals round 2.")
+        # (No axe run here: page.evaluate never returns with JavaScript turned off.)
+    finally:
+        context.close()
