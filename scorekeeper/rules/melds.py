@@ -9,12 +9,39 @@ that end on a high ace and the jokers spent. Only natural cards are scored by
 the sweep: once any meld exists, every leftover joker can join one (a set takes
 any number, a run grows or splits), so jokers are deadwood only in a hand with
 no meld at all.
+
+Search (_solve). The sweep is a layered graph, one layer per position; a path
+through it is an arrangement, and its cost is the natural points left in pools
+that are neither set nor given jokers ("dead"). The graph is walked best first
+(A*): states are taken in order of dead points so far plus a lower bound on the
+dead points still to come, and equal states (same open runs, aces kept, jokers
+spent) are merged keeping the fewest dead points. Because the bound never
+overestimates, the first finished state taken is a best arrangement: the bound
+only decides the order and which states are never looked at, never the cost of
+a finished path. Cards that no meld with the jokers at hand could hold are
+deadwood in every arrangement and are left out first (_unmeldable).
+
+The bound (_suit_bounds) solves each suit on its own, runs exactly, with two
+relaxations that can only lower the cost: a card put in its rank's pool pays
+its "share" of the set's jokers (none if the hand has three of the rank, half a
+joker if two, two jokers if one) whatever the other suits do, and jokers are not
+counted against the hand's total but priced at p points each (Lagrange). For any
+arrangement, each suit's part of it is a path of that suit's problem, and the
+shares of a set's cards add up to no more than the set's jokers, so
+    dead points to come >= sum over suits of cost_s(p) - p * jokers left,
+for every price p >= 0 (with no joker left, each suit's least cost using no
+joker). The tables give this for two prices and the search takes the larger.
+A suit whose own problem is too big to tabulate cheaply (many twins and many
+jokers) gets a coarser bound of the same kind with the same guarantee
+(_flat_bounds).
 """
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from functools import lru_cache
+from heapq import heappop, heappush
 from typing import Iterable
 
 from .cards import JOKER, SUITS, Card
@@ -22,8 +49,11 @@ from .house import HouseRules
 
 HIGH_ACE = 14
 MAX_RUN = 14
-_NO_RUNS = (0, 0, 0)
-_BEAM = 12
+_BIG = 10 ** 9  # the cost of a suit state that cannot finish
+_ZERO = (0, 0, 0)
+_NO_LIMIT = 1 << 30  # no cap on open-run ids (see _run_id)
+_PRICES = (8, 20)  # joker prices (points) for the bound, see _suit_bounds
+_SUIT_BUDGET = 1000  # moves _suit_bounds may look at for one suit
 
 
 @dataclass(frozen=True)
@@ -145,134 +175,618 @@ def _moves(runs: tuple[int, int, int], naturals: int, can_start: bool,
     return tuple(moves)
 
 
+_VALUES_CACHE: tuple = (None, None)  # (rules, values) of the last call
+
+
 def _values(rules: HouseRules) -> list[int]:
-    return [0] + [rules.points(Card(_position_rank(p), "S")) for p in range(1, HIGH_ACE + 1)]
+    """Card points by run position (1..14, 14 being the high ace)."""
+    global _VALUES_CACHE
+    cached_rules, values = _VALUES_CACHE
+    if cached_rules is rules:
+        return values
+    values = [0] + [rules.points(Card(_position_rank(p), "S")) for p in range(1, HIGH_ACE + 1)]
+    _VALUES_CACHE = (rules, values)
+    return values
 
 
-def _sweep(counts: list[list[int]], jokers: int, values: list[int],
-           max_dead: int | None = None, beam: int | None = None):
-    """The decisions of the best arrangement, as a link chain, or None.
+# -- state keys ---------------------------------------------------------------------
+#
+# A state of the sweep is one int, from the lowest bits up:
+#   pool    2 bits   natural cards in the current rank's pool, 3 meaning "3 or more"
+#   runs    4 x W    per suit, the id of its (n1, n2, n3) open-run counts
+#   owed    5 bits   jokers that the open runs of the suits already moved at this
+#                    position must take at the next two positions (see _owed);
+#                    it follows from the rest, so it never tells two states apart
+#   kept    4 x KW   per suit, the aces kept back for position 14
+#   spent   the rest jokers spent
 
-    ``max_dead`` drops every partial arrangement that has already left more
-    natural points unmelded (exact as long as the best leaves no more);
-    ``beam`` keeps only that many of the best partial arrangements (fast, not exact).
-    """
-    gap = [[HIGH_ACE] * (HIGH_ACE + 1) for _ in SUITS]  # distance to the suit's next natural
-    for s in range(len(SUITS)):
-        following = HIGH_ACE if counts[s][1] else None
-        for p in range(HIGH_ACE - 1, 0, -1):
-            gap[s][p] = following - p if following else HIGH_ACE
-            if counts[s][p]:
-                following = p
+_RUN_IDS: dict[tuple[int, int, int], int] = {(0, 0, 0): 0}
+_RUN_COUNTS: list[tuple[int, int, int]] = [(0, 0, 0)]
+_RUN_IDS_LOCK = threading.Lock()
+_TABLES: dict[tuple, tuple] = {}
 
-    # key: (runs per suit, aces kept per suit, jokers spent, pool) -> (value, link)
-    states = {((_NO_RUNS,) * 4, (0, 0, 0, 0), 0, 0): (0, None)}
-    seen_value = 0
-    for p in range(1, HIGH_ACE + 1):
-        can_start = p <= HIGH_ACE - 2
-        lead_start = p == HIGH_ACE - 1
-        for s in range(len(SUITS)):
-            here = counts[s][p] if p < HIGH_ACE else None
-            if here == 0 and all(key[0][s] == _NO_RUNS for key in states):
-                continue
-            seen_value += (here or 0) * values[p]
-            step = {}
-            for key, (value, link) in states.items():
-                runs, kept, spent, pool = key
-                naturals = kept[s] if here is None else here
-                if naturals == 0 and runs[s] == _NO_RUNS:
-                    best = step.get(key)
-                    if best is None or best[0] < value:
-                        step[key] = (value, link)
-                    continue
-                for new, dj, left, used, decision in _moves(
-                        runs[s], naturals, can_start, lead_start, gap[s][p]):
-                    j = spent + dj
-                    if j > jokers:
-                        continue
-                    new_runs = runs[:s] + (new,) + runs[s + 1:]
-                    if p == 1:
-                        new_key = (new_runs, kept[:s] + (left,) + kept[s + 1:], j, pool)
-                    else:
-                        new_key = (new_runs, kept, j, pool + left)
-                    new_value = value + used * values[p]
-                    best = step.get(new_key)
-                    if best is None or best[0] < new_value:
-                        step[new_key] = (new_value, (link, p, s, decision))
-            states = step
+
+class _Overflow(Exception):
+    """More distinct open-run counts than the run id field holds; widen it."""
+
+
+def _run_id(runs: tuple[int, int, int], limit: int) -> int:
+    i = _RUN_IDS.get(runs)
+    if i is None:
+        with _RUN_IDS_LOCK:
+            i = _RUN_IDS.get(runs)
+            if i is None:
+                i = len(_RUN_COUNTS)
+                _RUN_COUNTS.append(runs)
+                _RUN_IDS[runs] = i
+    if i > limit:
+        raise _Overflow
+    return i
+
+
+def _owed(runs: tuple[int, int, int], next1: int, next2: int | None) -> int:
+    """Jokers that open runs of one or two cards must take at the next two
+    positions, where their suit has next1 and next2 natural cards (None: there
+    is no second position)."""
+    n1, n2, _ = runs
+    if not (n1 or n2):
+        return 0
+    owed = max(0, n1 + n2 - next1)
+    if n1 and next2 is not None:
+        owed += max(0, n1 - next2)
+    return min(owed, 7)
+
+
+def _table(width: int, kept_width: int, s: int, rid: int, naturals: int, p: int,
+           gap: int, next1: int | None, next2: int | None) -> tuple:
+    """Suit s's moves at position p from open-run id rid: (key deltas with the
+    cards each leaves in the pool, decisions). Shared by every hand: the key
+    layout is part of the cache key."""
+    mode = p if p in (1, HIGH_ACE - 1, HIGH_ACE) else 2
+    cache_key = (width, kept_width, s, rid, naturals, mode, gap, next1, next2)
+    found = _TABLES.get(cache_key)
+    if found is not None:
+        return found
+    limit = (1 << width) - 1
+    run_shift = 2 + width * s
+    owed_shift = 2 + 4 * width
+    kept_shift = owed_shift + 5 + kept_width * s
+    spent_shift = owed_shift + 5 + 4 * kept_width
+    entries = []
+    decisions = []
+    for new, spent, left, _, decision in _moves(_RUN_COUNTS[rid], naturals, p <= HIGH_ACE - 2,
+                                                p == HIGH_ACE - 1, gap):
+        if p == HIGH_ACE and (new[0] or new[1]):
+            continue  # a run of one or two cards can't end on the high ace
+        new_id = _run_id(new, limit)
+        delta = ((new_id - rid) << run_shift) + (spent << spent_shift)
         if p == 1:
-            continue
-        resolved = {}
-        for (runs, kept, spent, pool), (value, link) in states.items():
-            options = [(value, spent, link)]
-            if pool >= 3:
-                options = [(value + pool * values[p], spent, (link, p, None, pool))]
-            elif pool and spent + 3 - pool <= jokers:
-                options.append((value + pool * values[p], spent + 3 - pool,
-                                (link, p, None, pool)))
-            kept_value = sum(kept) * values[HIGH_ACE] if p < HIGH_ACE else 0
-            for new_value, j, new_link in options:
-                if max_dead is not None and seen_value - kept_value - new_value > max_dead:
+            delta += left << kept_shift  # aces not used low wait for position 14
+            left = 0
+        elif p == HIGH_ACE:
+            delta -= naturals << kept_shift
+        if p < HIGH_ACE:
+            delta += _owed(new, next1, next2) << owed_shift
+        entries.append((delta, left))
+        decisions.append(decision)
+    found = _TABLES[cache_key] = (tuple(entries), tuple(decisions))
+    return found
+
+
+_MOVE_CACHES: dict[tuple, dict] = {}
+
+
+def _moves_cache(args: tuple) -> dict:
+    """The cache of _table results for one suit at one kind of position, keyed
+    by open-run id << 16 | natural cards; shared by every hand."""
+    w, k, s, p, gap, next1, next2 = args
+    key = (w, k, s, p if p in (1, HIGH_ACE - 1, HIGH_ACE) else 2, gap, next1, next2)
+    found = _MOVE_CACHES.get(key)
+    if found is None:
+        found = _MOVE_CACHES[key] = {}
+    return found
+
+
+# -- lower bounds -------------------------------------------------------------------
+
+def _unmeldable(counts: list[list[int]], jokers: int) -> list[tuple[int, int]]:
+    """(suit, rank) of every natural card that no meld with at most ``jokers``
+    jokers can hold: its rank has too few cards for a set, and every run through
+    it lacks too many. Such a card is deadwood in every arrangement. (With two
+    jokers any card melds.)"""
+    if jokers >= 2:
+        return []
+    rank_count = [0] * 14
+    for row in counts:
+        for q in range(1, 14):
+            if row[q]:
+                rank_count[q] += row[q]
+    dropped = []
+    for s, row in enumerate(counts):
+        pos = [q for q in range(1, 14) if row[q]]
+        if row[1]:
+            pos.append(HIGH_ACE)
+        fits = set()
+        n = len(pos)
+        for i in range(n - 1):
+            low = pos[i]
+            for j in range(i + 1, n):
+                span = pos[j] - low + 1
+                lacking = (span if span > 3 else 3) - (j - i + 1)
+                if lacking > jokers:
+                    if span >= 3:
+                        break  # longer windows lack at least as many
                     continue
-                new_key = (runs, kept, j, 0)
-                best = resolved.get(new_key)
-                if best is None or best[0] < new_value:
-                    resolved[new_key] = (new_value, new_link)
-        if beam is not None and len(resolved) > beam:
-            ranked = sorted(resolved.items(), key=lambda item: (-item[1][0], item[0][2]))
-            resolved = dict(ranked[:beam])
-        states = resolved
-
-    finished = [(value, link) for (runs, _, _, _), (value, link) in states.items()
-                if all(r[0] == 0 and r[1] == 0 for r in runs)]
-    if not finished:
-        return None, 0
-    value, link = max(finished, key=lambda item: item[0])
-    return (link if value > 0 else None), value
+                fits.update(pos[i:j + 1])
+        for q in pos:
+            if q < HIGH_ACE and q not in fits and not (q == 1 and HIGH_ACE in fits):
+                if 3 - min(rank_count[q], 3) > jokers:
+                    dropped.append((s, q))
+    return dropped
 
 
-def _replay(link, counts: list[list[int]]) -> list[dict[int, Card]]:
-    """Rebuild the melds, as position -> card maps, from the sweep's decisions."""
+_SUIT_MOVES: dict[tuple, tuple] = {}
+
+
+def _suit_moves(rid: int, naturals: int, p: int, gap: int) -> tuple:
+    """_moves for one suit as (new open-run id, jokers, cards left for the pool)."""
+    key = (rid, naturals, p if p in (1, HIGH_ACE - 1, HIGH_ACE) else 2, gap)
+    found = _SUIT_MOVES.get(key)
+    if found is None:
+        found = _SUIT_MOVES[key] = tuple(
+            (_run_id(new, _NO_LIMIT), spent, left)
+            for new, spent, left, _, _ in _moves(_RUN_COUNTS[rid], naturals, p <= HIGH_ACE - 2,
+                                                 p == HIGH_ACE - 1, gap)
+            if p < HIGH_ACE or not (new[0] or new[1]))
+    return found
+
+
+def _suit_bounds(row: list[int], jokers: int, gaps: list[int], pool_costs: list) -> list | None:
+    """For one suit, after each position p and for each of its states there
+    (open-run id << 16 | aces kept): the least cost of the suit's cards still to
+    come, as (cost with no joker, cost with jokers at _PRICES[0], at _PRICES[1]).
+    A card left dead costs its points, a card put in a set its share of the
+    set's jokers (pool_costs) at the price, and a joker in a run the price.
+    Runs are followed exactly (_moves); sets only through shares, suit by suit.
+    None if that takes more than _SUIT_BUDGET moves (a suit of many twins with
+    many jokers): see _flat_bounds.
+    """
+    price1, price2 = _PRICES
+    cache = _SUIT_MOVES
+    budget = _SUIT_BUDGET
+    # Forward: the suit's states after each position and their moves.
+    steps = []  # (position, [(state, [(next state, jokers, pool cards)])])
+    states = [0]
+    for q in range(1, HIGH_ACE + 1):
+        nat = row[q] if q < HIGH_ACE else -1
+        if not nat and states[-1] < 0x10000:
+            continue  # no card and no open run here
+        mode = q if q in (1, HIGH_ACE - 1, HIGH_ACE) else 2
+        gap = gaps[q]
+        grown = {}
+        trans = []
+        for st in states:
+            rid = st >> 16
+            kept = st & 0xFFFF
+            n = nat if nat >= 0 else kept
+            if not n and not rid:
+                nst = st if q < HIGH_ACE else 0
+                trans.append((st, ((nst, 0, 0),)))
+                grown[nst] = None
+                continue
+            moves = cache.get((rid, n, mode, gap))
+            if moves is None:
+                moves = _suit_moves(rid, n, q, gap)
+            budget -= len(moves)
+            if budget < 0:
+                return None
+            out = []
+            for nid, spent, left in moves:
+                if spent <= jokers:
+                    nst = (nid << 16) | (left if q == 1 else kept if q < HIGH_ACE else 0)
+                    out.append((nst, spent, left))
+                    grown[nst] = None
+            trans.append((st, out))
+        steps.append((q, trans))
+        states = sorted(grown)
+    # Backward: the least cost after each position.
+    table = [None] * (HIGH_ACE + 1)
+    after = dict.fromkeys(states, _ZERO)
+    q_next = HIGH_ACE + 1
+    for q, trans in reversed(steps):
+        for p in range(q, q_next):
+            table[p] = after
+        q_next = q
+        c0, c1, c2 = pool_costs[q]
+        here = {}
+        for st, out in trans:
+            b0 = b1 = b2 = _BIG
+            for nst, spent, left in out:
+                g0, g1, g2 = after[nst]
+                if left:
+                    g0 += c0 * left
+                    g1 += c1 * left
+                    g2 += c2 * left
+                if spent:
+                    g1 += price1 * spent
+                    g2 += price2 * spent
+                elif g0 < b0:
+                    b0 = g0
+                if g1 < b1:
+                    b1 = g1
+                if g2 < b2:
+                    b2 = g2
+            here[st] = (b0, b1, b2)
+        after = here
+    for p in range(0, q_next):
+        table[p] = after
+    return table
+
+
+class _Flat(dict):
+    """A bound table with one value for every state."""
+
+    def __init__(self, value: tuple) -> None:
+        super().__init__()
+        self.value = value
+
+    def __missing__(self, key: int) -> tuple:
+        return self.value
+
+
+def _flat_bounds(row: list[int], jokers: int, values: list[int], pool_costs: list) -> list:
+    """A cheaper stand-in for _suit_bounds, the same for every state of the
+    suit: each card after p + 2 costs its points, or its share of jokers at the
+    price (the fewest jokers per natural card of any meld that could hold it: a
+    set of its rank (pool_costs), or a run over the suit's natural cards from
+    one to another), whichever is less; cards at p + 1 and p + 2 (an open run
+    may reach them) and aces kept back cost nothing."""
+    price1, price2 = _PRICES
+    pos = [q for q in range(1, HIGH_ACE) if row[q]]
+    if row[1]:
+        pos.append(HIGH_ACE)
+    share = [2.0 if jokers >= 2 else float(_BIG)] * (HIGH_ACE + 1)
+    n = len(pos)
+    for i in range(n - 1):
+        for j in range(i + 1, n):
+            span = pos[j] - pos[i] + 1
+            m = j - i + 1
+            lacking = (span if span > 3 else 3) - m
+            if lacking <= jokers:
+                for k in range(i, j + 1):
+                    share[pos[k]] = min(share[pos[k]], lacking / m)
+    share[1] = min(share[1], share[HIGH_ACE])
+    costs = [_ZERO] * (HIGH_ACE + 1)
+    for q in pos:
+        if q < HIGH_ACE:
+            v = values[q]
+            c0, c1, c2 = pool_costs[q] if q > 1 else pool_costs[HIGH_ACE]
+            sh = share[q]
+            # (rounded down: still a lower bound)
+            costs[q] = (min(c0, v if sh else 0) * row[q],
+                        min(c1, v, int(price1 * sh)) * row[q],
+                        min(c2, v, int(price2 * sh)) * row[q])
+    table = []
+    for p in range(HIGH_ACE + 1):
+        t0 = t1 = t2 = 0
+        for q in range(p + 3, HIGH_ACE):
+            c = costs[q]
+            t0 += c[0]
+            t1 += c[1]
+            t2 += c[2]
+        table.append(_Flat((t0, t1, t2)))
+    return table
+
+
+# -- the search -----------------------------------------------------------------------
+
+def _prepare(counts: list[list[int]], jokers: int, values: list[int]) -> tuple:
+    """Per suit, the distance from each position to its next natural card (4:
+    four or more), and its bound table (see _suit_bounds), None for no cards."""
+    rank_count = [0] * 14
+    for row in counts:
+        for q in range(1, 14):
+            if row[q]:
+                rank_count[q] += row[q]
+    pool_costs = [_ZERO] * (HIGH_ACE + 1)  # per card left in the pool at q
+    for q in range(2, HIGH_ACE + 1):
+        rc = rank_count[_position_rank(q)]
+        v = values[q]
+        if not rc:
+            continue  # no card there
+        if rc >= 3:
+            pool_costs[q] = _ZERO
+        else:
+            short = 3 - rc  # jokers the set needs
+            if short > jokers:
+                pool_costs[q] = (v, v, v)
+            else:
+                # each card's share of the set's jokers, at each price (rounded down)
+                pool_costs[q] = (v, min(v, _PRICES[0] * short // rc),
+                                 min(v, _PRICES[1] * short // rc))
+    gaps = []
+    tables = [None] * 4
+    for s, row in enumerate(counts):
+        g = [4] * (HIGH_ACE + 1)
+        following = HIGH_ACE if row[1] else 99
+        for q in range(HIGH_ACE - 1, 0, -1):
+            if following - q < 4:
+                g[q] = following - q
+            if row[q]:
+                following = q
+        gaps.append(g)
+        if any(row):
+            tables[s] = (_suit_bounds(row, jokers, g, pool_costs)
+                         or _flat_bounds(row, jokers, values, pool_costs))
+    return gaps, tables
+
+
+def _solve(counts: list[list[int]], jokers: int, values: list[int], width: int,
+           prepared: tuple) -> tuple[int, list]:
+    """(dead points, decisions) of a best arrangement of the natural cards."""
+    J = jokers
+    mw = (1 << width) - 1
+    kw = max(2, max(row[1] for row in counts).bit_length())
+    km = (1 << kw) - 1
+    ob = 2 + 4 * width
+    ks = ob + 5
+    sp = ks + 4 * kw
+    cap = (J + 1) << sp
+    clear = ~(31 << ob)
+    gaps, tables = prepared
+    price1, price2 = _PRICES
+
+    # The positions, in order, each with the suits that may have something to
+    # do there: a natural card, or a run still open (a run carries jokers at most
+    # min(3, J) positions past its last natural card, see _moves).
+    reach = min(3, J) + 1
+    # Per step: (p, the suits that move: (suit, run shift, kept shift, naturals
+    # (-1: the kept aces), move cache, table arguments, bound table after p),
+    # the other suits with cards: (run shift, kept shift, bound table after p)).
+    steps = []
+    recent = [-99] * 4  # last position before p with a natural card, by suit
+    for p in range(1, HIGH_ACE + 1):
+        active = []
+        passive = []
+        for s in range(4):
+            row = counts[s]
+            if tables[s] is None:
+                continue
+            if p < HIGH_ACE:
+                if row[p]:
+                    recent[s] = p
+                elif p - recent[s] > reach:
+                    passive.append((2 + width * s, ks + kw * s, tables[s][p]))
+                    continue
+                next1 = row[p + 1] if p < 13 else row[1]
+                next2 = None if p == 13 else row[p + 2] if p < 12 else row[1]
+                args = (width, kw, s, p, gaps[s][p], next1, next2)
+                active.append((s, 2 + width * s, ks + kw * s, row[p], _moves_cache(args), args,
+                               tables[s][p]))
+            elif row[1] or p - recent[s] <= reach:
+                args = (width, kw, s, p, 4, None, None)
+                active.append((s, 2 + width * s, ks + kw * s, -1, _moves_cache(args), args,
+                               tables[s][p]))
+            else:
+                passive.append((2 + width * s, ks + kw * s, tables[s][p]))
+        if active:
+            steps.append((p, tuple(active), tuple(passive)))
+    last = len(steps)
+    best = [dict() for _ in range(last + 1)]
+    parent = [dict() for _ in range(last + 1)]
+    no_move = ((0, 0),), ((0, 0, 0, 0, 0, 0),)
+
+    def moves_of(suit: tuple, rid: int, nat: int) -> tuple:
+        cache = suit[4]
+        found = cache.get((rid << 16) | nat)
+        if found is None:
+            if not nat and not rid:
+                found = no_move
+            else:
+                w, k, s, p, gap, next1, next2 = suit[5]
+                found = _table(w, k, s, rid, nat, p, gap, next1, next2)
+            cache[(rid << 16) | nat] = found
+        return found
+
+    def idle(t: int, key: int) -> bool:
+        """Whether nothing can happen to the state at step t (its suits there
+        have no card and no open run)."""
+        for s, rs, kss, nat, _, _, _ in steps[t][1]:
+            if (key >> rs) & mw or (nat if nat >= 0 else (key >> kss) & km):
+                return False
+        return True
+
+    # Best first: the heap holds (dead + bound, -step, state, dead). A child no
+    # worse than everything waiting is followed at once, without the heap.
+    heap: list = []
+    push = heappush
+    t = 0
+    key = 0
+    while t < last and idle(t, key):
+        t += 1
+    dead = 0
+    f = 0
+    best[t][key] = 0
+    while t < last:
+        p, active, passive = steps[t]
+        # Every combination of the suits' moves at p: (state, move numbers, and
+        # the suits' bound costs after p summed, see _suit_bounds).
+        s0 = s1 = s2 = 0
+        for rs, kss, table in passive:
+            g0, g1, g2 = table[(((key >> rs) & mw) << 16) | ((key >> kss) & km)]
+            s0 += g0
+            s1 += g1
+            s2 += g2
+        partial = [(key, (), s0, s1, s2)]
+        for suit in active:
+            _, rs, kss, nat, cache, _, table = suit
+            grown = []
+            seen = set()
+            for pk, made, s0, s1, s2 in partial:
+                rid = (pk >> rs) & mw
+                n = nat if nat >= 0 else (pk >> kss) & km
+                moves = cache.get((rid << 16) | n)
+                if moves is None:
+                    moves = moves_of(suit, rid, n)
+                pool = pk & 3
+                i = 0
+                for delta, left in moves[0]:
+                    nk = pk + delta
+                    if nk < cap and (nk >> ob) & 31 <= J - (nk >> sp):
+                        if left:
+                            np_ = pool + left
+                            nk += (np_ if np_ < 3 else 3) - pool
+                        if nk in seen:
+                            i += 1
+                            continue
+                        g0, g1, g2 = table[(((nk >> rs) & mw) << 16) | ((nk >> kss) & km)]
+                        if g1 < _BIG:
+                            seen.add(nk)
+                            grown.append((nk, made + (i,), s0 + g0, s1 + g1, s2 + g2))
+                    i += 1
+            partial = grown
+        # Settle the pool of rank p, bound, and pass the idle steps after.
+        t1 = t + 1
+        bt = best[t1]
+        pt = parent[t1]
+        follow = None
+        vp = values[p]
+        for nk, made, s0, s1, s2 in partial:
+            np_ = nk & 3
+            nk -= np_
+            if np_ == 1 or np_ == 2:
+                options = ((nk, dead + np_ * vp, 0), (nk + ((3 - np_) << sp), dead, 1))
+            else:
+                options = ((nk, dead, 0),)
+            for nk, d, joker_set in options:
+                if nk >= cap:
+                    continue
+                if p < HIGH_ACE:
+                    left = J - (nk >> sp)
+                    if (nk >> ob) & 31 > left:
+                        continue  # the open runs owe more jokers than are left
+                    # The bound: the suits' costs, less the jokers left at the price.
+                    if left:
+                        h = s1 - price1 * left
+                        if s2 - price2 * left > h:
+                            h = s2 - price2 * left
+                    else:
+                        h = s0
+                    if h >= _BIG // 2:
+                        continue  # some suit can't finish its open runs
+                    cf = d + h if h > 0 else d
+                    nk &= clear
+                else:
+                    cf = d
+                t2 = t1
+                while t2 < last:
+                    for s, rs, kss, nat, _, _, _ in steps[t2][1]:
+                        if (nk >> rs) & mw or (nat if nat >= 0 else (nk >> kss) & km):
+                            break
+                    else:
+                        t2 += 1
+                        continue
+                    break
+                if t2 == t1:
+                    bt2 = bt
+                    pt2 = pt
+                else:
+                    bt2 = best[t2]
+                    pt2 = parent[t2]
+                old = bt2.get(nk)
+                if old is not None and old <= d:
+                    continue
+                bt2[nk] = d
+                pt2[nk] = (t, key, made, joker_set)
+                if cf <= f and (follow is None or cf < follow[0]):
+                    if follow is not None:
+                        push(heap, follow)
+                    follow = (cf, -t2, nk, d)
+                else:
+                    push(heap, (cf, -t2, nk, d))
+        if follow is not None:
+            f, t, key, dead = follow
+            t = -t
+            continue
+        while True:
+            f, t, key, dead = heappop(heap)
+            t = -t
+            if best[t].get(key) == dead:
+                break
+
+    # Walk the links back, replaying each step's moves to name the decisions.
     events = []
-    while link is not None:
-        link, p, s, decision = link
-        events.append((p, s, decision))
+    t = last
+    while t:
+        tf, pk, made, joker_set = parent[t][key]
+        p, active, _ = steps[tf]
+        step_events = []
+        for suit, i in zip(active, made):
+            s, rs, kss, nat, _, _, _ = suit
+            rid = (pk >> rs) & mw
+            n = nat if nat >= 0 else (pk >> kss) & km
+            entries, decisions = moves_of(suit, rid, n)
+            delta, left = entries[i]
+            pool = pk & 3
+            pk += delta
+            if left:
+                pk += min(3, pool + left) - pool
+            if n or rid:
+                step_events.append((p, s, decisions[i]))
+        if pk & 3 == 3 or joker_set:
+            step_events.append((p, None, 0))
+        events.extend(reversed(step_events))
+        t, key = tf, parent[t][key][1]
     events.reverse()
-    by_position: dict[int, list] = {}
-    for p, s, decision in events:
-        by_position.setdefault(p, []).append((s, decision))
+    return dead, events
 
+
+_NATURALS = [[Card(_position_rank(p), suit) if p else None for p in range(HIGH_ACE + 1)]
+             for suit in SUITS]  # the card at each run position, by suit
+
+
+def _replay(events: list, counts: list[list[int]]) -> list[dict[int, Card]]:
+    """Rebuild the melds, as position -> card maps, from the sweep's decisions."""
     open_runs = [([], [], []) for _ in SUITS]  # by length class 1, 2, 3+
     kept_aces = [0] * len(SUITS)
     melds: list[dict[int, Card]] = []
-    for p in range(1, HIGH_ACE + 1):
-        pool: list[Card] = []
-        for s, decision in by_position.get(p, []):
-            if s is None:
-                melds.append({i: card for i, card in enumerate(pool)})
-                melds[-1].update({len(pool) + i: JOKER for i in range(3 - len(pool))})
-                continue
-            suit = SUITS[s]
-            natural = Card(_position_rank(p), suit)
-            available = kept_aces[s] if p == HIGH_ACE else counts[s][p]
-            a1, a2, a3, b3, starts, lead = decision
-            ones, twos, longs = open_runs[s]
-            ended, longs = longs[: len(longs) - a3 - b3], longs[len(longs) - a3 - b3:]
-            melds.extend(ended)
+    pool: list[Card] = []
+    pool_at = 0
+    for p, s, decision in events:
+        if p != pool_at:
+            pool = []
+            pool_at = p
+        if s is None:
+            meld = dict(enumerate(pool))
+            for i in range(len(pool), 3):
+                meld[i] = JOKER
+            melds.append(meld)
+            continue
+        natural = _NATURALS[s][p]
+        available = kept_aces[s] if p == HIGH_ACE else counts[s][p]
+        a1, a2, a3, b3, starts, lead = decision
+        ones, twos, longs = open_runs[s]
+        had = ones or twos or longs
+        if had:
+            cut = len(longs) - a3 - b3
+            if cut:
+                melds.extend(longs[:cut])
+                longs = longs[cut:]
             for i, run in enumerate(longs):
                 run[p] = natural if i < a3 else JOKER
             for i, run in enumerate(twos):
                 run[p] = natural if i < a2 else JOKER
             for i, run in enumerate(ones):
                 run[p] = natural if i < a1 else JOKER
+        if had or starts or lead:
             new_ones = [{p: natural} for _ in range(starts)]
             new_twos = [{p - 1: JOKER, p: natural} for _ in range(lead)]
             open_runs[s] = (new_ones, ones + new_twos, twos + longs)
-            left = available - (a1 + a2 + a3 + starts + lead)
-            if p == 1:
-                kept_aces[s] = left
-            else:
-                pool.extend([natural] * left)
+        left = available - (a1 + a2 + a3 + starts + lead)
+        if p == 1:
+            kept_aces[s] = left
+        elif left:
+            pool.extend([natural] * left)
     for ones, twos, longs in open_runs:
         melds.extend(longs)
     return melds
@@ -315,20 +829,40 @@ def best_melds(cards: Iterable[Card], rules: HouseRules) -> Arrangement:
     cards = list(cards)
     counts, jokers = _grid(cards)
     values = _values(rules)
-    total = sum(values[p] * counts[s][p] for s in range(len(SUITS)) for p in range(1, 14))
-    _, guess = _sweep(counts, jokers, values, beam=_BEAM)
-    link, _ = _sweep(counts, jokers, values, max_dead=total - guess)
-    if link is None:
+    for s, q in _unmeldable(counts, jokers):
+        counts[s][q] = 0  # no meld can hold it: deadwood whatever else happens
+    maps: list[dict[int, Card]] = []
+    if any(any(row) for row in counts):
+        prepared = _prepare(counts, jokers, values)
+        width = max(5, len(_RUN_COUNTS).bit_length())
+        while True:
+            try:
+                _, events = _solve(counts, jokers, values, width, prepared)
+                break
+            except _Overflow:
+                width += 2
+        maps = _replay(events, counts)
+    if not maps:
         deadwood = sorted(cards, key=display_order)
         return Arrangement([], deadwood, sum(rules.points(c) for c in deadwood))
-    maps = _replay(link, counts)
-    used = [c for meld in maps for c in meld.values()]
-    _place_spare_jokers(maps, jokers - sum(c.is_joker for c in used))
-    melds = [[meld[p] for p in sorted(meld)] for meld in maps]
-    remaining = list(cards)
-    for meld in melds:
-        for card in meld:
-            remaining.remove(card)
+    used_jokers = sum(1 for meld in maps for c in meld.values() if c is JOKER)
+    _place_spare_jokers(maps, jokers - used_jokers)
+    # Hand back the caller's own card objects: melds take them by suit and rank.
+    by_kind: dict[tuple[int, str], list[Card]] = {}
+    for card in cards:
+        kind = (card.rank, card.suit)
+        group = by_kind.get(kind)
+        if group is None:
+            by_kind[kind] = [card]
+        else:
+            group.append(card)
+    melds = []
+    for meld in maps:
+        cards_of = []
+        for p in sorted(meld):
+            c = meld[p]
+            cards_of.append(by_kind[(c.rank, c.suit)].pop())
+        melds.append(cards_of)
     melds.sort(key=lambda m: min(display_order(c) for c in m))
-    deadwood = sorted(remaining, key=display_order)
+    deadwood = sorted((c for group in by_kind.values() for c in group), key=display_order)
     return Arrangement(melds, deadwood, sum(rules.points(c) for c in deadwood))
