@@ -399,6 +399,14 @@ def end_session(session: GameSession) -> None:
     db.session.commit()
 
 
+def reopen_session(session: GameSession) -> None:
+    """Open an ended session again, so a round can be corrected."""
+    if not session.is_finished:
+        raise ServiceError("This session is still open")
+    session.ended_at = None
+    db.session.commit()
+
+
 # Reading what the pages show
 
 

@@ -126,6 +126,15 @@ def paid():
     return redirect(url_for("sessions.settle", _anchor="transfers"))
 
 
+@bp.post("/sessions/<int:session_id>/reopen")
+def reopen():
+    try:
+        services.reopen_session(g.game)
+    except services.ServiceError:
+        pass  # already open: the scoreboard shows it as it is
+    return redirect(url_for("sessions.board"))
+
+
 @bp.post("/sessions/<int:session_id>/end")
 def end():
     try:

@@ -202,3 +202,13 @@ def test_a_round_number_taken_meanwhile_is_refused_cleanly(table, app):
     with pytest.raises(services.ServiceError, match="another phone"):
         services.record_round(table, EXAMPLE_1)
     assert db.session.query(RoundEntry).count() == 0
+
+
+def test_a_reopened_session_takes_corrections(table):
+    services.record_round(table, EXAMPLE_1)
+    services.end_session(table)
+    services.reopen_session(table)
+    services.edit_round(table.rounds[0], EXAMPLE_2)
+    assert net_by_name(table.rounds[0]) == {"A": -150, "B": -150, "C": 600, "D": -300}
+    with pytest.raises(services.ServiceError, match="still open"):
+        services.reopen_session(table)

@@ -496,6 +496,26 @@ def test_a_finished_session_refuses_changes(app, client):
         assert len(db.session.get(GameSession, sid).seats) == 4
 
 
+def test_an_ended_session_can_be_reopened_to_correct_a_round(app, client):
+    sid = make_session(app, rounds=[NO_HU], ended=True)
+    board = client.get(f"/sessions/{sid}").text
+    assert "Reopen the session" in board
+    token = csrf_token(client, f"/sessions/{sid}")
+    assert client.post(f"/sessions/{sid}/rounds/1/delete",
+                       data={"csrf_token": token}).status_code == 409
+    response = client.post(f"/sessions/{sid}/reopen", data={"csrf_token": token})
+    assert (response.status_code, response.location) == (302, f"/sessions/{sid}")
+    assert "Enter round 2" in client.get(f"/sessions/{sid}").text
+    assert client.post(f"/sessions/{sid}/rounds/1/delete",
+                       data={"csrf_token": token}).status_code == 302
+    with app.app_context():
+        session = db.session.get(GameSession, sid)
+        assert (session.ended_at, session.rounds) == (None, [])
+    # Reopening an open session changes nothing.
+    assert client.post(f"/sessions/{sid}/reopen", data={"csrf_token": token}).status_code == 302
+    assert client.post(f"/sessions/{sid}/reopen").status_code == 400
+
+
 def test_pages_stay_small(app, client):
     sid = make_session(app, rounds=[NO_HU, TIE, HU] * 4)
     css = client.get("/static/css/app.css")
