@@ -241,7 +241,7 @@ def enter_round(page, outside_requests, number: int, hands: dict, expected: dict
                 picture: str | None = None, slip: str | None = None) -> None:
     """From the scoreboard, enter round ``number`` by tapping cards and save it."""
     page.get_by_role("link", name=f"Enter round {number}").tap()
-    page.wait_for_url(re.compile(rf"/rounds/new$"))
+    page.wait_for_url(re.compile(r"/rounds/new$"))
     expect(page.get_by_role("heading", level=1)).to_have_text(f"Round {number}")
     assert plain(page.locator(".round-order").inner_text()) == (
         f"{expected['dealer']} deals. Play: {' → '.join(expected['order'])}")

@@ -14,15 +14,9 @@ from scorekeeper.extensions import db
 from scorekeeper.models import GameSession, Player
 from scorekeeper.rules import Entry, HouseRules
 from scorekeeper.web.history import long_date, preset_name, rules_summary
+from tests.web.examples import EXAMPLE_1, EXAMPLE_2, EXAMPLE_3
+from tests.web.examples import EXAMPLE_RULES as RULES
 
-# RULES.md §12: Rummi money rules with clockwise play and tiers 0,1,2,3.
-RULES = dataclasses.replace(HouseRules.rummi(), direction="clockwise", tiers=(0, 1, 2, 3))
-EXAMPLE_1 = {"A": Entry("dead", "JK 7H"), "B": Entry("dead", "AC AC 2S"),
-             "C": Entry("dead", "3D 4D"), "D": Entry("dead", "AS 9H")}
-EXAMPLE_2 = {"A": Entry("dead", "5S 5H"), "B": Entry("dead", "10C"),
-             "C": Entry("dead", "2D"), "D": Entry("dead", "KS QS")}
-EXAMPLE_3 = {"A": Entry("dead", "JK 3C"), "B": Entry("hu"),
-             "C": Entry("dead", "AH"), "D": Entry("dead", "4S 4D")}
 TIEN_HU = "AS 2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS 7H 7D 7C 9H 10H JH QH"
 
 

@@ -1,6 +1,5 @@
 """The rounds pages: enter a round through the form, its result, edit, delete."""
 
-import dataclasses
 import re
 from html import unescape
 from html.parser import HTMLParser
@@ -12,18 +11,16 @@ import sqlalchemy as sa
 from scorekeeper import services
 from scorekeeper.extensions import db
 from scorekeeper.models import GameSession, Player, Round, RoundEntry
-from scorekeeper.rules import Entry, HouseRules
+from scorekeeper.rules import Entry
+from tests.web import examples
+from tests.web.examples import EXAMPLE_RULES
 
 ROOT = Path(__file__).resolve().parents[2]
 
-# RULES.md §12: Rummi money rules with clockwise play and tiers 0,1,2,3.
-EXAMPLE_RULES = dataclasses.replace(HouseRules.rummi(), direction="clockwise", tiers=(0, 1, 2, 3))
-EXAMPLE_1 = {"A": ("dead", "JK 7H"), "B": ("dead", "AC AC 2S"),
-             "C": ("dead", "3D 4D"), "D": ("dead", "AS 9H")}
-EXAMPLE_2 = {"A": ("dead", "5S 5H"), "B": ("dead", "10C"),
-             "C": ("dead", "2D"), "D": ("dead", "KS QS")}
-EXAMPLE_3 = {"A": ("dead", "JK 3C"), "B": ("hu", ""),
-             "C": ("dead", "AH"), "D": ("dead", "4S 4D")}
+# RULES.md §12, as (outcome, cards) pairs for posting the form.
+EXAMPLE_1, EXAMPLE_2, EXAMPLE_3 = (
+    {name: (entry.outcome, entry.cards or "") for name, entry in example.items()}
+    for example in (examples.EXAMPLE_1, examples.EXAMPLE_2, examples.EXAMPLE_3))
 # Twenty cards with no way to meld them all.
 LOOSE_HAND = "AS 3H 5D 7C 9S JH KD 2C 4S 6H 8D 10C QS AH 3D 5C 7S 9H JD KC"
 

@@ -1,24 +1,12 @@
 """Use cases against a real database: sessions, rounds, recomputation, money."""
 
-import dataclasses
-
 import pytest
 
 from scorekeeper import services
 from scorekeeper.extensions import db
 from scorekeeper.models import GameSession, Player, Round, RoundEntry
 from scorekeeper.rules import Entry, HouseRules, RoundError
-
-# RULES.md §12: Rummi money rules with clockwise play and tiers 0,1,2,3.
-EXAMPLE_RULES = dataclasses.replace(HouseRules.rummi(), direction="clockwise",
-                                    tiers=(0, 1, 2, 3))
-EXAMPLE_1 = {"A": Entry("dead", "JK 7H"), "B": Entry("dead", "AC AC 2S"),
-             "C": Entry("dead", "3D 4D"), "D": Entry("dead", "AS 9H")}
-EXAMPLE_2 = {"A": Entry("dead", "5S 5H"), "B": Entry("dead", "10C"),
-             "C": Entry("dead", "2D"), "D": Entry("dead", "KS QS")}
-EXAMPLE_3 = {"A": Entry("dead", "JK 3C"), "B": Entry("hu"),
-             "C": Entry("dead", "AH"), "D": Entry("dead", "4S 4D")}
-
+from tests.web.examples import EXAMPLE_1, EXAMPLE_2, EXAMPLE_3, EXAMPLE_RULES
 
 @pytest.fixture
 def ctx(app):
