@@ -13,7 +13,6 @@ from scorekeeper.extensions import db
 from scorekeeper.models import GameSession, Player, Round, RoundEntry
 from scorekeeper.rules import Entry
 from tests.web import examples
-from tests.web.examples import EXAMPLE_RULES
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -93,17 +92,6 @@ def net_by_name(number=1):
 
 def round_count():
     return db.session.scalar(sa.select(sa.func.count(Round.id)))
-
-
-@pytest.fixture
-def ctx(app):
-    with app.app_context():
-        yield
-
-
-@pytest.fixture
-def table(ctx):
-    return services.start_session(list("ABCD"), EXAMPLE_RULES, first_dealer="D")
 
 
 @pytest.fixture

@@ -8,17 +8,6 @@ from scorekeeper.models import GameSession, Player, Round, RoundEntry
 from scorekeeper.rules import Entry, HouseRules, RoundError
 from tests.web.examples import EXAMPLE_1, EXAMPLE_2, EXAMPLE_3, EXAMPLE_RULES
 
-@pytest.fixture
-def ctx(app):
-    with app.app_context():
-        yield
-
-
-@pytest.fixture
-def table(ctx):
-    return services.start_session(list("ABCD"), EXAMPLE_RULES, first_dealer="D")
-
-
 def names(players):
     return [p.name for p in players]
 
