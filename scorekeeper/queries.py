@@ -1,4 +1,4 @@
-"""Read-only queries for the history pages; nothing here writes or commits.
+"""Read-only queries for the pages; nothing here writes or commits.
 
 The database does the counting and summing (GROUP BY), and each function runs
 a fixed number of statements however many sessions and rounds there are.
@@ -14,6 +14,7 @@ from sqlalchemy.orm import aliased, joinedload, selectinload
 
 from .extensions import db
 from .models import GameSession, Player, Round, RoundEntry, Seat
+from .services import Upcoming, balances, upcoming
 
 PER_PAGE = 10
 
@@ -251,3 +252,96 @@ def played_sessions(player_id: int, number: int, total: int) -> Page:
     ).all()
     return Page([PlayedSession(s, int(rounds), int(cents)) for s, rounds, cents in rows],
                 number, total)
+
+
+# What the session and round pages show
+
+
+def known_players() -> list[Player]:
+    """Everyone seen before, who played most recently first."""
+    last_played = sa.func.max(GameSession.started_at)
+    return list(db.session.scalars(
+        sa.select(Player)
+        .outerjoin(Seat, Seat.player_id == Player.id)
+        .outerjoin(GameSession, GameSession.id == Seat.session_id)
+        .group_by(Player.id)
+        .order_by(last_played.desc().nulls_last(), Player.created_at.desc(), Player.id.desc())
+    ))
+
+
+def _sessions(query) -> list[SessionSummary]:
+    return _summaries(list(db.session.scalars(
+        query.options(selectinload(GameSession.seats).joinedload(Seat.player)))))
+
+
+def open_sessions() -> list[SessionSummary]:
+    """Sessions still being played, the latest first."""
+    return _sessions(sa.select(GameSession).where(GameSession.ended_at.is_(None))
+                     .order_by(GameSession.started_at.desc(), GameSession.id.desc()))
+
+
+def recently_finished(limit: int) -> list[SessionSummary]:
+    """The last ``limit`` sessions that ended, the latest first."""
+    return _sessions(sa.select(GameSession).where(GameSession.ended_at.is_not(None))
+                     .order_by(GameSession.ended_at.desc(), GameSession.id.desc())
+                     .limit(limit))
+
+
+def load_board(session: GameSession) -> GameSession:
+    """The session with its seats, rounds and entries loaded, in a fixed
+    number of statements however many rounds it has."""
+    return db.session.scalars(
+        sa.select(GameSession).where(GameSession.id == session.id)
+        .options(selectinload(GameSession.seats).selectinload(Seat.player),
+                 selectinload(GameSession.rounds).selectinload(Round.entries)
+                 .selectinload(RoundEntry.player))
+        .execution_options(populate_existing=True)
+    ).one()
+
+
+@dataclass(frozen=True)
+class Standing:
+    player: Player
+    seated: bool
+    points: int  # sum of the player's round points
+    cents: int   # money over the session
+
+
+@dataclass(frozen=True)
+class Scoreboard:
+    standings: list[Standing]  # seated players clockwise, then those who left
+    rows: list[tuple[Round, dict[int, RoundEntry]]]  # each round's entries by player id
+    upcoming: Upcoming | None  # None once the session has ended
+
+
+def scoreboard(session: GameSession) -> Scoreboard:
+    """Running totals and the rounds so far, from a session loaded by load_board."""
+    money = balances(session)
+    points = {seat.player_id: 0 for seat in session.seats}
+    rows = []
+    for round_ in session.rounds:
+        for entry in round_.entries:
+            points[entry.player_id] += entry.points
+        rows.append((round_, {e.player_id: e for e in round_.entries}))
+    standings = [Standing(seat.player, seat.active, points[seat.player_id], money[seat.player_id])
+                 for seat in sorted(session.seats, key=lambda seat: not seat.active)]
+    coming = None if session.is_finished else upcoming(session)
+    return Scoreboard(standings, rows, coming)
+
+
+def load_round_pages(session: GameSession, number: int | None = None) -> Round | None:
+    """What the round pages read, in a fixed number of statements however many
+    rounds the session has: its seats and players, its rounds, and round
+    ``number`` (None: the latest) with its entries; None if there is no such round."""
+    session = db.session.scalars(
+        sa.select(GameSession).where(GameSession.id == session.id)
+        .options(selectinload(GameSession.seats).selectinload(Seat.player),
+                 selectinload(GameSession.rounds))
+        .execution_options(populate_existing=True)
+    ).one()
+    if number is None:
+        number = len(session.rounds)
+    return db.session.scalars(
+        sa.select(Round).where(Round.session_id == session.id, Round.number == number)
+        .options(selectinload(Round.entries))
+    ).one_or_none()

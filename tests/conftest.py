@@ -1,6 +1,7 @@
 """Fixtures shared by the web tests: app, client, runner (as in Flask's tutorial)."""
 
 import os
+from contextlib import contextmanager
 
 import pytest
 import sqlalchemy as sa
@@ -16,18 +17,15 @@ def drop_everything():
     metadata.drop_all(db.engine)
 
 
-@pytest.fixture
-def app(tmp_path):
-    app = create_app(
-        {
-            "TESTING": True,
-            "SECRET_KEY": "test-secret-key",
-            "WTF_CSRF_ENABLED": True,
-            # PostgreSQL when DATABASE_URL is set, else a new SQLite file.
-            "SQLALCHEMY_DATABASE_URI": os.environ.get("DATABASE_URL")
-            or f"sqlite:///{tmp_path / 'test.sqlite3'}",
-        }
-    )
+@contextmanager
+def fresh_app(folder, **config):
+    """An app on an empty schema: PostgreSQL when DATABASE_URL is set, else a new
+    SQLite file in ``folder``; its tables are dropped afterwards."""
+    app = create_app({
+        "SQLALCHEMY_DATABASE_URI": os.environ.get("DATABASE_URL")
+        or f"sqlite:///{folder / 'test.sqlite3'}",
+        **config,
+    })
     with app.app_context():
         drop_everything()
         db.create_all()
@@ -35,6 +33,13 @@ def app(tmp_path):
     with app.app_context():
         drop_everything()
         db.engine.dispose()
+
+
+@pytest.fixture
+def app(tmp_path):
+    with fresh_app(tmp_path, TESTING=True, SECRET_KEY="test-secret-key",
+                   WTF_CSRF_ENABLED=True) as app:
+        yield app
 
 
 @pytest.fixture

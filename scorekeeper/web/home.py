@@ -1,6 +1,6 @@
 from flask import Blueprint, render_template, request
 
-from .. import services
+from .. import queries
 from ..forms.home import CheckHandForm
 from ..rules import CardError, HouseRules, best_melds, parse_cards
 
@@ -24,5 +24,5 @@ def index():
             arrangement = best_melds(cards, PRESETS[form.preset.data]())
     return render_template(
         "home/index.html", form=form, arrangement=arrangement,
-        checking="cards" in request.args, playing=services.open_sessions(),
-        finished=services.finished_sessions(RECENT_SESSIONS))
+        checking="cards" in request.args, playing=queries.open_sessions(),
+        finished=queries.recently_finished(RECENT_SESSIONS))

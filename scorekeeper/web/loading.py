@@ -1,9 +1,9 @@
 """Loading what a URL names, with the 404 checks in one place."""
 
-from flask import abort, g
+from flask import g
 
 from ..extensions import db
-from ..models import GameSession, Round
+from ..models import GameSession
 
 
 def load_game_session(endpoint, values):
@@ -11,15 +11,6 @@ def load_game_session(endpoint, values):
     ``g.game`` so views and templates never pass it around."""
     if values and "session_id" in values:
         g.game = db.get_or_404(GameSession, values.pop("session_id"))
-
-
-def round_or_404(number: int) -> Round:
-    """Round ``number`` of ``g.game``."""
-    round_ = db.session.scalar(
-        db.select(Round).where(Round.session_id == g.game.id, Round.number == number))
-    if round_ is None:
-        abort(404)
-    return round_
 
 
 def add_session_id(endpoint, values):

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from flask import Blueprint, abort, g, redirect, render_template, url_for
 
-from .. import services
+from .. import queries, services
 from ..forms.rounds import OUTCOMES, DeleteRoundForm, RoundForm
 from ..models import Player
 from ..rules import Entry, RoundError, parse_cards
@@ -51,7 +51,7 @@ class Outcome:
 def new():
     if g.game.is_finished:
         return _closed()
-    services.load_round_pages(g.game)  # loads what upcoming() reads
+    queries.load_round_pages(g.game)  # loads what upcoming() reads
     coming = services.upcoming(g.game)
     form = RoundForm()
     blank = [{"player": p.id, "outcome": "dead", "cards": ""} for p in coming.order]
@@ -109,7 +109,7 @@ def delete(number):
 
 def _round_or_404(number: int):
     """Round ``number`` of ``g.game``, loaded with what its pages read."""
-    round_ = services.load_round_pages(g.game, number)
+    round_ = queries.load_round_pages(g.game, number)
     if round_ is None:
         abort(404)
     return round_

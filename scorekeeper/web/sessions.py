@@ -6,7 +6,7 @@ import json
 from flask import Blueprint, abort, g, redirect, render_template, request, url_for
 from wtforms.fields.choices import SelectChoice
 
-from .. import services
+from .. import queries, services
 from ..forms.sessions import PRESETS, JoinForm, NewSessionForm, PaidForm, rule_data, rule_texts
 from .filters import money
 from .loading import add_session_id, load_game_session
@@ -35,7 +35,7 @@ def new():
             return redirect(url_for("sessions.board", session_id=session.id))
     return render_template(
         "sessions/new.html", form=form, start_error=start_error,
-        known=services.known_players(),
+        known=queries.known_players(),
         presets=json.dumps({name: rule_texts(make()) for name, make in PRESETS.items()}))
 
 
@@ -47,15 +47,15 @@ def board():
 def render_board(join_form=None, leave_error=None, leaving=None):
     """The scoreboard; after a refused POST, with the join form as typed or why
     player ``leaving`` could not leave."""
-    game = services.load_board(g.game)
+    game = queries.load_board(g.game)
     seated = services.active_players(game)
     if join_form is None:
         join_form = JoinForm(formdata=None, position=len(seated))
     join_form.position.choices = seat_choices(seated)
     return render_template(
-        "sessions/board.html", game=game, board=services.scoreboard(game),
+        "sessions/board.html", game=game, board=queries.scoreboard(game),
         join_form=join_form, leave_error=leave_error, leaving=leaving,
-        known=[] if game.is_finished else services.known_players())
+        known=[] if game.is_finished else queries.known_players())
 
 
 def seat_choices(seated):
@@ -94,10 +94,10 @@ def settle():
 
 
 def render_settle(error=None):
-    game = services.load_board(g.game)
+    game = queries.load_board(g.game)
     plan = services.settlement(game)
     return render_template(
-        "sessions/settle.html", game=game, board=services.scoreboard(game), plan=plan,
+        "sessions/settle.html", game=game, board=queries.scoreboard(game), plan=plan,
         message=share_text(game, plan), error=error)
 
 

@@ -1,16 +1,13 @@
 """Browser tests: the app served on a free local port, driven by Debian's Chromium
 through Playwright at phone size with touch. They skip only where Chromium is missing."""
 
-import os
 import threading
 from pathlib import Path
 
 import pytest
 from werkzeug.serving import make_server
 
-from scorekeeper import create_app
-from scorekeeper.extensions import db
-from tests.conftest import drop_everything
+from tests.conftest import fresh_app
 
 CHROMIUM = Path("/usr/bin/chromium")
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
@@ -23,18 +20,8 @@ if not CHROMIUM.exists():
 
 @pytest.fixture(scope="module")
 def live_app(tmp_path_factory):
-    app = create_app({
-        "SECRET_KEY": "e2e-secret-key",
-        "SQLALCHEMY_DATABASE_URI": os.environ.get("DATABASE_URL")
-        or f"sqlite:///{tmp_path_factory.mktemp('e2e') / 'e2e.sqlite3'}",
-    })
-    with app.app_context():
-        drop_everything()
-        db.create_all()
-    yield app
-    with app.app_context():
-        drop_everything()
-        db.engine.dispose()
+    with fresh_app(tmp_path_factory.mktemp("e2e"), SECRET_KEY="e2e-secret-key") as app:
+        yield app
 
 
 @pytest.fixture(scope="module")
