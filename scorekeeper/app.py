@@ -1,6 +1,7 @@
 """The application factory, as a checklist."""
 
 import os
+import secrets
 from pathlib import Path
 
 from flask import Flask, render_template
@@ -8,16 +9,20 @@ from flask_wtf.csrf import CSRFError
 from sqlalchemy import event
 
 from . import config as defaults
-from .extensions import csrf, db, migrate
+from .extensions import csrf, db, limiter, migrate
 
 # templates/, static/, migrations/ and instance/ live at the top of the repository.
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def create_app(config=None):
+class MissingSecretKey(RuntimeError):
+    pass
+
+
+def create_app(config=None, instance_path=None):
     app = Flask(
         __name__,
-        instance_path=str(ROOT / "instance"),
+        instance_path=str(instance_path or ROOT / "instance"),
         instance_relative_config=True,
         template_folder=str(ROOT / "templates"),
         static_folder=str(ROOT / "static"),
@@ -26,6 +31,7 @@ def create_app(config=None):
     register_extensions(app)
     register_blueprints(app)
     register_errorhandlers(app)
+    register_security_headers(app)
     register_commands(app)
     return app
 
@@ -44,7 +50,16 @@ def load_config(app, config):
         app.config["SQLALCHEMY_DATABASE_URI"]
     )
     if not app.config.get("SECRET_KEY"):
-        app.config["SECRET_KEY"] = defaults.load_or_create_secret_key(app.instance_path)
+        app.config["SECRET_KEY"] = defaults.read_secret_key(app.instance_path)
+    if not app.config["SECRET_KEY"]:
+        if not app.testing:
+            raise MissingSecretKey(
+                "No secret key: set SECRET_KEY in the environment or instance/config.py, "
+                "or run `python -m scorekeeper setup` to create instance/secret_key")
+        app.config["SECRET_KEY"] = secrets.token_hex(32)
+    if app.config["HTTPS"]:
+        app.config["SESSION_COOKIE_SECURE"] = True
+        app.config["PREFERRED_URL_SCHEME"] = "https"
 
 
 def register_extensions(app):
@@ -53,6 +68,7 @@ def register_extensions(app):
     db.init_app(app)
     migrate.init_app(app, db, directory=str(ROOT / "migrations"))
     csrf.init_app(app)
+    limiter.init_app(app)
     with app.app_context():
         for engine in db.engines.values():
             if engine.dialect.name == "sqlite":
@@ -67,13 +83,15 @@ def _sqlite_pragmas(dbapi_connection, connection_record):
 
 
 def register_blueprints(app):
-    from .web import filters, history, home, rounds, sessions
+    from .web import access, filters, groups, history, home, rounds, sessions
 
     app.register_blueprint(home.bp)
+    app.register_blueprint(groups.bp)
     app.register_blueprint(sessions.bp)
     app.register_blueprint(rounds.bp)
     app.register_blueprint(history.bp)
     filters.register(app)
+    app.context_processor(access.template_context)
 
 
 def register_errorhandlers(app):
@@ -83,10 +101,33 @@ def register_errorhandlers(app):
     def render_csrf_error(error):
         return render_template("errors/400.html", csrf_failed=True), 400
 
-    for code in (400, 404, 500):
+    for code in (400, 404, 413, 429, 500):
         app.register_error_handler(code, render_error)
     app.register_error_handler(CSRFError, render_csrf_error)
 
 
+# Our own files only: no inline script or style, no other host, no framing.
+CONTENT_SECURITY_POLICY = "; ".join([
+    "default-src 'self'",
+    "img-src 'self' data:",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+])
+
+
+def register_security_headers(app):
+    @app.after_request
+    def add_security_headers(response):
+        response.headers["Content-Security-Policy"] = CONTENT_SECURITY_POLICY
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        response.headers["Referrer-Policy"] = "same-origin"
+        response.headers["X-Frame-Options"] = "DENY"
+        return response
+
+
 def register_commands(app):
-    """No commands of our own yet; `flask db` comes with Flask-Migrate."""
+    from . import cli
+
+    app.cli.add_command(cli.group_commands)

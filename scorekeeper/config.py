@@ -1,15 +1,35 @@
 """Default settings, and the helpers that fill in what the defaults cannot know.
 
 The factory applies, each overriding the one before: these defaults,
-instance/config.py, the environment (SECRET_KEY, DATABASE_URL), create_app(config).
+instance/config.py, the environment (SECRET_KEY, DATABASE_URL, HTTPS),
+create_app(config). The secret key may also sit in instance/secret_key, which
+`python -m scorekeeper setup` creates.
 """
 
 import os
 import secrets
+from datetime import timedelta
 from pathlib import Path
 
 SQLALCHEMY_ENGINE_OPTIONS = {"pool_pre_ping": True}
+
+# A phone stays signed in to its group: the session cookie is signed, HttpOnly,
+# SameSite=Lax, and Secure when HTTPS is on.
 SESSION_COOKIE_SAMESITE = "Lax"
+SESSION_COOKIE_HTTPONLY = True
+PERMANENT_SESSION_LIFETIME = timedelta(days=400)  # the longest browsers keep a cookie
+HTTPS = False
+
+# Groups: anyone may create one unless NEW_GROUPS is False; SINGLE_GROUP names
+# the one group this instance serves (created from the home page if missing).
+NEW_GROUPS = True
+SINGLE_GROUP = None
+
+# Wrong passphrases, per group name and per client address.
+SIGN_IN_LIMIT = "10 per 15 minutes"
+RATELIMIT_STORAGE_URI = "memory://"  # one count per process: use redis:// with several workers
+
+MAX_CONTENT_LENGTH = 4 * 1024 * 1024  # the largest upload: a group's JSON export
 
 
 def from_env(environ):
@@ -19,6 +39,8 @@ def from_env(environ):
         settings["SECRET_KEY"] = environ["SECRET_KEY"]
     if environ.get("DATABASE_URL"):
         settings["SQLALCHEMY_DATABASE_URI"] = environ["DATABASE_URL"]
+    if environ.get("HTTPS"):
+        settings["HTTPS"] = environ["HTTPS"].lower() in ("1", "true", "yes", "on")
     return settings
 
 
@@ -30,8 +52,19 @@ def normalise_database_url(url):
     return url
 
 
-def load_or_create_secret_key(instance_path):
-    """Read instance/secret_key, creating it with a random key on first run."""
+def read_secret_key(instance_path):
+    """The key in instance/secret_key, or None if there is no such file."""
+    path = Path(instance_path) / "secret_key"
+    if not path.exists():
+        return None
+    key = path.read_text().strip()
+    if not key:
+        raise RuntimeError(f"{path} is empty: delete it and run `python -m scorekeeper setup`")
+    return key
+
+
+def create_secret_key(instance_path):
+    """instance/secret_key, made with a random key unless it exists; the key."""
     path = Path(instance_path) / "secret_key"
     if not path.exists():
         tmp = path.with_name(f".secret_key.{os.getpid()}")
@@ -44,7 +77,4 @@ def load_or_create_secret_key(instance_path):
             pass
         finally:
             tmp.unlink()
-    key = path.read_text().strip()
-    if not key:
-        raise RuntimeError(f"{path} is empty: delete it to have a new key made")
-    return key
+    return read_secret_key(instance_path)

@@ -16,15 +16,41 @@ from .extensions import db
 from .rules import HouseRules
 
 NAME_MAX = 30
+GROUP_NAME_MAX = 40
+DEVICE_MAX = 30
 
 
 def utcnow() -> datetime:
     return datetime.now(timezone.utc).replace(tzinfo=None)
 
 
-class Player(db.Model):
+class Group(db.Model):
+    """A regular table of friends: everything else belongs to one.
+
+    There are no user accounts: a phone signs in with the group's name and
+    passphrase. ``name_key`` is the name case-folded, so names are unique
+    whatever their letter case.
+    """
+
+    __tablename__ = "player_group"
+
     id: Mapped[int] = mapped_column(primary_key=True)
-    name: Mapped[str] = mapped_column(sa.String(NAME_MAX), unique=True)
+    name: Mapped[str] = mapped_column(sa.String(GROUP_NAME_MAX))
+    name_key: Mapped[str] = mapped_column(sa.String(GROUP_NAME_MAX), unique=True)
+    passphrase_hash: Mapped[str] = mapped_column(sa.String(255))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    def __repr__(self) -> str:
+        return f"<Group {self.name}>"
+
+
+class Player(db.Model):
+    __table_args__ = (sa.UniqueConstraint("group_id", "name"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    group_id: Mapped[int] = mapped_column(
+        sa.ForeignKey("player_group.id", ondelete="CASCADE"), index=True)
+    name: Mapped[str] = mapped_column(sa.String(NAME_MAX))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
     def __repr__(self) -> str:
@@ -37,12 +63,17 @@ class GameSession(db.Model):
     __tablename__ = "game_session"
 
     id: Mapped[int] = mapped_column(primary_key=True)
+    group_id: Mapped[int] = mapped_column(
+        sa.ForeignKey("player_group.id", ondelete="CASCADE"), index=True)
+    # Raised by every change, so a form built on an older version is refused.
+    version: Mapped[int] = mapped_column(default=1, server_default="1")
     started_at: Mapped[datetime] = mapped_column(default=utcnow, index=True)
     ended_at: Mapped[datetime | None] = mapped_column(index=True)
     currency: Mapped[str] = mapped_column(sa.String(8), default="RM")
     house_rules: Mapped[dict] = mapped_column(sa.JSON)
     first_dealer_id: Mapped[int] = mapped_column(sa.ForeignKey("player.id"))
 
+    group: Mapped[Group] = relationship()
     first_dealer: Mapped[Player] = relationship()
     seats: Mapped[list[Seat]] = relationship(
         back_populates="session", order_by="Seat.position", cascade="all, delete-orphan")
@@ -131,3 +162,41 @@ class Payment(db.Model):
     paid_at: Mapped[datetime] = mapped_column(default=utcnow)
 
     session: Mapped[GameSession] = relationship(back_populates="payments")
+
+
+class ShareLink(db.Model):
+    """A read-only link to a session for people who are not signed in.
+
+    The URL's token is signed with the secret key and the group's passphrase
+    hash, so a new passphrase revokes every link; ``revoked_at`` revokes one.
+    """
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    session_id: Mapped[int] = mapped_column(
+        sa.ForeignKey("game_session.id", ondelete="CASCADE"), index=True)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    revoked_at: Mapped[datetime | None]
+
+    session: Mapped[GameSession] = relationship()
+
+
+class AuditEvent(db.Model):
+    """One change, with what it changed from and to and which phone made it.
+
+    ``before`` and ``after`` name players by name, so a group's history reads
+    the same after an export and import. ``version`` is the session's version
+    after the change.
+    """
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    group_id: Mapped[int] = mapped_column(
+        sa.ForeignKey("player_group.id", ondelete="CASCADE"), index=True)
+    session_id: Mapped[int | None] = mapped_column(
+        sa.ForeignKey("game_session.id", ondelete="CASCADE"), index=True)
+    at: Mapped[datetime] = mapped_column(default=utcnow)
+    device: Mapped[str] = mapped_column(sa.String(DEVICE_MAX), default="")
+    action: Mapped[str] = mapped_column(sa.String(24))
+    subject: Mapped[str] = mapped_column(sa.String(80), default="")
+    before: Mapped[dict | None] = mapped_column(sa.JSON)
+    after: Mapped[dict | None] = mapped_column(sa.JSON)
+    version: Mapped[int | None]

@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from sqlalchemy.orm import aliased, joinedload, selectinload
 
 from .extensions import db
-from .models import GameSession, Player, Round, RoundEntry, Seat
+from .models import GameSession, Group, Player, Round, RoundEntry, Seat
 from .services import Upcoming, balances, upcoming
 
 PER_PAGE = 10
@@ -61,17 +61,17 @@ class SessionSummary:
     winner_cents: int
 
 
-def players_on_record() -> list[Player]:
-    """Everyone who has sat at a table, by name."""
+def players_on_record(group: Group) -> list[Player]:
+    """Everyone in the group who has sat at a table, by name."""
     seated = sa.select(Seat.id).where(Seat.player_id == Player.id).exists()
     return list(db.session.scalars(
-        sa.select(Player).where(seated).order_by(sa.func.lower(Player.name), Player.id)))
+        sa.select(Player).where(Player.group_id == group.id, seated).order_by(sa.func.lower(Player.name), Player.id)))
 
 
-def finished_sessions(number: int, player_id: int | None = None) -> Page:
-    """Page ``number`` of the finished sessions, newest first, as SessionSummary
-    items; only those where ``player_id`` sat, if given."""
-    where = [GameSession.ended_at.is_not(None)]
+def finished_sessions(group: Group, number: int, player_id: int | None = None) -> Page:
+    """Page ``number`` of the group's finished sessions, newest first, as
+    SessionSummary items; only those where ``player_id`` sat, if given."""
+    where = [GameSession.group_id == group.id, GameSession.ended_at.is_not(None)]
     if player_id is not None:
         where.append(sa.select(Seat.id).where(
             Seat.session_id == GameSession.id, Seat.player_id == player_id).exists())
@@ -113,10 +113,11 @@ def _summaries(sessions: list[GameSession]) -> list[SessionSummary]:
 ROUNDS_PER_PAGE = 20
 
 
-def session_record(session_id: int) -> GameSession | None:
-    """A session with its seats and payments loaded (not its rounds), or None."""
+def session_record(group: Group, session_id: int) -> GameSession | None:
+    """The group's session with its seats and payments loaded (not its rounds), or None."""
     return db.session.scalar(
-        sa.select(GameSession).where(GameSession.id == session_id).options(
+        sa.select(GameSession)
+        .where(GameSession.id == session_id, GameSession.group_id == group.id).options(
             selectinload(GameSession.seats).joinedload(Seat.player),
             selectinload(GameSession.payments)))
 
@@ -257,11 +258,12 @@ def played_sessions(player_id: int, number: int, total: int) -> Page:
 # What the session and round pages show
 
 
-def known_players() -> list[Player]:
-    """Everyone seen before, who played most recently first."""
+def known_players(group: Group) -> list[Player]:
+    """Everyone in the group, who played most recently first."""
     last_played = sa.func.max(GameSession.started_at)
     return list(db.session.scalars(
         sa.select(Player)
+        .where(Player.group_id == group.id)
         .outerjoin(Seat, Seat.player_id == Player.id)
         .outerjoin(GameSession, GameSession.id == Seat.session_id)
         .group_by(Player.id)
@@ -274,15 +276,17 @@ def _sessions(query) -> list[SessionSummary]:
         query.options(selectinload(GameSession.seats).joinedload(Seat.player)))))
 
 
-def open_sessions() -> list[SessionSummary]:
-    """Sessions still being played, the latest first."""
-    return _sessions(sa.select(GameSession).where(GameSession.ended_at.is_(None))
+def open_sessions(group: Group) -> list[SessionSummary]:
+    """The group's sessions still being played, the latest first."""
+    return _sessions(sa.select(GameSession)
+                     .where(GameSession.group_id == group.id, GameSession.ended_at.is_(None))
                      .order_by(GameSession.started_at.desc(), GameSession.id.desc()))
 
 
-def recently_finished(limit: int) -> list[SessionSummary]:
-    """The last ``limit`` sessions that ended, the latest first."""
-    return _sessions(sa.select(GameSession).where(GameSession.ended_at.is_not(None))
+def recently_finished(group: Group, limit: int) -> list[SessionSummary]:
+    """The group's last ``limit`` sessions that ended, the latest first."""
+    return _sessions(sa.select(GameSession)
+                     .where(GameSession.group_id == group.id, GameSession.ended_at.is_not(None))
                      .order_by(GameSession.ended_at.desc(), GameSession.id.desc())
                      .limit(limit))
 

@@ -13,9 +13,21 @@ import random
 from dataclasses import dataclass
 
 import sqlalchemy as sa
+from werkzeug.security import check_password_hash, generate_password_hash
 
 from .extensions import db
-from .models import NAME_MAX, GameSession, Payment, Player, Round, RoundEntry, Seat, utcnow
+from .models import (
+    GROUP_NAME_MAX,
+    NAME_MAX,
+    GameSession,
+    Group,
+    Payment,
+    Player,
+    Round,
+    RoundEntry,
+    Seat,
+    utcnow,
+)
 from .rules import (
     Entry,
     HouseRules,
@@ -32,6 +44,9 @@ from .rules import (
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 6
+PASSPHRASE_MIN = 8
+# Checked when a group name is unknown, so a wrong name takes as long as a wrong passphrase.
+_NO_GROUP_HASH = generate_password_hash("no group has this passphrase")
 
 
 class ServiceError(ValueError):
@@ -57,11 +72,65 @@ def clean_name(name: str) -> str:
     return " ".join(name.split())
 
 
+# Groups
+
+
+def create_group(name: str, passphrase: str) -> Group:
+    name = clean_name(name)
+    if not 1 <= len(name) <= GROUP_NAME_MAX:
+        raise ServiceError(f"A group name needs 1 to {GROUP_NAME_MAX} characters")
+    _check_passphrase_strength(passphrase)
+    if db.session.scalar(sa.select(Group.id).where(Group.name_key == name.casefold())):
+        raise ServiceError("That name is taken: choose another")
+    group = Group(name=name, name_key=name.casefold(),
+                  passphrase_hash=generate_password_hash(passphrase))
+    db.session.add(group)
+    try:
+        db.session.commit()
+    except sa.exc.IntegrityError:
+        db.session.rollback()
+        raise ServiceError("That name is taken: choose another") from None
+    return group
+
+
+def _check_passphrase_strength(passphrase: str) -> None:
+    if len(passphrase) < PASSPHRASE_MIN:
+        raise ServiceError(f"A passphrase needs at least {PASSPHRASE_MIN} characters")
+
+
+def find_group(name: str) -> Group | None:
+    return db.session.scalar(sa.select(Group).where(Group.name_key == clean_name(name).casefold()))
+
+
+def group_for_sign_in(name: str, passphrase: str) -> Group | None:
+    """The group if the passphrase is its own; None whether the name or the
+    passphrase is wrong, so nobody learns which names exist."""
+    group = find_group(name)
+    if group is None:
+        check_password_hash(_NO_GROUP_HASH, passphrase)
+        return None
+    return group if check_password_hash(group.passphrase_hash, passphrase) else None
+
+
+def change_passphrase(group: Group, current: str, new: str) -> None:
+    """A new passphrase signs out every other phone and revokes every share link."""
+    if not check_password_hash(group.passphrase_hash, current):
+        raise ServiceError("The current passphrase is not right")
+    _check_passphrase_strength(new)
+    set_passphrase(group, new)
+
+
+def set_passphrase(group: Group, passphrase: str) -> None:
+    _check_passphrase_strength(passphrase)
+    group.passphrase_hash = generate_password_hash(passphrase)
+    db.session.commit()
+
+
 # Players and sessions
 
 
-def find_or_create_players(names: list[str]) -> list[Player]:
-    """Players by name, reusing anyone seen before whatever the letter case."""
+def find_or_create_players(group: Group, names: list[str]) -> list[Player]:
+    """The group's players by name, reusing anyone seen before whatever the letter case."""
     names = [clean_name(n) for n in names]
     for name in names:
         if not 1 <= len(name) <= NAME_MAX:
@@ -70,14 +139,15 @@ def find_or_create_players(names: list[str]) -> list[Player]:
     if len(set(lowered)) != len(lowered):
         raise ServiceError("Each player needs a different name")
     known = db.session.scalars(
-        sa.select(Player).where(sa.func.lower(Player.name).in_([n.lower() for n in names]))
+        sa.select(Player).where(Player.group_id == group.id,
+                                sa.func.lower(Player.name).in_([n.lower() for n in names]))
     ).all()
     by_name = {p.name.casefold(): p for p in known}
     players = []
     for name in names:
         player = by_name.get(name.casefold())
         if player is None:
-            player = Player(name=name)
+            player = Player(group_id=group.id, name=name)
             db.session.add(player)
         players.append(player)
     return players
@@ -94,14 +164,15 @@ def _check_table(rules: HouseRules, n_players: int) -> None:
             "add a pack or deal fewer cards")
 
 
-def start_session(names: list[str], rules: HouseRules, first_dealer: str | None = None,
-                  currency: str = "RM", rng: random.Random | None = None) -> GameSession:
+def start_session(group: Group, names: list[str], rules: HouseRules,
+                  first_dealer: str | None = None, currency: str = "RM",
+                  rng: random.Random | None = None) -> GameSession:
     """A new session with players seated clockwise in the order given.
 
     ``first_dealer`` is one of the names, or None to draw one at random.
     """
     _check_table(rules, len(names))
-    players = find_or_create_players(names)
+    players = find_or_create_players(group, names)
     if first_dealer is None:
         dealer = (rng or random).choice(players)
     else:
@@ -110,6 +181,7 @@ def start_session(names: list[str], rules: HouseRules, first_dealer: str | None 
         if dealer is None:
             raise ServiceError(f"The first dealer {first_dealer!r} is not at the table")
     session = GameSession(
+        group=group,
         currency=currency.strip() or "RM",
         house_rules=_rules_to_json(rules),
         first_dealer=dealer,
@@ -145,7 +217,7 @@ def join_session(session: GameSession, name: str, position: int) -> Player:
     if here is not None:
         raise ServiceError(f"{here.name} is already at the table")
     _check_table(session.rules, len(seated) + 1)
-    (player,) = find_or_create_players([name])  # nothing is added before the checks pass
+    (player,) = find_or_create_players(session.group, [name])  # nothing is added before the checks pass
     seat = next((s for s in everyone if s.player is player), None)
     if seat is None:
         seat = Seat(player=player, position=len(everyone))

@@ -42,8 +42,49 @@ def app(tmp_path):
         yield app
 
 
+GROUP_NAME = "Friday table"
+PASSPHRASE = "four of a kind"
+
+
+def signed_in_client(app, group, device="Test phone"):
+    """A test client whose cookie is signed in to ``group``, as after sign-in."""
+    from scorekeeper.web.access import passphrase_check
+
+    client = app.test_client()
+    with client.session_transaction() as cookie:
+        cookie["group_id"] = group.id
+        cookie["group_check"] = passphrase_check(group)
+        cookie["device"] = device
+    return client
+
+
+def the_group():
+    """The tests' group, in the current app context: made if not there yet."""
+    from scorekeeper import services
+    from scorekeeper.models import Group
+
+    return db.session.scalar(sa.select(Group).where(Group.name_key == GROUP_NAME.casefold())) \
+        or services.create_group(GROUP_NAME, PASSPHRASE)
+
+
 @pytest.fixture
-def client(app):
+def group(app):
+    """The group that the ``client`` fixture is signed in to."""
+    with app.app_context():
+        group = the_group()
+        db.session.refresh(group)
+        db.session.expunge(group)
+    return group
+
+
+@pytest.fixture
+def client(app, group):
+    return signed_in_client(app, group)
+
+
+@pytest.fixture
+def anonymous(app):
+    """A client that is signed in to no group."""
     return app.test_client()
 
 

@@ -51,7 +51,6 @@ HIGH_ACE = 14
 MAX_RUN = 14
 _BIG = 10 ** 9  # the cost of a suit state that cannot finish
 _ZERO = (0, 0, 0)
-_NO_LIMIT = 1 << 30  # no cap on open-run ids (see _run_id)
 _PRICES = (8, 20)  # joker prices (points) for the bound, see _suit_bounds
 _SUIT_BUDGET = 1000  # moves _suit_bounds may look at for one suit
 
@@ -192,25 +191,28 @@ def _values(rules: HouseRules) -> list[int]:
 # -- state keys ---------------------------------------------------------------------
 #
 # A state of the sweep is one int, from the lowest bits up:
-#   pool    2 bits   natural cards in the current rank's pool, 3 meaning "3 or more"
-#   runs    4 x W    per suit, the id of its (n1, n2, n3) open-run counts
-#   owed    5 bits   jokers that the open runs of the suits already moved at this
-#                    position must take at the next two positions (see _owed);
-#                    it follows from the rest, so it never tells two states apart
-#   kept    4 x KW   per suit, the aces kept back for position 14
-#   spent   the rest jokers spent
+#   pool    PW bits     natural cards put in the current rank's pool so far
+#   owed    5 bits      jokers that the open runs of the suits already moved at
+#                       this position must take at the next two positions (_owed)
+#   suits   4 x (W+KW)  per suit, the id of its (n1, n2, n3) open-run counts
+#                       (W bits), then the aces it keeps back for position 14
+#   spent   the rest    jokers spent, plus the jokers owed
+# Pool and owed are only filled in while a position is being swept: the states
+# kept between positions have both at zero. Counting the owed jokers as spent
+# makes "too many jokers" a single comparison with (jokers + 1) << spent shift.
+
+_MADE_BITS = 16  # bits per suit for a move number in a step's record (see _solve)
 
 _RUN_IDS: dict[tuple[int, int, int], int] = {(0, 0, 0): 0}
 _RUN_COUNTS: list[tuple[int, int, int]] = [(0, 0, 0)]
 _RUN_IDS_LOCK = threading.Lock()
-_TABLES: dict[tuple, tuple] = {}
 
 
 class _Overflow(Exception):
     """More distinct open-run counts than the run id field holds; widen it."""
 
 
-def _run_id(runs: tuple[int, int, int], limit: int) -> int:
+def _run_id(runs: tuple[int, int, int]) -> int:
     i = _RUN_IDS.get(runs)
     if i is None:
         with _RUN_IDS_LOCK:
@@ -219,8 +221,6 @@ def _run_id(runs: tuple[int, int, int], limit: int) -> int:
                 i = len(_RUN_COUNTS)
                 _RUN_COUNTS.append(runs)
                 _RUN_IDS[runs] = i
-    if i > limit:
-        raise _Overflow
     return i
 
 
@@ -237,53 +237,40 @@ def _owed(runs: tuple[int, int, int], next1: int, next2: int | None) -> int:
     return min(owed, 7)
 
 
-def _table(width: int, kept_width: int, s: int, rid: int, naturals: int, p: int,
-           gap: int, next1: int | None, next2: int | None) -> tuple:
-    """Suit s's moves at position p from open-run id rid: (key deltas with the
-    cards each leaves in the pool, decisions). Shared by every hand: the key
-    layout is part of the cache key."""
-    mode = p if p in (1, HIGH_ACE - 1, HIGH_ACE) else 2
-    cache_key = (width, kept_width, s, rid, naturals, mode, gap, next1, next2)
-    found = _TABLES.get(cache_key)
-    if found is not None:
-        return found
-    limit = (1 << width) - 1
-    run_shift = 2 + width * s
-    owed_shift = 2 + 4 * width
-    kept_shift = owed_shift + 5 + kept_width * s
-    spent_shift = owed_shift + 5 + 4 * kept_width
-    entries = []
-    decisions = []
-    for new, spent, left, _, decision in _moves(_RUN_COUNTS[rid], naturals, p <= HIGH_ACE - 2,
-                                                p == HIGH_ACE - 1, gap):
-        if p == HIGH_ACE and (new[0] or new[1]):
-            continue  # a run of one or two cards can't end on the high ace
-        new_id = _run_id(new, limit)
-        delta = ((new_id - rid) << run_shift) + (spent << spent_shift)
-        if p == 1:
-            delta += left << kept_shift  # aces not used low wait for position 14
-            left = 0
-        elif p == HIGH_ACE:
-            delta -= naturals << kept_shift
-        if p < HIGH_ACE:
-            delta += _owed(new, next1, next2) << owed_shift
-        entries.append((delta, left))
-        decisions.append(decision)
-    found = _TABLES[cache_key] = (tuple(entries), tuple(decisions))
-    return found
+def _mode(p: int) -> int:
+    """Positions 1, 13 and 14 each allow different moves; all others are alike (2)."""
+    return p if p in (1, HIGH_ACE - 1, HIGH_ACE) else 2
 
 
-_MOVE_CACHES: dict[tuple, dict] = {}
+_STEP_MOVES: dict[tuple, tuple] = {}
+# The search's moves of one suit at one kind of step, by key layout, suit,
+# naturals and the rest of the _step_moves key; each a dict by the suit's field.
+_EXPANSIONS: dict[tuple, dict] = {}
 
 
-def _moves_cache(args: tuple) -> dict:
-    """The cache of _table results for one suit at one kind of position, keyed
-    by open-run id << 16 | natural cards; shared by every hand."""
-    w, k, s, p, gap, next1, next2 = args
-    key = (w, k, s, p if p in (1, HIGH_ACE - 1, HIGH_ACE) else 2, gap, next1, next2)
-    found = _MOVE_CACHES.get(key)
+def _step_moves(key: tuple) -> tuple:
+    """The moves of one suit at one position, for the search, shared by every hand.
+
+    ``key`` is (open-run id, natural cards, mode (_mode), gap, next1, next2), the
+    last three as in _moves and _owed. Each move is (new open-run id, jokers
+    spent, jokers owed, cards left, decision); moves with the same outcome and
+    cost are the same move for the search and appear once.
+    """
+    found = _STEP_MOVES.get(key)
     if found is None:
-        found = _MOVE_CACHES[key] = {}
+        rid, naturals, mode, gap, next1, next2 = key
+        outcomes: dict[tuple, tuple] = {}
+        for new, spent, left, _, decision in _moves(_RUN_COUNTS[rid], naturals,
+                                                    mode <= HIGH_ACE - 2,
+                                                    mode == HIGH_ACE - 1, gap):
+            if mode == HIGH_ACE:
+                if new[0] or new[1]:
+                    continue  # a run of one or two cards can't end on the high ace
+                owed = 0
+            else:
+                owed = _owed(new, next1, next2)
+            outcomes.setdefault((_run_id(new), spent, owed, left), decision)
+        found = _STEP_MOVES[key] = tuple(o + (d,) for o, d in outcomes.items())
     return found
 
 
@@ -334,7 +321,7 @@ def _suit_moves(rid: int, naturals: int, p: int, gap: int) -> tuple:
     found = _SUIT_MOVES.get(key)
     if found is None:
         found = _SUIT_MOVES[key] = tuple(
-            (_run_id(new, _NO_LIMIT), spent, left)
+            (_run_id(new), spent, left)
             for new, spent, left, _, _ in _moves(_RUN_COUNTS[rid], naturals, p <= HIGH_ACE - 2,
                                                  p == HIGH_ACE - 1, gap)
             if p < HIGH_ACE or not (new[0] or new[1]))
@@ -525,14 +512,15 @@ def _solve(counts: list[list[int]], jokers: int, values: list[int], width: int,
            prepared: tuple) -> tuple[int, list]:
     """(dead points, decisions) of a best arrangement of the natural cards."""
     J = jokers
-    mw = (1 << width) - 1
     kw = max(2, max(row[1] for row in counts).bit_length())
-    km = (1 << kw) - 1
-    ob = 2 + 4 * width
-    ks = ob + 5
-    sp = ks + 4 * kw
+    pool_mask = (1 << max(4, max(map(sum, zip(*counts))).bit_length())) - 1
+    owed_shift = pool_mask.bit_length()
+    suit_shift = owed_shift + 5
+    run_mask = (1 << width) - 1
+    suit_mask = (1 << (width + kw)) - 1
+    sp = suit_shift + 4 * (width + kw)
+    layout = (width, kw, owed_shift)
     cap = (J + 1) << sp
-    clear = ~(31 << ob)
     gaps, tables = prepared
     price1, price2 = _PRICES
 
@@ -540,61 +528,97 @@ def _solve(counts: list[list[int]], jokers: int, values: list[int], width: int,
     # do there: a natural card, or a run still open (a run carries jokers at most
     # min(3, J) positions past its last natural card, see _moves).
     reach = min(3, J) + 1
-    # Per step: (p, the suits that move: (suit, run shift, kept shift, naturals
-    # (-1: the kept aces), move cache, table arguments, bound table after p),
-    # the other suits with cards: (run shift, kept shift, bound table after p)).
+    # Per step: (p, the suits that move: (suit, shift of its field, naturals
+    # (-1: the kept aces), the rest of its _step_moves key, bound table after p,
+    # its moves by the suit's field (shared, see _EXPANSIONS), the same with
+    # bound costs (this hand's), where its move number goes), the other suits
+    # with cards: (shift, bound table after p), idle mask).
+    # A state is idle at a step (nothing can happen to it there) when the step
+    # has no natural card and the state's bits under the idle mask are zero;
+    # the mask is -1 for a step with a natural card.
     steps = []
     recent = [-99] * 4  # last position before p with a natural card, by suit
     for p in range(1, HIGH_ACE + 1):
+        mode = _mode(p)
         active = []
         passive = []
+        idle_mask = 0
         for s in range(4):
             row = counts[s]
             if tables[s] is None:
                 continue
+            shift = suit_shift + (width + kw) * s
             if p < HIGH_ACE:
                 if row[p]:
                     recent[s] = p
                 elif p - recent[s] > reach:
-                    passive.append((2 + width * s, ks + kw * s, tables[s][p]))
+                    passive.append((shift, tables[s][p]))
                     continue
                 next1 = row[p + 1] if p < 13 else row[1]
                 next2 = None if p == 13 else row[p + 2] if p < 12 else row[1]
-                args = (width, kw, s, p, gaps[s][p], next1, next2)
-                active.append((s, 2 + width * s, ks + kw * s, row[p], _moves_cache(args), args,
-                               tables[s][p]))
+                nat = row[p]
+                rest = (mode, gaps[s][p], next1, next2)
+                idle_mask |= run_mask << shift
             elif row[1] or p - recent[s] <= reach:
-                args = (width, kw, s, p, 4, None, None)
-                active.append((s, 2 + width * s, ks + kw * s, -1, _moves_cache(args), args,
-                               tables[s][p]))
+                nat = -1
+                rest = (mode, 4, None, None)
+                idle_mask |= suit_mask << shift
             else:
-                passive.append((2 + width * s, ks + kw * s, tables[s][p]))
+                passive.append((shift, tables[s][p]))
+                continue
+            if nat > 0:
+                idle_mask = -1
+            shared = _EXPANSIONS.get((layout, s, nat, rest))
+            if shared is None:
+                shared = _EXPANSIONS[(layout, s, nat, rest)] = {}
+            active.append((s, shift, nat, rest, tables[s][p], shared, {}, _MADE_BITS * s))
         if active:
-            steps.append((p, tuple(active), tuple(passive)))
+            steps.append((p, tuple(active), tuple(passive), idle_mask if idle_mask >= 0 else -1))
     last = len(steps)
     best = [dict() for _ in range(last + 1)]
     parent = [dict() for _ in range(last + 1)]
-    no_move = ((0, 0),), ((0, 0, 0, 0, 0, 0),)
 
-    def moves_of(suit: tuple, rid: int, nat: int) -> tuple:
-        cache = suit[4]
-        found = cache.get((rid << 16) | nat)
-        if found is None:
-            if not nat and not rid:
-                found = no_move
+    def shared_moves(suit: tuple, field: int) -> tuple:
+        """The moves of a suit at a step from its field's value, as (key delta,
+        bound table key after the move, jokers it needs, move number in its
+        place). The same for every hand with this key layout."""
+        _, shift, nat, rest, _, shared, _, made_shift = suit
+        rid = field & run_mask
+        kept = field >> width
+        mode = rest[0]
+        out = []
+        for i, (new_rid, spent, owed, left, _) in enumerate(
+                _step_moves((rid, nat if nat >= 0 else kept) + rest)):
+            if new_rid > run_mask:
+                raise _Overflow
+            if mode == 1:
+                new_kept, pool = left, 0  # aces not used low wait for position 14
+            elif mode == HIGH_ACE:
+                new_kept, pool = 0, left
             else:
-                w, k, s, p, gap, next1, next2 = suit[5]
-                found = _table(w, k, s, rid, nat, p, gap, next1, next2)
-            cache[(rid << 16) | nat] = found
+                new_kept, pool = kept, left
+            delta = ((((new_kept << width) | new_rid) - field) << shift) \
+                + ((spent + owed) << sp) + (owed << owed_shift) + pool
+            out.append((delta, (new_rid << 16) | new_kept, spent + owed, i << made_shift))
+        found = shared[field] = tuple(out)
         return found
 
-    def idle(t: int, key: int) -> bool:
-        """Whether nothing can happen to the state at step t (its suits there
-        have no card and no open run)."""
-        for s, rs, kss, nat, _, _, _ in steps[t][1]:
-            if (key >> rs) & mw or (nat if nat >= 0 else (key >> kss) & km):
-                return False
-        return True
+    def expand(suit: tuple, field: int) -> tuple:
+        """shared_moves with the suit's bound costs after each move in place of
+        the table key, leaving out the moves that need more jokers than the
+        hand has or after which the suit can't finish."""
+        moves = suit[5].get(field)
+        if moves is None:
+            moves = shared_moves(suit, field)
+        table = suit[4]
+        out = []
+        for delta, bound_key, needed, i in moves:
+            if needed <= J:
+                g0, g1, g2 = table[bound_key]
+                if g1 < _BIG:
+                    out.append((delta, g0, g1, g2, i))
+        found = suit[6][field] = tuple(out)
+        return found
 
     # Best first: the heap holds (dead + bound, -step, state, dead). A child no
     # worse than everything waiting is followed at once, without the heap.
@@ -602,69 +626,64 @@ def _solve(counts: list[list[int]], jokers: int, values: list[int], width: int,
     push = heappush
     t = 0
     key = 0
-    while t < last and idle(t, key):
+    while t < last and 0 <= steps[t][3] and not key & steps[t][3]:
         t += 1
+    first = t
     dead = 0
     f = 0
     best[t][key] = 0
     while t < last:
-        p, active, passive = steps[t]
+        p, active, passive, _ = steps[t]
         # Every combination of the suits' moves at p: (state, move numbers, and
-        # the suits' bound costs after p summed, see _suit_bounds).
+        # the suits' bound costs after p summed, see _suit_bounds). A suit's
+        # moves depend on its own field only; a suit with one move is added to
+        # every combination at once.
         s0 = s1 = s2 = 0
-        for rs, kss, table in passive:
-            g0, g1, g2 = table[(((key >> rs) & mw) << 16) | ((key >> kss) & km)]
+        for shift, table in passive:
+            field = (key >> shift) & suit_mask
+            g0, g1, g2 = table[((field & run_mask) << 16) | (field >> width)]
             s0 += g0
             s1 += g1
             s2 += g2
-        partial = [(key, (), s0, s1, s2)]
+        nk = key
+        made = 0
+        choices = []
         for suit in active:
-            _, rs, kss, nat, cache, _, table = suit
-            grown = []
-            seen = set()
-            for pk, made, s0, s1, s2 in partial:
-                rid = (pk >> rs) & mw
-                n = nat if nat >= 0 else (pk >> kss) & km
-                moves = cache.get((rid << 16) | n)
-                if moves is None:
-                    moves = moves_of(suit, rid, n)
-                pool = pk & 3
-                i = 0
-                for delta, left in moves[0]:
-                    nk = pk + delta
-                    if nk < cap and (nk >> ob) & 31 <= J - (nk >> sp):
-                        if left:
-                            np_ = pool + left
-                            nk += (np_ if np_ < 3 else 3) - pool
-                        if nk in seen:
-                            i += 1
-                            continue
-                        g0, g1, g2 = table[(((nk >> rs) & mw) << 16) | ((nk >> kss) & km)]
-                        if g1 < _BIG:
-                            seen.add(nk)
-                            grown.append((nk, made + (i,), s0 + g0, s1 + g1, s2 + g2))
-                    i += 1
-            partial = grown
+            field = (key >> suit[1]) & suit_mask
+            moves = suit[6].get(field)
+            if moves is None:
+                moves = expand(suit, field)
+            if len(moves) == 1:
+                delta, g0, g1, g2, i = moves[0]
+                nk += delta
+                made += i
+                s0 += g0
+                s1 += g1
+                s2 += g2
+            else:
+                choices.append(moves)  # none at all: no combination
+        partial = [(nk, made, s0, s1, s2)] if nk < cap else []
+        for moves in choices:
+            partial = [(pk + delta, made + i, s0 + g0, s1 + g1, s2 + g2)
+                       for pk, made, s0, s1, s2 in partial
+                       for delta, g0, g1, g2, i in moves if pk + delta < cap]
         # Settle the pool of rank p, bound, and pass the idle steps after.
-        t1 = t + 1
-        bt = best[t1]
-        pt = parent[t1]
-        follow = None
         vp = values[p]
+        follow = None
         for nk, made, s0, s1, s2 in partial:
-            np_ = nk & 3
-            nk -= np_
-            if np_ == 1 or np_ == 2:
-                options = ((nk, dead + np_ * vp, 0), (nk + ((3 - np_) << sp), dead, 1))
+            pool = nk & pool_mask
+            owed = (nk >> owed_shift) & 31
+            nk -= pool + (owed << owed_shift)
+            if pool == 1 or pool == 2:
+                options = ((nk, dead + pool * vp, 0), (nk + ((3 - pool) << sp), dead, 1))
             else:
                 options = ((nk, dead, 0),)
             for nk, d, joker_set in options:
                 if nk >= cap:
-                    continue
+                    continue  # more jokers than the hand has, counting those owed
                 if p < HIGH_ACE:
+                    nk -= owed << sp
                     left = J - (nk >> sp)
-                    if (nk >> ob) & 31 > left:
-                        continue  # the open runs owe more jokers than are left
                     # The bound: the suits' costs, less the jokers left at the price.
                     if left:
                         h = s1 - price1 * left
@@ -675,29 +694,20 @@ def _solve(counts: list[list[int]], jokers: int, values: list[int], width: int,
                     if h >= _BIG // 2:
                         continue  # some suit can't finish its open runs
                     cf = d + h if h > 0 else d
-                    nk &= clear
                 else:
                     cf = d
-                t2 = t1
+                t2 = t + 1
                 while t2 < last:
-                    for s, rs, kss, nat, _, _, _ in steps[t2][1]:
-                        if (nk >> rs) & mw or (nat if nat >= 0 else (nk >> kss) & km):
-                            break
-                    else:
-                        t2 += 1
-                        continue
-                    break
-                if t2 == t1:
-                    bt2 = bt
-                    pt2 = pt
-                else:
-                    bt2 = best[t2]
-                    pt2 = parent[t2]
+                    mask = steps[t2][3]
+                    if mask < 0 or nk & mask:
+                        break
+                    t2 += 1
+                bt2 = best[t2]
                 old = bt2.get(nk)
                 if old is not None and old <= d:
                     continue
                 bt2[nk] = d
-                pt2[nk] = (t, key, made, joker_set)
+                parent[t2][nk] = (t, key, made, joker_set)
                 if cf <= f and (follow is None or cf < follow[0]):
                     if follow is not None:
                         push(heap, follow)
@@ -714,30 +724,27 @@ def _solve(counts: list[list[int]], jokers: int, values: list[int], width: int,
             if best[t].get(key) == dead:
                 break
 
-    # Walk the links back, replaying each step's moves to name the decisions.
-    events = []
-    t = last
-    while t:
-        tf, pk, made, joker_set = parent[t][key]
-        p, active, _ = steps[tf]
+    # Walk the links back, naming each step's moves.
+    by_step = []
+    while t != first:
+        t, pk, made, joker_set = parent[t][key]
+        p, active, _, _ = steps[t]
         step_events = []
-        for suit, i in zip(active, made):
-            s, rs, kss, nat, _, _, _ = suit
-            rid = (pk >> rs) & mw
-            n = nat if nat >= 0 else (pk >> kss) & km
-            entries, decisions = moves_of(suit, rid, n)
-            delta, left = entries[i]
-            pool = pk & 3
-            pk += delta
-            if left:
-                pk += min(3, pool + left) - pool
+        pool = 0
+        for s, shift, nat, rest, _, _, _, made_shift in active:
+            field = (pk >> shift) & suit_mask
+            rid = field & run_mask
+            n = nat if nat >= 0 else field >> width
+            move = _step_moves((rid, n) + rest)[(made >> made_shift) & ((1 << _MADE_BITS) - 1)]
+            if p > 1:
+                pool += move[3]
             if n or rid:
-                step_events.append((p, s, decisions[i]))
-        if pk & 3 == 3 or joker_set:
+                step_events.append((p, s, move[4]))
+        if pool >= 3 or joker_set:
             step_events.append((p, None, 0))
-        events.extend(reversed(step_events))
-        t, key = tf, parent[t][key][1]
-    events.reverse()
+        by_step.append(step_events)
+        key = pk
+    events = [event for step_events in reversed(by_step) for event in step_events]
     return dead, events
 
 

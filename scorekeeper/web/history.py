@@ -10,9 +10,11 @@ from ..extensions import db
 from ..forms.history import HistoryFilterForm
 from ..models import Player
 from ..rules import HouseRules, parse_cards
+from .access import current_group, require_group
 from .filters import money
 
 bp = Blueprint("history", __name__)
+bp.url_value_preprocessor(require_group)
 
 
 @bp.app_template_filter()
@@ -28,13 +30,14 @@ def _page_number() -> int:
 @bp.get("/history")
 def index():
     form = HistoryFilterForm(request.args)
-    players = queries.players_on_record()
+    players = queries.players_on_record(current_group())
     form.player.choices = [SelectChoice("", "All players")] + [
         SelectChoice(str(p.id), p.name) for p in players]
     chosen = None
     if form.validate() and form.player.data:
         chosen = next(p for p in players if str(p.id) == form.player.data)
-    page = queries.finished_sessions(_page_number(), chosen.id if chosen else None)
+    page = queries.finished_sessions(current_group(), _page_number(),
+                                     chosen.id if chosen else None)
     if not page.exists:
         abort(404)
     return render_template("history/index.html", form=form, chosen=chosen, page=page)
@@ -42,7 +45,7 @@ def index():
 
 @bp.get("/history/sessions/<int:session_id>")
 def session(session_id: int):
-    game = queries.session_record(session_id)
+    game = queries.session_record(current_group(), session_id)
     if game is None:
         abort(404)
     rounds = queries.session_rounds(session_id, _page_number())
@@ -59,7 +62,9 @@ def session(session_id: int):
 
 @bp.get("/players/<int:player_id>")
 def player(player_id: int):
-    person = db.get_or_404(Player, player_id)
+    person = db.session.get(Player, player_id)
+    if person is None or person.group_id != current_group().id:
+        abort(404)
     record = queries.player_record(player_id)
     page = queries.played_sessions(player_id, _page_number(), record.sessions)
     if not page.exists:

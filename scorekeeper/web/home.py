@@ -1,6 +1,8 @@
 from flask import Blueprint, render_template, request
 
 from .. import queries
+from .access import current_group
+from .groups import may_create_group
 from ..forms.home import CheckHandForm
 from ..rules import CardError, HouseRules, best_melds, parse_cards
 
@@ -22,7 +24,10 @@ def index():
             form.cards.errors.append(str(error))
         else:
             arrangement = best_melds(cards, PRESETS[form.preset.data]())
+    group = current_group()
     return render_template(
         "home/index.html", form=form, arrangement=arrangement,
-        checking="cards" in request.args, playing=queries.open_sessions(),
-        finished=queries.recently_finished(RECENT_SESSIONS))
+        checking="cards" in request.args, group=group,
+        may_create=group is None and may_create_group(),
+        playing=queries.open_sessions(group) if group else [],
+        finished=queries.recently_finished(group, RECENT_SESSIONS) if group else [])

@@ -1,16 +1,22 @@
-"""Loading what a URL names, with the 404 checks in one place."""
+"""Loading what a URL names, with the access and 404 checks in one place."""
 
-from flask import g
+from flask import abort, g
 
 from ..extensions import db
 from ..models import GameSession
+from .access import current_group, require_group
 
 
 def load_game_session(endpoint, values):
-    """A url_value_preprocessor: puts the session named by ``session_id`` on
-    ``g.game`` so views and templates never pass it around."""
+    """A url_value_preprocessor for a group's pages: puts the session named by
+    ``session_id`` on ``g.game`` so views and templates never pass it around.
+    Another group's session is a 404, as if it did not exist."""
+    require_group(endpoint, values)
     if values and "session_id" in values:
-        g.game = db.get_or_404(GameSession, values.pop("session_id"))
+        game = db.session.get(GameSession, values.pop("session_id"))
+        if game is None or game.group_id != current_group().id:
+            abort(404)
+        g.game = game
 
 
 def add_session_id(endpoint, values):

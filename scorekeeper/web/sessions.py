@@ -9,6 +9,7 @@ from wtforms.fields.choices import SelectChoice
 from .. import queries, services
 from ..forms.sessions import PRESETS, JoinForm, NewSessionForm, PaidForm, rule_data, rule_texts
 from .filters import money
+from .access import current_group
 from .loading import add_session_id, load_game_session
 
 bp = Blueprint("sessions", __name__)
@@ -27,15 +28,16 @@ def new():
         form = NewSessionForm.with_preset(form)
     elif form.validate_on_submit():
         try:
-            session = services.start_session(form.names(), form.house_rules(),
-                                              form.dealer_name(), form.currency.data)
+            session = services.start_session(
+                current_group(), form.names(), form.house_rules(), form.dealer_name(),
+                form.currency.data)
         except services.ServiceError as error:
             start_error = str(error)
         else:
             return redirect(url_for("sessions.board", session_id=session.id))
     return render_template(
         "sessions/new.html", form=form, start_error=start_error,
-        known=queries.known_players(),
+        known=queries.known_players(current_group()),
         presets=json.dumps({name: rule_texts(make()) for name, make in PRESETS.items()}))
 
 
@@ -55,7 +57,7 @@ def render_board(join_form=None, leave_error=None, leaving=None):
     return render_template(
         "sessions/board.html", game=game, board=queries.scoreboard(game),
         join_form=join_form, leave_error=leave_error, leaving=leaving,
-        known=[] if game.is_finished else queries.known_players())
+        known=[] if game.is_finished else queries.known_players(current_group()))
 
 
 def seat_choices(seated):

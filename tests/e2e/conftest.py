@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from werkzeug.serving import make_server
 
-from tests.conftest import fresh_app
+from tests.conftest import GROUP_NAME, PASSPHRASE, fresh_app, the_group
 
 CHROMIUM = Path("/usr/bin/chromium")
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
@@ -54,6 +54,24 @@ def page(browser, base_url):
     page = context.new_page()
     yield page
     context.close()
+
+
+def sign_in(page, name=GROUP_NAME, passphrase=PASSPHRASE) -> None:
+    """Sign the page's browser in through the sign-in form."""
+    page.goto("/sign-in")
+    page.get_by_label("Group name").fill(name)
+    page.get_by_label("Passphrase").fill(passphrase)
+    page.get_by_role("button", name="Sign in").click()
+    page.wait_for_url("**/")
+
+
+@pytest.fixture
+def member(page, live_app):
+    """The page, signed in to the tests' group."""
+    with live_app.app_context():
+        the_group()
+    sign_in(page)
+    return page
 
 
 @pytest.fixture

@@ -282,8 +282,22 @@ def test_an_evening_of_rummi(page, base_url, outside_requests):
     assert totals(results, "money") == BY_HAND_BEFORE_EDIT
     assert [r["dealer"] for r in results] == ["Ann", "Dan", "Ben"]
 
-    # Home: nothing played yet.
+    # A new phone: create the table's group, name the phone.
     page.goto("/")
+    check(page, outside_requests)
+    page.get_by_role("link", name="Create a group").tap()
+    page.wait_for_url("**/groups/new")
+    page.get_by_label("Group name").fill("Thursday rummy")
+    page.get_by_label("Passphrase", exact=True).fill("sapu bersih 88")
+    page.get_by_label("Passphrase again").fill("sapu bersih 88")
+    page.get_by_label("This phone's name").fill("Ann's phone")
+    check(page, outside_requests)
+    screenshot(page, "new-group")
+    page.get_by_role("button", name="Create the group").tap()
+
+    # Home: signed in, nothing played yet.
+    page.wait_for_url(re.compile(r"/$"))
+    expect(page.get_by_role("heading", level=1)).to_have_text("Thursday rummy")
     check(page, outside_requests)
     page.get_by_role("link", name="New session").tap()
 

@@ -8,7 +8,8 @@ from playwright.sync_api import expect
 
 from scorekeeper import services
 from scorekeeper.rules import Entry, HouseRules
-from tests.e2e.conftest import PHONE, phone_page_problems
+from tests.conftest import the_group
+from tests.e2e.conftest import PHONE, phone_page_problems, sign_in
 
 WEIGHT_LIMIT = 60 * 1024  # bytes of HTML, CSS and JS a page may load, uncompressed
 
@@ -17,17 +18,17 @@ WEIGHT_LIMIT = 60 * 1024  # bytes of HTML, CSS and JS a page may load, uncompres
 def seeded(live_app):
     """A finished session (for history), one in play with a round, and a fresh one."""
     with live_app.app_context():
-        done = services.start_session(["Ann", "Ben", "Cat", "Dan"], HouseRules.rummi(), "Ann")
+        done = services.start_session(the_group(), ["Ann", "Ben", "Cat", "Dan"], HouseRules.rummi(), "Ann")
         services.record_round(done, {"Dan": Entry("dead", "5S 9H"), "Cat": Entry("dead", "4D"),
                                      "Ben": Entry("dead", "JK 7C"), "Ann": Entry("dead", "AC")})
         services.record_round(done, {"Dan": Entry("dead", "2S"), "Ben": Entry("hu"),
                                      "Ann": Entry("dead", "KD"), "Cat": Entry("dead", "AH")})
         services.set_paid(done, *_first_transfer(done), True)
         services.end_session(done)
-        playing = services.start_session(["Ann", "Ben", "Cat", "Dan"], HouseRules.rummi(), "Ben")
+        playing = services.start_session(the_group(), ["Ann", "Ben", "Cat", "Dan"], HouseRules.rummi(), "Ben")
         services.record_round(playing, {"Ann": Entry("dead", "3C"), "Dan": Entry("dead", "8H"),
                                         "Cat": Entry("dead", "QS"), "Ben": Entry("dead", "JK")})
-        fresh = services.start_session(["Eve", "Fay", "Gus"], HouseRules.penang(), "Eve")
+        fresh = services.start_session(the_group(), ["Eve", "Fay", "Gus"], HouseRules.penang(), "Eve")
         ids = {"done": done.id, "playing": playing.id, "fresh": fresh.id,
                "ann": done.seats[0].player_id}
     return ids
@@ -42,6 +43,7 @@ def page_urls(ids) -> dict[str, str]:
     playing = f"/sessions/{ids['playing']}"
     return {
         "home": "/",
+        "group": "/group",
         "new session": "/sessions/new",
         "scoreboard": playing,
         "round form": f"{playing}/rounds/new",
@@ -55,7 +57,7 @@ def page_urls(ids) -> dict[str, str]:
     }
 
 
-def test_every_page_is_light_and_stays_on_the_app_host(page, seeded, outside_requests):
+def test_every_page_is_light_and_stays_on_the_app_host(page, member, seeded, outside_requests):
     page.route("**/*", lambda route: route.continue_())  # routed requests skip the cache
     loaded = []
     page.on("response", lambda r: loaded.append(r)
@@ -96,7 +98,7 @@ def invalid_fields_are_described(page) -> list[str]:
     }""")
 
 
-def test_new_session_errors_are_accessible(page, seeded, outside_requests):
+def test_new_session_errors_are_accessible(page, member, seeded, outside_requests):
     page.goto("/sessions/new")
     page.get_by_label("Seat 1", exact=True).fill("Ann")
     page.get_by_label("Seat 2", exact=True).fill("ann")
@@ -130,7 +132,7 @@ def test_new_session_errors_are_accessible(page, seeded, outside_requests):
     assert outside_requests == []
 
 
-def test_round_errors_are_accessible(page, seeded, outside_requests):
+def test_round_errors_are_accessible(page, member, seeded, outside_requests):
     # Ben dealt round 1 and Ann won it: Ann deals round 2, play Dan Cat Ben Ann.
     page.goto(f"/sessions/{seeded['playing']}/rounds/new")
     cards = {"Cat": "as 5h", "Ben": "AS AS", "Ann": "7d xx", "Dan": "9c"}
@@ -168,6 +170,7 @@ def test_round_form_works_without_javascript(browser, base_url, seeded):
                                   is_mobile=True, device_scale_factor=1, base_url=base_url)
     try:
         page = context.new_page()
+        sign_in(page)
         page.goto(f"/sessions/{seeded['fresh']}/rounds/new")
         # Penang, Eve deals, play goes clockwise from her left: Fay, Gus, Eve.
         expect(page.locator(".round-order")).to_contain_text("Play: Fay → Gus → Eve")

@@ -3,6 +3,8 @@
 import pytest
 
 from scorekeeper import services
+from scorekeeper.extensions import db
+from scorekeeper.models import Group
 from tests.web.examples import EXAMPLE_RULES
 
 
@@ -13,6 +15,12 @@ def ctx(app):
 
 
 @pytest.fixture
-def table(ctx):
+def our_group(ctx, group):
+    """The ``group`` fixture, in this test's database session."""
+    return db.session.get(Group, group.id)
+
+
+@pytest.fixture
+def table(our_group):
     """The table of RULES.md §12: seats A B C D clockwise, D deals first."""
-    return services.start_session(list("ABCD"), EXAMPLE_RULES, first_dealer="D")
+    return services.start_session(our_group, list("ABCD"), EXAMPLE_RULES, first_dealer="D")

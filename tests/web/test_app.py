@@ -7,7 +7,8 @@ import pytest
 import sqlalchemy as sa
 
 from scorekeeper import create_app
-from scorekeeper.config import load_or_create_secret_key, normalise_database_url
+from scorekeeper.app import MissingSecretKey
+from scorekeeper.config import create_secret_key, normalise_database_url, read_secret_key
 from scorekeeper.extensions import db
 
 
@@ -68,16 +69,50 @@ def test_sqlite_file_gets_foreign_keys_and_wal(tmp_path):
 
 
 def test_secret_key_is_made_once_and_kept_private(tmp_path):
-    key = load_or_create_secret_key(tmp_path)
+    assert read_secret_key(tmp_path) is None
+    key = create_secret_key(tmp_path)
     assert len(key) == 64
-    assert load_or_create_secret_key(tmp_path) == key
+    assert create_secret_key(tmp_path) == key
+    assert read_secret_key(tmp_path) == key
     mode = stat.S_IMODE(os.stat(tmp_path / "secret_key").st_mode)
     assert mode == 0o600
     assert os.listdir(tmp_path) == ["secret_key"]
 
 
-def test_home_page_has_the_check_form(client):
-    response = client.get("/")
+def test_app_refuses_to_start_without_a_secret_key(monkeypatch, tmp_path):
+    monkeypatch.delenv("SECRET_KEY", raising=False)
+    with pytest.raises(MissingSecretKey, match="python -m scorekeeper setup"):
+        create_app({"SQLALCHEMY_DATABASE_URI": sqlite_url(tmp_path)}, instance_path=tmp_path)
+
+
+def test_instance_secret_key_file_is_used(monkeypatch, tmp_path):
+    monkeypatch.delenv("SECRET_KEY", raising=False)
+    key = create_secret_key(tmp_path)
+    app = create_app({"SQLALCHEMY_DATABASE_URI": sqlite_url(tmp_path)}, instance_path=tmp_path)
+    assert app.config["SECRET_KEY"] == key
+
+
+def test_testing_gets_a_random_key_of_its_own(monkeypatch, tmp_path):
+    monkeypatch.delenv("SECRET_KEY", raising=False)
+    config = {"TESTING": True, "SQLALCHEMY_DATABASE_URI": sqlite_url(tmp_path)}
+    one = create_app(config, instance_path=tmp_path).config["SECRET_KEY"]
+    two = create_app(config, instance_path=tmp_path).config["SECRET_KEY"]
+    assert len(one) == 64 and one != two
+    assert os.listdir(tmp_path) == []
+
+
+def test_https_makes_the_cookie_secure(monkeypatch, tmp_path):
+    monkeypatch.setenv("HTTPS", "1")
+    app = create_app({"SECRET_KEY": "k", "SQLALCHEMY_DATABASE_URI": sqlite_url(tmp_path)})
+    assert app.config["SESSION_COOKIE_SECURE"] is True
+    assert app.config["PREFERRED_URL_SCHEME"] == "https"
+    plain = create_app({"SECRET_KEY": "k", "HTTPS": False,
+                        "SQLALCHEMY_DATABASE_URI": sqlite_url(tmp_path)})
+    assert not plain.config["SESSION_COOKIE_SECURE"]
+
+
+def test_home_page_has_the_check_form(anonymous):
+    response = anonymous.get("/")
     assert response.status_code == 200
     html = response.text
     assert "<title>Scorekeeper</title>" in html

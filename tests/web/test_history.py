@@ -14,6 +14,7 @@ from scorekeeper.extensions import db
 from scorekeeper.models import GameSession, Player
 from scorekeeper.rules import Entry, HouseRules
 from scorekeeper.web.history import long_date, preset_name, rules_summary
+from tests.conftest import the_group
 from tests.web.examples import EXAMPLE_1, EXAMPLE_2, EXAMPLE_3
 from tests.web.examples import EXAMPLE_RULES as RULES
 
@@ -40,17 +41,17 @@ def evenings(app):
     three: A Zed, in play, no rounds
     """
     with app.app_context():
-        one = services.start_session(list("ABCD"), RULES, first_dealer="D")
+        one = services.start_session(the_group(), list("ABCD"), RULES, first_dealer="D")
         for entries in (EXAMPLE_1, EXAMPLE_2, EXAMPLE_3):
             services.record_round(one, entries)
         services.end_session(one)
-        two = services.start_session(["A", "B", "Eve"], RULES, first_dealer="A")
+        two = services.start_session(the_group(), ["A", "B", "Eve"], RULES, first_dealer="A")
         services.record_round(two, {"A": Entry("tien_hu", TIEN_HU),
                                     "B": Entry("dead"), "Eve": Entry("dead")})
         services.record_round(two, {"A": Entry("dead", "KS QS"), "B": Entry("dead", "5S"),
                                     "Eve": Entry("dead", "2H")})
         services.end_session(two)
-        three = services.start_session(["A", "Zed"], RULES, first_dealer="A")
+        three = services.start_session(the_group(), ["A", "Zed"], RULES, first_dealer="A")
         ids = {name: player_id(name) for name in ["A", "B", "C", "D", "Eve", "Zed"]}
         ids.update(one=one.id, two=two.id, three=three.id)
         return ids
@@ -60,7 +61,7 @@ def finished_sessions(app, count: int, names=("P", "Q")) -> list[int]:
     with app.app_context():
         ids = []
         for _ in range(count):
-            session = services.start_session(list(names), RULES, first_dealer=names[0])
+            session = services.start_session(the_group(), list(names), RULES, first_dealer=names[0])
             services.end_session(session)
             ids.append(session.id)
         return ids
@@ -81,7 +82,7 @@ def test_long_date():
 
 def test_history_without_finished_sessions(client, app):
     with app.app_context():
-        services.start_session(["A", "B"], RULES, first_dealer="A")  # in play
+        services.start_session(the_group(), ["A", "B"], RULES, first_dealer="A")  # in play
     page = text(client.get("/history"))
     assert "No finished sessions yet" in page
 
@@ -103,7 +104,7 @@ def test_history_lists_finished_sessions_newest_first(client, app, evenings):
 
 def test_history_names_every_top_winner_of_a_tie(client, app):
     with app.app_context():
-        session = services.start_session(["A", "B", "C"], RULES, first_dealer="A")
+        session = services.start_session(the_group(), ["A", "B", "C"], RULES, first_dealer="A")
         # A and B tie for first at 2 points; C pays 2 units, A and B split it
         services.record_round(session, {"A": Entry("dead", "2S"), "B": Entry("dead", "2H"),
                                         "C": Entry("dead", "KS")})
@@ -232,7 +233,7 @@ def test_session_record_with_a_tien_hu(client, evenings):
 
 def test_session_rounds_twenty_at_a_time(client, app):
     with app.app_context():
-        session = services.start_session(["A", "B"], RULES, first_dealer="A")
+        session = services.start_session(the_group(), ["A", "B"], RULES, first_dealer="A")
         for n in range(23):
             services.record_round(session, {"A": Entry("dead", "2S"),
                                             "B": Entry("dead", f"{2 + n % 9}H 10C")})
@@ -254,7 +255,7 @@ def test_a_long_session_page_stays_light(client, app):
     leaving room for the style sheet."""
     hands = ["2S 4H 6D 8C 10S", "3S 5H 7D 9C JS", "4S 6H 8D 10C QS", "5S 7H 9D JC KS"]
     with app.app_context():
-        session = services.start_session(list("ABCD"), RULES, first_dealer="A")
+        session = services.start_session(the_group(), list("ABCD"), RULES, first_dealer="A")
         for _ in range(25):
             services.record_round(session, dict(zip("ABCD", map(Entry, ["dead"] * 4, hands))))
         url = f"/history/sessions/{session.id}"
@@ -352,7 +353,7 @@ def test_player_without_rounds(client, evenings):
 def test_player_money_by_currency(client, app):
     with app.app_context():
         for currency, winner in (("RM", "A"), ("SGD", "B"), ("SGD", "A")):
-            session = services.start_session(["A", "B"], RULES, first_dealer="A",
+            session = services.start_session(the_group(), ["A", "B"], RULES, first_dealer="A",
                                               currency=currency)
             loser = "B" if winner == "A" else "A"
             services.record_round(session, {winner: Entry("dead", "2S"),
@@ -411,7 +412,7 @@ def pages(ids) -> list[str]:
 
 def test_statements_per_page_do_not_grow_with_the_data(client, app):
     with app.app_context():
-        small = services.start_session(["A", "B"], RULES, first_dealer="A")
+        small = services.start_session(the_group(), ["A", "B"], RULES, first_dealer="A")
         services.record_round(small, {"A": Entry("dead", "2S"), "B": Entry("dead", "KS")})
         services.end_session(small)
         little = {"A": player_id("A"), "session": small.id}
@@ -424,7 +425,7 @@ def test_statements_per_page_do_not_grow_with_the_data(client, app):
             {"A": Entry("tien_hu", TIEN_HU), "B": Entry("dead"), "C": Entry("dead")},
         ]
         for n in range(14):
-            big = services.start_session(["A", "B", "C", f"X{n}"][: 3 + n % 2], RULES,
+            big = services.start_session(the_group(), ["A", "B", "C", f"X{n}"][: 3 + n % 2], RULES,
                                          first_dealer="A")
             for k in range(25 if n == 13 else 6):
                 entries = dict(rounds[k % 3])
@@ -439,4 +440,4 @@ def test_statements_per_page_do_not_grow_with_the_data(client, app):
     after = [count_statements(app, client, url) for url in pages(much)]
 
     assert before == after
-    assert after == [6, 6, 8, 4]
+    assert after == [7, 7, 9, 5]

@@ -8,11 +8,12 @@ from scorekeeper import services
 from scorekeeper.extensions import db
 from scorekeeper.models import GameSession
 from scorekeeper.rules import Entry, HouseRules
+from tests.conftest import the_group
 
 
 def make_session(app, names=("Ann", "Bob"), rounds=0, ended=False):
     with app.app_context():
-        session = services.start_session(list(names), HouseRules.penang(), first_dealer=names[0])
+        session = services.start_session(the_group(), list(names), HouseRules.penang(), first_dealer=names[0])
         for _ in range(rounds):
             services.record_round(session, {names[0]: Entry("dead", "5S 5H"),
                                             names[1]: Entry("dead", "10C")})

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
+from flask import g
 
 from scorekeeper import services
 from scorekeeper.extensions import db
@@ -420,7 +421,9 @@ def count_statements(app, action):
         statements.append(statement)
 
     engine = db.engine
-    db.session.close()  # the requests share the test's app context: start afresh
+    # The requests share the test's app context: start afresh, as a server's requests do.
+    db.session.close()
+    g.pop("groups", None)
     sa.event.listen(engine, "before_cursor_execute", listen)
     try:
         assert action().status_code == 200

@@ -6,7 +6,9 @@ from scorekeeper import services
 from scorekeeper.extensions import db
 from scorekeeper.models import GameSession, Player, Round, RoundEntry
 from scorekeeper.rules import Entry, HouseRules, RoundError
+from tests.conftest import the_group
 from tests.web.examples import EXAMPLE_1, EXAMPLE_2, EXAMPLE_3, EXAMPLE_RULES
+
 
 def names(players):
     return [p.name for p in players]
@@ -25,13 +27,13 @@ def test_start_session_seats_players_clockwise(table):
 
 
 def test_known_players_are_reused_whatever_the_case(table):
-    again = services.start_session(["a", " b ", "Eve"], HouseRules.penang(), first_dealer="eve")
+    again = services.start_session(the_group(), ["a", " b ", "Eve"], HouseRules.penang(), first_dealer="eve")
     assert names(services.active_players(again)) == ["A", "B", "Eve"]
     assert db.session.query(Player).count() == 5
 
 
 def test_random_first_dealer_is_one_of_the_players(ctx):
-    session = services.start_session(["X", "Y", "Z"], HouseRules.penang())
+    session = services.start_session(the_group(), ["X", "Y", "Z"], HouseRules.penang())
     assert session.first_dealer.name in {"X", "Y", "Z"}
 
 
@@ -43,14 +45,14 @@ def test_random_first_dealer_is_one_of_the_players(ctx):
 ])
 def test_start_session_refuses_bad_tables(ctx, players, message):
     with pytest.raises(services.ServiceError, match=message):
-        services.start_session(players, HouseRules.penang())
+        services.start_session(the_group(), players, HouseRules.penang())
     db.session.rollback()
     assert db.session.query(GameSession).count() == 0
 
 
 def test_start_session_refuses_a_deck_too_small(ctx):
     with pytest.raises(services.ServiceError, match="need 120 cards"):
-        services.start_session(list("ABCDEF"), HouseRules.rummi())
+        services.start_session(the_group(), list("ABCDEF"), HouseRules.rummi())
 
 
 def test_worked_examples_recorded_in_a_row(table):
@@ -139,7 +141,7 @@ def test_players_join_and_leave_between_rounds(table):
 
 
 def test_the_last_two_players_cannot_leave(ctx):
-    session = services.start_session(["X", "Y"], HouseRules.penang(), first_dealer="X")
+    session = services.start_session(the_group(), ["X", "Y"], HouseRules.penang(), first_dealer="X")
     with pytest.raises(services.ServiceError, match="at least 2"):
         services.leave_session(session, session.seats[0].player_id)
 

@@ -11,6 +11,7 @@ from scorekeeper.extensions import db
 from scorekeeper.forms.sessions import cents_from_text, rule_texts
 from scorekeeper.models import GameSession, Payment, Player
 from scorekeeper.rules import Entry, HouseRules
+from tests.conftest import the_group
 
 # Rummi-preset rounds for the players Ann, Bob, Cat and Dan (RULES.md §12).
 NO_HU = {"Ann": Entry("dead", "JK 7H"), "Bob": Entry("dead", "AC AC 2S"),
@@ -29,7 +30,7 @@ def csrf_token(client, url):
 
 def make_session(app, rounds=(), names=TABLE, rules=None, dealer="Dan", ended=False):
     with app.app_context():
-        session = services.start_session(list(names), rules or HouseRules.rummi(),
+        session = services.start_session(the_group(), list(names), rules or HouseRules.rummi(),
                                          first_dealer=dealer)
         for entries in rounds:
             services.record_round(session, entries)

@@ -1,0 +1,28 @@
+"""`python -m scorekeeper setup`: make instance/secret_key if no key is
+configured, then bring the database schema up to date."""
+
+import argparse
+import os
+
+from flask_migrate import upgrade
+
+from .app import ROOT, create_app
+from .config import create_secret_key
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python -m scorekeeper")
+    parser.add_argument("command", choices=["setup"])
+    parser.parse_args(argv)
+    instance = ROOT / "instance"
+    instance.mkdir(exist_ok=True)
+    if not os.environ.get("SECRET_KEY"):
+        create_secret_key(instance)
+    app = create_app()
+    with app.app_context():
+        upgrade()
+    print(f"Ready: {app.config['SQLALCHEMY_DATABASE_URI']}")
+
+
+if __name__ == "__main__":
+    main()

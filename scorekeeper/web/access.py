@@ -1,0 +1,87 @@
+"""Who may see what: the group this phone is signed in to, and the check that
+every page of a group makes before anything is loaded."""
+
+import hashlib
+from functools import wraps
+from urllib.parse import urlsplit
+
+from flask import abort, g, redirect, request, session, url_for
+
+from ..extensions import db
+from ..models import Group
+
+
+def passphrase_check(group: Group) -> str:
+    """A fingerprint of the passphrase hash kept in the cookie: a new
+    passphrase signs every other phone out."""
+    return hashlib.sha256(group.passphrase_hash.encode()).hexdigest()[:16]
+
+
+def current_group() -> Group | None:
+    """The group the signed cookie names, if its passphrase is unchanged since
+    sign-in. The row is kept on ``g`` under the cookie's id, so it is read once
+    per request."""
+    group_id = session.get("group_id")
+    if not isinstance(group_id, int):
+        return None
+    loaded = g.setdefault("groups", {})
+    if group_id not in loaded:
+        loaded[group_id] = db.session.get(Group, group_id)
+    group = loaded[group_id]
+    if group is None or session.get("group_check") != passphrase_check(group):
+        return None
+    return group
+
+
+def template_context() -> dict:
+    return {"signed_in_group": current_group()}
+
+
+def sign_in(group: Group, device: str) -> None:
+    session.clear()
+    session.permanent = True
+    session["group_id"] = group.id
+    session["group_check"] = passphrase_check(group)
+    session["device"] = device
+
+
+def sign_out() -> None:
+    """Forget the group; the phone keeps its name for the next sign-in."""
+    device = session.get("device")
+    session.clear()
+    if device:
+        session["device"] = device
+
+
+def device_label() -> str:
+    return session.get("device", "")
+
+
+def set_device_label(label: str) -> None:
+    session["device"] = label
+
+
+def require_group(endpoint, values):
+    """A url_value_preprocessor for a group's pages: signed-out phones go to
+    sign in and come back."""
+    if current_group() is None:
+        abort(redirect(url_for("groups.sign_in", next=request.full_path.rstrip("?"))))
+
+
+def signed_in(view):
+    """For a view of a group's page outside the blueprints that check already."""
+    @wraps(view)
+    def checked(*args, **kwargs):
+        require_group(request.endpoint, None)
+        return view(*args, **kwargs)
+    return checked
+
+
+def safe_next(target: str | None) -> str | None:
+    """``target`` if it is a path on this site, so sign-in never redirects away."""
+    if not target:
+        return None
+    parts = urlsplit(target)
+    if parts.scheme or parts.netloc or not target.startswith("/") or target.startswith("//"):
+        return None
+    return target

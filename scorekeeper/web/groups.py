@@ -1,0 +1,157 @@
+"""Groups: create one, sign in and out, and the group's own page (passphrase,
+this phone's name)."""
+
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    g,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from flask_limiter.util import get_remote_address
+
+from .. import services
+from ..extensions import limiter
+from ..forms.groups import ButtonForm, CreateGroupForm, DeviceForm, PassphraseForm, SignInForm
+from .access import (
+    current_group,
+    device_label,
+    safe_next,
+    set_device_label,
+    sign_in as remember_group,
+    signed_in,
+    sign_out as forget_group,
+)
+
+bp = Blueprint("groups", __name__)
+
+
+def guess_device() -> str:
+    """A first name for this phone, from its browser; the user may change it."""
+    agent = request.headers.get("User-Agent", "")
+    for marker, label in (("iPhone", "iPhone"), ("iPad", "iPad"), ("Android", "Android phone")):
+        if marker in agent:
+            return label
+    return "Computer"
+
+
+def single_group() -> str | None:
+    return current_app.config["SINGLE_GROUP"]
+
+
+def may_create_group() -> bool:
+    """Whether this instance takes a new group now."""
+    if single_group():
+        return services.find_group(single_group()) is None
+    return current_app.config["NEW_GROUPS"]
+
+
+@bp.route("/groups/new", methods=["GET", "POST"])
+def new():
+    if not may_create_group():
+        abort(404)
+    form = CreateGroupForm(data={"name": single_group() or "",
+                                 "device": device_label() or guess_device()})
+    if single_group():
+        form.name.data = single_group()
+    error = None
+    if form.validate_on_submit():
+        try:
+            group = services.create_group(form.name.data, form.passphrase.data)
+        except services.ServiceError as problem:
+            error = str(problem)
+        else:
+            remember_group(group, form.device.data.strip())
+            return redirect(url_for("home.index"))
+    return render_template("groups/new.html", form=form, error=error,
+                           fixed_name=single_group())
+
+
+def _sign_in_key() -> str:
+    """Failed sign-ins are counted per group name as well as per address."""
+    name = single_group() or request.form.get("name", "")
+    return "group:" + services.clean_name(name).casefold()
+
+
+def _failed(response) -> bool:
+    return g.get("wrong_passphrase", False)
+
+
+def _sign_in_limit() -> str:
+    return current_app.config["SIGN_IN_LIMIT"]
+
+
+@bp.route("/sign-in", methods=["GET", "POST"])
+@limiter.limit(_sign_in_limit, key_func=get_remote_address, methods=["POST"],
+               deduct_when=_failed, scope="sign-in-address")
+@limiter.limit(_sign_in_limit, key_func=_sign_in_key, methods=["POST"],
+               deduct_when=_failed, scope="sign-in-group")
+def sign_in():
+    form = SignInForm(data={"name": single_group() or "",
+                            "device": device_label() or guess_device(),
+                            "next": request.args.get("next", "")})
+    if single_group():
+        form.name.data = single_group()
+    error = None
+    if form.validate_on_submit():
+        group = services.group_for_sign_in(form.name.data, form.passphrase.data)
+        if group is None:
+            g.wrong_passphrase = True
+            error = ("That group name and passphrase don't match."
+                     if not single_group() else "That passphrase is not right.")
+        else:
+            remember_group(group, form.device.data.strip())
+            return redirect(safe_next(form.next.data) or url_for("home.index"))
+    return render_template("groups/sign_in.html", form=form, error=error,
+                           fixed_name=single_group(), may_create=may_create_group())
+
+
+@bp.post("/sign-out")
+def sign_out():
+    if not ButtonForm().validate():
+        abort(400)
+    forget_group()
+    return redirect(url_for("home.index"))
+
+
+@bp.get("/group")
+@signed_in
+def settings():
+    return render_settings()
+
+
+def render_settings(passphrase_form=None, device_form=None, passphrase_changed=False):
+    return render_template(
+        "groups/settings.html", group=current_group(),
+        passphrase_form=passphrase_form or PassphraseForm(formdata=None),
+        device_form=device_form or DeviceForm(formdata=None, data={"device": device_label()}),
+        button_form=ButtonForm(), passphrase_changed=passphrase_changed)
+
+
+@bp.post("/group/passphrase")
+@signed_in
+def change_passphrase():
+    form = PassphraseForm()
+    if form.validate():
+        group = current_group()
+        try:
+            services.change_passphrase(group, form.current.data, form.passphrase.data)
+        except services.ServiceError as problem:
+            form.current.errors.append(str(problem))
+        else:
+            remember_group(group, device_label())  # this phone stays signed in
+            return render_settings(passphrase_changed=True)
+    return render_settings(passphrase_form=form)
+
+
+@bp.post("/group/device")
+@signed_in
+def rename_device():
+    form = DeviceForm()
+    if form.validate():
+        set_device_label(form.device.data.strip())
+        return redirect(url_for(".settings"))
+    return render_settings(device_form=form)
