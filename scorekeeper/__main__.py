@@ -21,7 +21,7 @@ def main(argv=None):
     app = create_app()
     with app.app_context():
         upgrade()
-    print(f"Ready: {app.config['SQLALCHEMY_DATABASE_URI']}")
+    print("The secret key is in place and the database schema is up to date.")
 
 
 if __name__ == "__main__":

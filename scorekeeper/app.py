@@ -83,10 +83,24 @@ def _sqlite_pragmas(dbapi_connection, connection_record):
 
 
 def register_blueprints(app):
-    from .web import access, filters, groups, history, home, rounds, sessions
+    from .web import (
+        access,
+        backup,
+        changes,
+        filters,
+        groups,
+        history,
+        home,
+        rounds,
+        sessions,
+        share,
+    )
 
     app.register_blueprint(home.bp)
     app.register_blueprint(groups.bp)
+    app.register_blueprint(changes.bp)
+    app.register_blueprint(share.bp)
+    app.register_blueprint(backup.bp)
     app.register_blueprint(sessions.bp)
     app.register_blueprint(rounds.bp)
     app.register_blueprint(history.bp)

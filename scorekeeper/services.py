@@ -3,6 +3,11 @@
 This is the only module that commits. A round and everything it changes (the
 money, dealers and playing orders of the rounds after it) are written in one
 transaction or not at all.
+
+Every change to a session raises its version in the same transaction, with a
+guarded UPDATE, so of two phones saving on the same version only one succeeds;
+the other gets Conflict. Every change is also written to the audit trail, with
+the label of the phone that made it (``device``).
 """
 
 from __future__ import annotations
@@ -13,12 +18,15 @@ import random
 from dataclasses import dataclass
 
 import sqlalchemy as sa
+from sqlalchemy.orm.attributes import set_committed_value
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from .extensions import db
 from .models import (
+    DEVICE_MAX,
     GROUP_NAME_MAX,
     NAME_MAX,
+    AuditEvent,
     GameSession,
     Group,
     Payment,
@@ -53,6 +61,16 @@ class ServiceError(ValueError):
     """A request that the current state does not allow; the message says why."""
 
 
+class Conflict(ServiceError):
+    """Another phone changed the session after the page this change came from
+    was made; ``since`` is the version that page was built on."""
+
+    def __init__(self, since: int | None) -> None:
+        super().__init__("This session was changed from another phone while you were on "
+                         "this page: nothing was saved. Check what changed, then save again.")
+        self.since = since
+
+
 class NeedsConfirmation(Exception):
     """The round has warnings the table has not yet confirmed."""
 
@@ -70,6 +88,53 @@ def warnings_digest(warnings: list[Problem]) -> str:
 
 def clean_name(name: str) -> str:
     return " ".join(name.split())
+
+
+# Versions and the audit trail
+
+
+def _claim(session: GameSession, version: int | None) -> None:
+    """Take the session's next version for this change, or raise Conflict if
+    another phone changed it since ``version`` (None: the caller saw the latest).
+
+    The guarded UPDATE is the transaction's first write: on PostgreSQL it waits
+    for a concurrent change to commit and then matches no row; on SQLite it
+    takes the database's write lock.
+    """
+    if version is not None and version != session.version:
+        raise Conflict(version)
+    claimed = db.session.execute(
+        sa.update(GameSession)
+        .where(GameSession.id == session.id, GameSession.version == session.version)
+        .values(version=GameSession.version + 1)
+        .execution_options(synchronize_session=False)
+    ).rowcount
+    if claimed != 1:
+        seen = session.version
+        db.session.rollback()
+        raise Conflict(version if version is not None else seen)
+    set_committed_value(session, "version", session.version + 1)
+
+
+def _audit(group_id: int, action: str, subject: str, *, session: GameSession | None = None,
+           before: dict | None = None, after: dict | None = None, device: str = "") -> None:
+    db.session.add(AuditEvent(
+        group_id=group_id, session_id=session.id if session else None,
+        version=session.version if session else None, device=device[:DEVICE_MAX],
+        action=action, subject=subject[:80], before=before, after=after))
+
+
+def round_snapshot(round_: Round) -> dict:
+    """A round as the audit trail keeps it: enough to show it and to restore it."""
+    return {
+        "number": round_.number,
+        "dealer": round_.dealer.name,
+        "entries": [
+            {"player": e.player.name, "seat": e.seat, "turn": e.turn, "outcome": e.outcome,
+             "cards": e.cards, "points": e.points, "position": e.position,
+             "net_cents": e.net_cents}
+            for e in sorted(round_.entries, key=lambda e: e.turn)],
+    }
 
 
 # Groups
@@ -112,24 +177,25 @@ def group_for_sign_in(name: str, passphrase: str) -> Group | None:
     return group if check_password_hash(group.passphrase_hash, passphrase) else None
 
 
-def change_passphrase(group: Group, current: str, new: str) -> None:
+def change_passphrase(group: Group, current: str, new: str, *, device: str = "") -> None:
     """A new passphrase signs out every other phone and revokes every share link."""
     if not check_password_hash(group.passphrase_hash, current):
         raise ServiceError("The current passphrase is not right")
     _check_passphrase_strength(new)
-    set_passphrase(group, new)
+    set_passphrase(group, new, device=device)
 
 
-def set_passphrase(group: Group, passphrase: str) -> None:
+def set_passphrase(group: Group, passphrase: str, *, device: str = "") -> None:
     _check_passphrase_strength(passphrase)
     group.passphrase_hash = generate_password_hash(passphrase)
+    _audit(group.id, "group.passphrase", "New passphrase", device=device)
     db.session.commit()
 
 
 # Players and sessions
 
 
-def find_or_create_players(group: Group, names: list[str]) -> list[Player]:
+def find_or_create_players(group: Group, names: list[str], *, device: str = "") -> list[Player]:
     """The group's players by name, reusing anyone seen before whatever the letter case."""
     names = [clean_name(n) for n in names]
     for name in names:
@@ -149,6 +215,7 @@ def find_or_create_players(group: Group, names: list[str]) -> list[Player]:
         if player is None:
             player = Player(group_id=group.id, name=name)
             db.session.add(player)
+            _audit(group.id, "player.add", name, after={"name": name}, device=device)
         players.append(player)
     return players
 
@@ -166,13 +233,13 @@ def _check_table(rules: HouseRules, n_players: int) -> None:
 
 def start_session(group: Group, names: list[str], rules: HouseRules,
                   first_dealer: str | None = None, currency: str = "RM",
-                  rng: random.Random | None = None) -> GameSession:
+                  rng: random.Random | None = None, *, device: str = "") -> GameSession:
     """A new session with players seated clockwise in the order given.
 
     ``first_dealer`` is one of the names, or None to draw one at random.
     """
     _check_table(rules, len(names))
-    players = find_or_create_players(group, names)
+    players = find_or_create_players(group, names, device=device)
     if first_dealer is None:
         dealer = (rng or random).choice(players)
     else:
@@ -188,6 +255,10 @@ def start_session(group: Group, names: list[str], rules: HouseRules,
         seats=[Seat(player=p, position=i) for i, p in enumerate(players)],
     )
     db.session.add(session)
+    db.session.flush()
+    _audit(group.id, "session.start", "Session started", session=session, after={
+        "players": [p.name for p in players], "first_dealer": dealer.name,
+        "currency": session.currency, "house_rules": session.house_rules}, device=device)
     db.session.commit()
     return session
 
@@ -206,7 +277,8 @@ def _renumber_seats(seats: list[Seat]) -> None:
         seat.position = position
 
 
-def join_session(session: GameSession, name: str, position: int) -> Player:
+def join_session(session: GameSession, name: str, position: int, *, device: str = "",
+                 version: int | None = None) -> Player:
     """Seat a player (new, known, or back after leaving) before the ``position``-th
     player clockwise; ``position`` equal to the number seated puts them last."""
     _check_open(session)
@@ -217,7 +289,9 @@ def join_session(session: GameSession, name: str, position: int) -> Player:
     if here is not None:
         raise ServiceError(f"{here.name} is already at the table")
     _check_table(session.rules, len(seated) + 1)
-    (player,) = find_or_create_players(session.group, [name])  # nothing is added before the checks pass
+    _claim(session, version)
+    # nothing is added before the checks pass
+    (player,) = find_or_create_players(session.group, [name], device=device)
     seat = next((s for s in everyone if s.player is player), None)
     if seat is None:
         seat = Seat(player=player, position=len(everyone))
@@ -231,11 +305,15 @@ def join_session(session: GameSession, name: str, position: int) -> Player:
     else:
         everyone.insert(everyone.index(seated[-1]) + 1, seat)
     _renumber_seats(everyone)
+    _audit(session.group_id, "seat.join", player.name, session=session,
+           after={"player": player.name, "seats": [s.player.name for s in everyone if s.active]},
+           device=device)
     db.session.commit()
     return player
 
 
-def leave_session(session: GameSession, player_id: int) -> None:
+def leave_session(session: GameSession, player_id: int, *, device: str = "",
+                  version: int | None = None) -> None:
     """The player's seat stays in its place, inactive, so that a deal they would
     have had passes on from where they sat."""
     _check_open(session)
@@ -245,7 +323,10 @@ def leave_session(session: GameSession, player_id: int) -> None:
         raise ServiceError("That player is not at the table")
     if len(seats) <= MIN_PLAYERS:
         raise ServiceError(f"A table needs at least {MIN_PLAYERS} players")
+    _claim(session, version)
     seat.active = False
+    _audit(session.group_id, "seat.leave", seat.player.name, session=session,
+           before={"player": seat.player.name}, device=device)
     db.session.commit()
 
 
@@ -323,6 +404,8 @@ def _write_score(round_: Round, seats: list[Player], order: list[Player],
         entry.hu_cents = parts.hu
         entry.joker_ace_cents = parts.joker_ace
         entry.net_cents = parts.total
+    if sum(e.net_cents for e in round_.entries) != 0:
+        raise RuntimeError(f"Round {round_.number}'s money does not sum to zero")
 
 
 def _cards_of(entry: Entry):
@@ -341,45 +424,66 @@ def _score(order: list[Player], entries: dict[str, Entry], rules: HouseRules,
 
 
 def record_round(session: GameSession, entries: dict[str, Entry],
-                 confirmed: str | None = None) -> Round:
+                 confirmed: str | None = None, *, device: str = "",
+                 version: int | None = None) -> Round:
     """Save the next round. ``entries`` are by player name; ``confirmed`` is the
-    digest of the warnings the table has accepted."""
+    digest of the warnings the table has accepted; ``version`` is the session's
+    version the form was built on."""
     _check_open(session)
+    if version is not None and version != session.version:
+        raise Conflict(version)
     coming = upcoming(session)
     score = _score(coming.order, entries, session.rules, confirmed)
+    _claim(session, version)
     round_ = Round(number=coming.number, dealer=coming.dealer)
     session.rounds.append(round_)
     _write_score(round_, active_players(session), coming.order, entries, score)
+    _audit(session.group_id, "round.add", f"Round {round_.number}", session=session,
+           after=round_snapshot(round_), device=device)
+    _commit_or_conflict(version)
+    return round_
+
+
+def _commit_or_conflict(version: int | None) -> None:
+    """Commit; a unique constraint broken by a concurrent change is a Conflict."""
     try:
         db.session.commit()
     except sa.exc.IntegrityError:
         db.session.rollback()
-        raise ServiceError(
-            f"Round {coming.number} was saved from another phone just now: "
-            "check the scoreboard before saving again") from None
-    return round_
+        raise Conflict(version) from None
 
 
 def _round_seats(round_: Round) -> list[Player]:
     return [e.player for e in sorted(round_.entries, key=lambda e: e.seat)]
 
 
-def edit_round(round_: Round, entries: dict[str, Entry], confirmed: str | None = None) -> Round:
+def edit_round(round_: Round, entries: dict[str, Entry], confirmed: str | None = None, *,
+               device: str = "", version: int | None = None) -> Round:
     """Change what was entered for a round; later rounds are scored again."""
     session = round_.session
     _check_open(session)
+    if version is not None and version != session.version:
+        raise Conflict(version)
     order = [e.player for e in sorted(round_.entries, key=lambda e: e.turn)]
     score = _score(order, entries, session.rules, confirmed)
+    before = round_snapshot(round_)
+    _claim(session, version)
     _write_score(round_, _round_seats(round_), order, entries, score)
     _rescore_after(session, round_.number)
-    db.session.commit()
+    _audit(session.group_id, "round.edit", f"Round {round_.number}", session=session,
+           before=before, after=round_snapshot(round_), device=device)
+    _commit_or_conflict(version)
     return round_
 
 
-def delete_round(round_: Round) -> None:
+def delete_round(round_: Round, *, device: str = "", version: int | None = None) -> None:
+    """Remove a round; the rounds after it move up a number and are scored again.
+    The audit trail keeps the round, so it can be restored."""
     session = round_.session
     _check_open(session)
     number = round_.number
+    before = round_snapshot(round_)
+    _claim(session, version)
     session.rounds.remove(round_)
     db.session.flush()
     for later in session.rounds:
@@ -387,7 +491,51 @@ def delete_round(round_: Round) -> None:
             later.number -= 1
             db.session.flush()  # one at a time keeps (session, number) unique
     _rescore_after(session, number - 1)
-    db.session.commit()
+    _audit(session.group_id, "round.delete", f"Round {number}", session=session,
+           before=before, device=device)
+    _commit_or_conflict(version)
+
+
+def restore_round(session: GameSession, deletion: AuditEvent, *, device: str = "",
+                  version: int | None = None) -> Round:
+    """Put a deleted round back at the number it had (or last, if there are
+    fewer rounds now); the rounds after it move down a number and are scored again."""
+    _check_open(session)
+    if deletion.action != "round.delete" or deletion.session_id != session.id:
+        raise ServiceError("Only a deleted round of this session can be restored")
+    if deletion.id in restored_deletions(session):
+        raise ServiceError("That round has been restored already")
+    kept = deletion.before
+    players = {seat.player.name: seat.player for seat in session.seats}
+    missing = [e["player"] for e in kept["entries"] if e["player"] not in players]
+    if missing or kept["dealer"] not in players:
+        raise ServiceError("That round's players are no longer in this session")
+    _claim(session, version)
+    number = min(kept["number"], len(session.rounds) + 1)
+    for later in sorted(session.rounds, key=lambda r: -r.number):
+        if later.number >= number:
+            later.number += 1
+            db.session.flush()  # one at a time, from the last, keeps (session, number) unique
+    round_ = Round(number=number, dealer=players[kept["dealer"]])
+    for e in kept["entries"]:
+        round_.entries.append(RoundEntry(
+            player=players[e["player"]], seat=e["seat"], turn=e["turn"], outcome=e["outcome"],
+            cards=e["cards"], points=0, position=0, tier_cents=0, hu_cents=0,
+            joker_ace_cents=0, net_cents=0))
+    session.rounds.insert(number - 1, round_)
+    db.session.flush()
+    _rescore_after(session, number - 1)
+    _audit(session.group_id, "round.restore", f"Round {number}", session=session,
+           after={**round_snapshot(round_), "restores": deletion.id}, device=device)
+    _commit_or_conflict(version)
+    return round_
+
+
+def restored_deletions(session: GameSession) -> set[int]:
+    """Ids of the session's round deletions that have been restored."""
+    afters = db.session.scalars(sa.select(AuditEvent.after).where(
+        AuditEvent.session_id == session.id, AuditEvent.action == "round.restore"))
+    return {after["restores"] for after in afters}
 
 
 def _rescore_after(session: GameSession, number: int) -> None:
@@ -449,13 +597,19 @@ def settlement(session: GameSession) -> list[Settlement]:
 
 
 def set_paid(session: GameSession, payer_id: int, payee_id: int, cents: int,
-             paid: bool) -> None:
+             paid: bool, *, device: str = "", version: int | None = None) -> None:
     """Mark one of the session's transfers as paid, or not paid."""
     due = {(s.transfer.payer.id, s.transfer.payee.id, s.transfer.cents)
            for s in settlement(session)}
     key = (payer_id, payee_id, cents)
     if key not in due:
         raise ServiceError("That transfer is not part of the settlement any more")
+    _claim(session, version)
+    names = {seat.player_id: seat.player.name for seat in session.seats}
+    transfer = {"payer": names[payer_id], "payee": names[payee_id], "cents": cents}
+    _audit(session.group_id, "payment.paid" if paid else "payment.unpaid",
+           f"{names[payer_id]} pays {names[payee_id]}", session=session,
+           before=None if paid else transfer, after=transfer if paid else None, device=device)
     for payment in list(session.payments):
         if (payment.payer_id, payment.payee_id, payment.cents) == key:
             session.payments.remove(payment)
@@ -464,15 +618,21 @@ def set_paid(session: GameSession, payer_id: int, payee_id: int, cents: int,
     db.session.commit()
 
 
-def end_session(session: GameSession) -> None:
+def end_session(session: GameSession, *, device: str = "", version: int | None = None) -> None:
     _check_open(session)
+    _claim(session, version)
     session.ended_at = utcnow()
+    _audit(session.group_id, "session.end", "Session ended", session=session, device=device)
     db.session.commit()
 
 
-def reopen_session(session: GameSession) -> None:
+def reopen_session(session: GameSession, *, device: str = "",
+                   version: int | None = None) -> None:
     """Open an ended session again, so a round can be corrected."""
     if not session.is_finished:
         raise ServiceError("This session is still open")
+    _claim(session, version)
     session.ended_at = None
+    _audit(session.group_id, "session.reopen", "Session reopened", session=session,
+           device=device)
     db.session.commit()

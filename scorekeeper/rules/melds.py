@@ -312,19 +312,46 @@ def _unmeldable(counts: list[list[int]], jokers: int) -> list[tuple[int, int]]:
     return dropped
 
 
-_SUIT_MOVES: dict[tuple, tuple] = {}
+_BOUND_MOVES: dict[tuple, tuple] = {}
 
 
-def _suit_moves(rid: int, naturals: int, p: int, gap: int) -> tuple:
-    """_moves for one suit as (new open-run id, jokers, cards left for the pool)."""
-    key = (rid, naturals, p if p in (1, HIGH_ACE - 1, HIGH_ACE) else 2, gap)
-    found = _SUIT_MOVES.get(key)
+def _bound_moves(key: tuple) -> tuple:
+    """The moves of one suit at one position for _suit_bounds, shared by every
+    hand. ``key`` is (open-run id, natural cards, mode (_mode), gap, jokers).
+
+    Returns (how many moves _moves has there, the suit states they lead to,
+    the moves as (state, jokers spent, cards left for the pool), the moves
+    with their costs by pool cost (see _costed_moves)), leaving out moves that
+    spend more jokers than the hand has. A state is open-run id << 16 plus
+    the aces kept back: at position 1 the cards left are kept, at position 14
+    none is, elsewhere the aces kept are added to the state given here.
+    """
+    found = _BOUND_MOVES.get(key)
     if found is None:
-        found = _SUIT_MOVES[key] = tuple(
-            (_run_id(new), spent, left)
-            for new, spent, left, _, _ in _moves(_RUN_COUNTS[rid], naturals, p <= HIGH_ACE - 2,
-                                                 p == HIGH_ACE - 1, gap)
-            if p < HIGH_ACE or not (new[0] or new[1]))
+        rid, naturals, mode, gap, jokers = key
+        moves = [((_run_id(new) << 16) | (left if mode == 1 else 0), spent, left)
+                 for new, spent, left, _, _ in _moves(_RUN_COUNTS[rid], naturals,
+                                                      mode <= HIGH_ACE - 2,
+                                                      mode == HIGH_ACE - 1, gap)
+                 if mode < HIGH_ACE or not (new[0] or new[1])]
+        usable = tuple(move for move in moves if move[1] <= jokers)
+        found = _BOUND_MOVES[key] = (len(moves), tuple({move[0]: None for move in usable}),
+                                     usable, {})
+    return found
+
+
+def _costed_moves(moves: tuple, costs: tuple) -> tuple:
+    """Moves of _bound_moves as (state, cost with no joker, cost with jokers at
+    _PRICES[0], at _PRICES[1]), a pool card costing ``costs``; a move that
+    spends a joker costs _BIG with no joker."""
+    found = moves[3].get(costs)
+    if found is None:
+        c0, c1, c2 = costs
+        price1, price2 = _PRICES
+        found = moves[3][costs] = tuple(
+            (state, c0 * left if not spent else _BIG,
+             c1 * left + price1 * spent, c2 * left + price2 * spent)
+            for state, spent, left in moves[2])
     return found
 
 
@@ -338,73 +365,59 @@ def _suit_bounds(row: list[int], jokers: int, gaps: list[int], pool_costs: list)
     None if that takes more than _SUIT_BUDGET moves (a suit of many twins with
     many jokers): see _flat_bounds.
     """
-    price1, price2 = _PRICES
-    cache = _SUIT_MOVES
     budget = _SUIT_BUDGET
-    # Forward: the suit's states after each position and their moves.
-    steps = []  # (position, [(state, [(next state, jokers, pool cards)])])
+    # Forward: the suit's states before each position and their moves.
+    steps = []  # (position, states, [(aces kept added, moves)])
     states = [0]
     for q in range(1, HIGH_ACE + 1):
         nat = row[q] if q < HIGH_ACE else -1
         if not nat and states[-1] < 0x10000:
             continue  # no card and no open run here
-        mode = q if q in (1, HIGH_ACE - 1, HIGH_ACE) else 2
-        gap = gaps[q]
-        grown = {}
+        rest = (_mode(q), gaps[q], jokers)
+        keeps = 1 < q < HIGH_ACE
+        grown = set()
         trans = []
         for st in states:
             rid = st >> 16
             kept = st & 0xFFFF
             n = nat if nat >= 0 else kept
-            if not n and not rid:
-                nst = st if q < HIGH_ACE else 0
-                trans.append((st, ((nst, 0, 0),)))
-                grown[nst] = None
-                continue
-            moves = cache.get((rid, n, mode, gap))
+            moves = _BOUND_MOVES.get((rid, n) + rest)
             if moves is None:
-                moves = _suit_moves(rid, n, q, gap)
-            budget -= len(moves)
-            if budget < 0:
-                return None
-            out = []
-            for nid, spent, left in moves:
-                if spent <= jokers:
-                    nst = (nid << 16) | (left if q == 1 else kept if q < HIGH_ACE else 0)
-                    out.append((nst, spent, left))
-                    grown[nst] = None
-            trans.append((st, out))
-        steps.append((q, trans))
+                moves = _bound_moves((rid, n) + rest)
+            if n or rid:
+                budget -= moves[0]
+                if budget < 0:
+                    return None
+            if keeps and kept:
+                grown.update([state + kept for state in moves[1]])
+                trans.append((kept, moves))
+            else:
+                grown.update(moves[1])
+                trans.append((0, moves))
+        steps.append((q, states, trans))
         states = sorted(grown)
     # Backward: the least cost after each position.
     table = [None] * (HIGH_ACE + 1)
     after = dict.fromkeys(states, _ZERO)
     q_next = HIGH_ACE + 1
-    for q, trans in reversed(steps):
+    for q, states, trans in reversed(steps):
         for p in range(q, q_next):
             table[p] = after
         q_next = q
-        c0, c1, c2 = pool_costs[q]
-        here = {}
-        for st, out in trans:
+        costs = pool_costs[q]
+        bounds = []
+        for kept, moves in trans:
             b0 = b1 = b2 = _BIG
-            for nst, spent, left in out:
-                g0, g1, g2 = after[nst]
-                if left:
-                    g0 += c0 * left
-                    g1 += c1 * left
-                    g2 += c2 * left
-                if spent:
-                    g1 += price1 * spent
-                    g2 += price2 * spent
-                elif g0 < b0:
-                    b0 = g0
-                if g1 < b1:
-                    b1 = g1
-                if g2 < b2:
-                    b2 = g2
-            here[st] = (b0, b1, b2)
-        after = here
+            for state, a0, a1, a2 in _costed_moves(moves, costs):
+                g0, g1, g2 = after[state + kept]
+                if g0 + a0 < b0:
+                    b0 = g0 + a0
+                if g1 + a1 < b1:
+                    b1 = g1 + a1
+                if g2 + a2 < b2:
+                    b2 = g2 + a2
+            bounds.append((b0, b1, b2))
+        after = dict(zip(states, bounds))
     for p in range(0, q_next):
         table[p] = after
     return table
