@@ -44,11 +44,21 @@ def run_migrations_online():
     conf_args["render_as_batch"] = True
 
     with target_db.engine.connect() as connection:
+        sqlite = connection.dialect.name == "sqlite"
+        if sqlite:
+            # A batch operation copies a table and drops the old one, which the
+            # foreign keys of other tables would refuse. The pragma only takes
+            # effect outside a transaction, so it is set before one begins.
+            connection.exec_driver_sql("PRAGMA foreign_keys=OFF")
+            connection.commit()
         context.configure(
             connection=connection, target_metadata=target_db.metadata, **conf_args
         )
         with context.begin_transaction():
             context.run_migrations()
+        if sqlite:
+            connection.exec_driver_sql("PRAGMA foreign_keys=ON")
+            connection.commit()
 
 
 if context.is_offline_mode():

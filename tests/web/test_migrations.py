@@ -1,9 +1,12 @@
 """The migrations build exactly the schema the models describe, on either database."""
 
+import sqlalchemy as sa
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 
+from scorekeeper import services
 from scorekeeper.extensions import db
+from scorekeeper.models import GameSession, Group, Player
 from tests.conftest import drop_everything
 
 
@@ -26,3 +29,31 @@ def test_downgrade_removes_every_table(app, runner):
     with app.app_context():
         remaining = set(db.inspect(db.engine).get_table_names()) - {"alembic_version"}
     assert remaining == set()
+
+
+def test_rows_from_before_groups_move_into_one_group(app, runner):
+    """0002 puts existing players and sessions into "Our table", whose passphrase
+    nobody knows until the operator sets one."""
+    with app.app_context():
+        drop_everything()
+    assert runner.invoke(args=["db", "upgrade", "0001"]).exit_code == 0
+    with app.app_context(), db.engine.begin() as connection:
+        connection.execute(sa.text(
+            "INSERT INTO player (id, name, created_at) VALUES (1, 'Ann', '2026-01-01'), "
+            "(2, 'Ben', '2026-01-01')"))
+        connection.execute(sa.text(
+            "INSERT INTO game_session (id, started_at, currency, house_rules, first_dealer_id) "
+            "VALUES (1, '2026-01-01', 'RM', '{}', 1)"))
+    assert runner.invoke(args=["db", "upgrade"]).exit_code == 0
+    with app.app_context():
+        group = db.session.scalar(sa.select(Group))
+        assert group.name == "Our table"
+        assert services.group_for_sign_in("Our table", "!") is None
+        assert {p.group_id for p in db.session.scalars(sa.select(Player))} == {group.id}
+        assert db.session.get(GameSession, 1).group_id == group.id
+        assert db.session.get(GameSession, 1).version == 1
+    result = runner.invoke(args=["group", "set-passphrase", "our table",
+                                 "--passphrase", "a new one at last"])
+    assert result.exit_code == 0, result.output
+    with app.app_context():
+        assert services.group_for_sign_in("Our table", "a new one at last").id == group.id
