@@ -40,6 +40,7 @@ from .rules import (
     Entry,
     HouseRules,
     Problem,
+    RoundError,
     RoundScore,
     Transfer,
     format_cards,
@@ -636,3 +637,91 @@ def reopen_session(session: GameSession, *, device: str = "",
     _audit(session.group_id, "session.reopen", "Session reopened", session=session,
            device=device)
     db.session.commit()
+
+
+# Correcting a session's house rules and a player's name
+
+
+def change_house_rules(session: GameSession, rules: HouseRules, currency: str, *,
+                       device: str = "", version: int | None = None) -> None:
+    """Correct a session's house rules: every round is scored again under them.
+
+    Who dealt and the order of play stay as they were at the table; the points,
+    places and money follow the new rules. Refused, with nothing changed, if a
+    round can't be scored under them.
+    """
+    _check_open(session)
+    if version is not None and version != session.version:
+        raise Conflict(version)
+    _check_table(rules, len(active_players(session)))
+    scores = []
+    for round_ in session.rounds:
+        try:
+            scores.append(_round_score(round_, rules))
+        except RoundError as error:
+            raise ServiceError(
+                f"Round {round_.number} can't be scored under these rules: {error}") from None
+    before = {"house_rules": session.house_rules, "currency": session.currency}
+    _claim(session, version)
+    session.house_rules = _rules_to_json(rules)
+    session.currency = currency.strip() or session.currency
+    for round_, score in zip(session.rounds, scores):
+        order = [e.player for e in sorted(round_.entries, key=lambda e: e.turn)]
+        _write_score(round_, _round_seats(round_), order, {}, score)
+    _audit(session.group_id, "session.rules", "House rules", session=session, before=before,
+           after={"house_rules": session.house_rules, "currency": session.currency},
+           device=device)
+    db.session.commit()
+
+
+def rename_player(player: Player, name: str, *, device: str = "") -> None:
+    """Correct a player's name everywhere; the audit trail keeps the old one."""
+    name = clean_name(name)
+    if not 1 <= len(name) <= NAME_MAX:
+        raise ServiceError(f"A name needs 1 to {NAME_MAX} characters")
+    if name == player.name:
+        return
+    taken = db.session.scalar(sa.select(Player.id).where(
+        Player.group_id == player.group_id, Player.id != player.id,
+        sa.func.lower(Player.name) == name.lower()))
+    if taken is not None:
+        raise ServiceError(f"Someone in the group is called {name} already")
+    before = {"name": player.name}
+    player.name = name
+    _audit(player.group_id, "player.rename", name, before=before, after={"name": name},
+           device=device)
+    db.session.commit()
+
+
+# Share links
+
+from .models import ShareLink  # noqa: E402  (appended section)
+
+
+def create_share_link(session: GameSession, *, device: str = "") -> ShareLink:
+    """A new read-only link to the session; its token is made by the web layer."""
+    link = ShareLink(session_id=session.id)
+    db.session.add(link)
+    db.session.flush()
+    _audit(session.group_id, "share.create", f"Share link {link.id}", session=session,
+           after={"link": link.id}, device=device)
+    db.session.commit()
+    return link
+
+
+def revoke_share_link(link: ShareLink, *, device: str = "") -> None:
+    """The link opens nothing from now on; the others keep working."""
+    if link.revoked_at is not None:
+        raise ServiceError("That link is revoked already")
+    link.revoked_at = utcnow()
+    session = link.session
+    _audit(session.group_id, "share.revoke", f"Share link {link.id}", session=session,
+           before={"link": link.id}, device=device)
+    db.session.commit()
+
+
+def share_links(session: GameSession) -> list[ShareLink]:
+    """The session's links: those that still work first, the newest first."""
+    return list(db.session.scalars(
+        sa.select(ShareLink).where(ShareLink.session_id == session.id)
+        .order_by(ShareLink.revoked_at.is_not(None), ShareLink.id.desc())))

@@ -1,6 +1,10 @@
 """Forms of the history pages."""
 
-from wtforms import Form, SelectField
+from flask_wtf import FlaskForm
+from wtforms import Form, SelectField, StringField
+from wtforms.validators import InputRequired, Length
+
+from ..models import NAME_MAX
 
 
 class HistoryFilterForm(Form):
@@ -12,3 +16,9 @@ class HistoryFilterForm(Form):
     player = SelectField(
         "Player", default="",
         invalid_choice_message="Choose a player from the list.")
+
+
+class RenameForm(FlaskForm):
+    name = StringField("Name", validators=[
+        InputRequired("Type the name."),
+        Length(max=NAME_MAX, message=f"Use at most {NAME_MAX} characters.")])

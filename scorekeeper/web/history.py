@@ -2,15 +2,15 @@
 
 from datetime import datetime
 
-from flask import Blueprint, abort, render_template, request
+from flask import Blueprint, abort, redirect, render_template, request, url_for
 from wtforms.fields.choices import SelectChoice
 
 from .. import queries, services
 from ..extensions import db
-from ..forms.history import HistoryFilterForm
+from ..forms.history import HistoryFilterForm, RenameForm
 from ..models import Player
 from ..rules import HouseRules, parse_cards
-from .access import current_group, require_group
+from .access import current_group, device_label, require_group
 from .filters import money
 
 bp = Blueprint("history", __name__)
@@ -60,16 +60,42 @@ def session(session_id: int):
         parse_cards=parse_cards)
 
 
-@bp.get("/players/<int:player_id>")
-def player(player_id: int):
+def _player_or_404(player_id: int) -> Player:
     person = db.session.get(Player, player_id)
     if person is None or person.group_id != current_group().id:
         abort(404)
-    record = queries.player_record(player_id)
-    page = queries.played_sessions(player_id, _page_number(), record.sessions)
+    return person
+
+
+@bp.get("/players/<int:player_id>")
+def player(player_id: int):
+    return render_player(_player_or_404(player_id))
+
+
+def render_player(person: Player, rename_form: RenameForm | None = None):
+    record = queries.player_record(person.id)
+    page = queries.played_sessions(person.id, _page_number(), record.sessions)
     if not page.exists:
         abort(404)
-    return render_template("history/player.html", person=person, record=record, page=page)
+    if rename_form is None:
+        rename_form = RenameForm(formdata=None, data={"name": person.name})
+    return render_template("history/player.html", person=person, record=record, page=page,
+                           rename_form=rename_form), 200 if not rename_form.errors else 422
+
+
+@bp.post("/players/<int:player_id>/name")
+def rename(player_id: int):
+    person = _player_or_404(player_id)
+    form = RenameForm()
+    if form.validate():
+        try:
+            services.rename_player(person, form.name.data, device=device_label())
+        except services.ServiceError as error:
+            db.session.rollback()
+            form.name.errors.append(str(error))
+        else:
+            return redirect(url_for(".player", player_id=person.id))
+    return render_player(person, form)
 
 
 def preset_name(rules: HouseRules) -> str:

@@ -1,0 +1,119 @@
+"""Correcting a session's house rules and a player's name, with the audit trail."""
+
+import dataclasses
+
+import pytest
+import sqlalchemy as sa
+
+from scorekeeper import services
+from scorekeeper.extensions import db
+from scorekeeper.models import AuditEvent
+from scorekeeper.rules import Entry, HouseRules
+from tests.web.examples import EXAMPLE_1, EXAMPLE_2, EXAMPLE_3, EXAMPLE_RULES
+
+
+def net_by_name(round_):
+    return {e.player.name: e.net_cents for e in round_.entries}
+
+
+def dealers(session):
+    return [r.dealer.name for r in session.rounds]
+
+
+def last_event(action):
+    return db.session.scalars(sa.select(AuditEvent).where(AuditEvent.action == action)
+                              .order_by(AuditEvent.id.desc())).first()
+
+
+def test_new_house_rules_rescore_every_round_and_keep_who_dealt(table):
+    for example in (EXAMPLE_1, EXAMPLE_2, EXAMPLE_3):
+        services.record_round(table, example)
+    dealt = dealers(table)
+    orders = [[e.player.name for e in sorted(r.entries, key=lambda e: e.turn)]
+              for r in table.rounds]
+    doubled = dataclasses.replace(EXAMPLE_RULES, unit_cents=2 * EXAMPLE_RULES.unit_cents,
+                                  dealer_rule="rotate")
+    before = [net_by_name(r) for r in table.rounds]
+    version = table.version
+
+    services.change_house_rules(table, doubled, "SGD", device="Mei's phone", version=version)
+
+    assert table.rules == doubled and table.currency == "SGD"
+    assert dealers(table) == dealt
+    assert [[e.player.name for e in sorted(r.entries, key=lambda e: e.turn)]
+            for r in table.rounds] == orders
+    # Round 2 (example 2) has no Hu, jokers or aces: its money is all tiers, so doubles.
+    assert net_by_name(table.rounds[1]) == {name: 2 * cents
+                                            for name, cents in before[1].items()}
+    assert all(sum(net_by_name(r).values()) == 0 for r in table.rounds)
+    assert table.version == version + 1
+    event = last_event("session.rules")
+    assert event.device == "Mei's phone" and event.session_id == table.id
+    assert event.before["house_rules"]["unit_cents"] == EXAMPLE_RULES.unit_cents
+    assert HouseRules(**event.after["house_rules"]) == doubled
+    assert event.after["currency"] == "SGD"
+
+
+def test_rules_a_round_breaks_are_refused_and_nothing_changes(table):
+    services.record_round(table, {**EXAMPLE_1, "A": Entry("dead", "JK JK JK 7H")})
+    no_jokers = dataclasses.replace(EXAMPLE_RULES, jokers=2)
+    version = table.version
+    with pytest.raises(services.ServiceError, match="Round 1 can't be scored"):
+        services.change_house_rules(table, no_jokers, "RM", version=version)
+    db.session.rollback()
+    assert table.rules == EXAMPLE_RULES and table.version == version
+    assert last_event("session.rules") is None
+
+
+def test_stale_rules_change_is_a_conflict(table):
+    version = table.version
+    services.record_round(table, EXAMPLE_1)
+    with pytest.raises(services.Conflict):
+        services.change_house_rules(table, EXAMPLE_RULES, "RM", version=version)
+
+
+def test_a_rename_shows_everywhere_and_is_on_record(table):
+    services.record_round(table, EXAMPLE_1)
+    player = table.seats[0].player
+    services.rename_player(player, "  Ah   Seng ", device="Ann's phone")
+    assert player.name == "Ah Seng"
+    assert [s.player.name for s in table.seats][0] == "Ah Seng"
+    event = last_event("player.rename")
+    assert (event.before, event.after, event.device) == (
+        {"name": "A"}, {"name": "Ah Seng"}, "Ann's phone")
+
+
+@pytest.mark.parametrize("name, message", [("b", "called b already"), ("", "1 to 30"),
+                                           ("x" * 31, "1 to 30")])
+def test_a_rename_to_a_taken_or_bad_name_is_refused(table, name, message):
+    player = table.seats[0].player
+    with pytest.raises(services.ServiceError, match=message):
+        services.rename_player(player, name)
+    db.session.rollback()
+    assert player.name == "A"
+
+
+def csrf_token(client, url):
+    html = client.get(url).text
+    return html.split('name="csrf_token" type="hidden" value="')[1].split('"')[0]
+
+
+def test_the_player_page_corrects_a_name(client, table):
+    player_id = table.seats[1].player_id
+    url = f"/players/{player_id}"
+    token = csrf_token(client, url)
+    response = client.post(f"{url}/name", data={"csrf_token": token, "name": "Bernard"})
+    assert response.status_code == 302 and response.location == url
+    assert "<h1>Bernard</h1>" in client.get(url).text
+    assert last_event("player.rename").device == "Test phone"
+
+
+def test_a_refused_name_is_shown_back_with_the_reason(client, table):
+    url = f"/players/{table.seats[1].player_id}"
+    response = client.post(f"{url}/name", data={"csrf_token": csrf_token(client, url),
+                                                "name": "c"})
+    assert response.status_code == 422
+    assert "Someone in the group is called c already" in response.text
+    assert 'value="c"' in response.text
+    db.session.expire_all()
+    assert table.seats[1].player.name == "B"
