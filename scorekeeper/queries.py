@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from sqlalchemy.orm import aliased, joinedload, selectinload
 
 from .extensions import db
-from .models import GameSession, Group, Player, Round, RoundEntry, Seat
+from .models import AuditEvent, GameSession, Group, Player, Round, RoundEntry, Seat
 from .services import Upcoming, balances, upcoming
 
 PER_PAGE = 10
@@ -349,3 +349,18 @@ def load_round_pages(session: GameSession, number: int | None = None) -> Round |
         sa.select(Round).where(Round.session_id == session.id, Round.number == number)
         .options(selectinload(Round.entries))
     ).one_or_none()
+
+
+# The group page
+
+GROUP_EVENTS = 20
+
+
+def group_events(group: Group) -> list[AuditEvent]:
+    """The group's latest changes that belong to no session: players added or
+    renamed, passphrase changes, imports."""
+    return list(db.session.scalars(
+        sa.select(AuditEvent)
+        .where(AuditEvent.group_id == group.id, AuditEvent.session_id.is_(None))
+        .order_by(AuditEvent.at.desc(), AuditEvent.id.desc())
+        .limit(GROUP_EVENTS)))

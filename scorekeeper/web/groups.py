@@ -13,7 +13,7 @@ from flask import (
 )
 from flask_limiter.util import get_remote_address
 
-from .. import services
+from .. import queries, services
 from ..extensions import limiter
 from ..forms.groups import ButtonForm, CreateGroupForm, DeviceForm, PassphraseForm, SignInForm
 from .access import (
@@ -125,7 +125,7 @@ def settings():
 
 def render_settings(passphrase_form=None, device_form=None, passphrase_changed=False):
     return render_template(
-        "groups/settings.html", group=current_group(),
+        "groups/settings.html", group=current_group(), events=queries.group_events(current_group()),
         passphrase_form=passphrase_form or PassphraseForm(formdata=None),
         device_form=device_form or DeviceForm(formdata=None, data={"device": device_label()}),
         button_form=ButtonForm(), passphrase_changed=passphrase_changed)
