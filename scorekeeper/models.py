@@ -28,15 +28,16 @@ class Group(db.Model):
     """A regular table of friends: everything else belongs to one.
 
     There are no user accounts: a phone signs in with the group's name and
-    passphrase. ``name_key`` is the name case-folded, so names are unique
-    whatever their letter case.
+    passphrase. Names need not be unique (refusing a taken name would tell a
+    stranger it exists): the name and the passphrase together find the group.
+    ``name_key`` is the name case-folded, for lookups whatever the letter case.
     """
 
     __tablename__ = "player_group"
 
     id: Mapped[int] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(sa.String(GROUP_NAME_MAX))
-    name_key: Mapped[str] = mapped_column(sa.String(GROUP_NAME_MAX), unique=True)
+    name_key: Mapped[str] = mapped_column(sa.String(GROUP_NAME_MAX), index=True)
     passphrase_hash: Mapped[str] = mapped_column(sa.String(255))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 

@@ -37,9 +37,10 @@ def upgrade():
     sa.Column('name_key', sa.String(length=40), nullable=False),
     sa.Column('passphrase_hash', sa.String(length=255), nullable=False),
     sa.Column('created_at', sa.DateTime(), nullable=False),
-    sa.PrimaryKeyConstraint('id', name=op.f('pk_player_group')),
-    sa.UniqueConstraint('name_key', name=op.f('uq_player_group_name_key'))
+    sa.PrimaryKeyConstraint('id', name=op.f('pk_player_group'))
     )
+    with op.batch_alter_table('player_group') as batch_op:
+        batch_op.create_index(batch_op.f('ix_player_group_name_key'), ['name_key'], unique=False)
     with op.batch_alter_table('player') as batch_op:
         batch_op.add_column(sa.Column('group_id', sa.Integer(), nullable=True))
     with op.batch_alter_table('game_session') as batch_op:
