@@ -15,6 +15,15 @@ OUTCOMES = [
 ]
 
 CARDS_MAX = 300  # a full hand of 25 cards, written out generously
+VERSION_DIGITS = 9
+
+
+def parse_version(text) -> int | None:
+    """The session version a page was built on, or None if ``text`` is not one."""
+    text = text if isinstance(text, str) else ""
+    if not (text.isascii() and text.isdigit() and len(text) <= VERSION_DIGITS):
+        return None
+    return int(text)
 
 
 class EntryForm(Form):
@@ -28,13 +37,24 @@ class EntryForm(Form):
 
 class RoundForm(FlaskForm):
     """Every player's entry, in playing order. ``number`` is the round the page
-    was made for, so a round saved meanwhile from another phone is noticed;
-    ``confirmed`` is the digest of the warnings the table accepted."""
+    was made for and ``version`` the session's version then, so a change saved
+    meanwhile from another phone is noticed; ``confirmed`` is the digest of the
+    warnings the table accepted."""
 
     number = IntegerField(widget=HiddenInput(), validators=[InputRequired()])
+    version = HiddenField()
     entries = FieldList(FormField(EntryForm))
     confirmed = HiddenField()
 
+    def parsed_version(self) -> int | None:
+        return parse_version(self.version.data)
 
-class DeleteRoundForm(FlaskForm):
-    """A button-only POST: just the CSRF token."""
+
+class VersionForm(FlaskForm):
+    """A button-only POST (delete or restore a round) that carries the session's
+    version when its page was made."""
+
+    version = HiddenField()
+
+    def parsed_version(self) -> int | None:
+        return parse_version(self.version.data)

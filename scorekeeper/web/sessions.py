@@ -7,9 +7,16 @@ from flask import Blueprint, abort, g, redirect, render_template, request, url_f
 from wtforms.fields.choices import SelectChoice
 
 from .. import queries, services
-from ..forms.sessions import PRESETS, JoinForm, NewSessionForm, PaidForm, rule_data, rule_texts
+from ..forms.sessions import (
+    PRESETS,
+    JoinForm,
+    NewSessionForm,
+    PaidForm,
+    rule_data,
+    rule_texts,
+)
+from .access import current_group, device_label
 from .filters import money
-from .access import current_group
 from .loading import add_session_id, load_game_session
 
 bp = Blueprint("sessions", __name__)
@@ -30,7 +37,7 @@ def new():
         try:
             session = services.start_session(
                 current_group(), form.names(), form.house_rules(), form.dealer_name(),
-                form.currency.data)
+                form.currency.data, device=device_label())
         except services.ServiceError as error:
             start_error = str(error)
         else:
@@ -73,7 +80,8 @@ def join():
     form.position.choices = seat_choices(services.active_players(g.game))
     if form.validate():
         try:
-            services.join_session(g.game, form.name.data, form.position.data)
+            services.join_session(g.game, form.name.data, form.position.data,
+                                  device=device_label())
         except services.ServiceError as error:
             form.name.errors.append(str(error))
         else:
@@ -84,7 +92,7 @@ def join():
 @bp.post("/sessions/<int:session_id>/players/<int:player_id>/leave")
 def leave(player_id):
     try:
-        services.leave_session(g.game, player_id)
+        services.leave_session(g.game, player_id, device=device_label())
     except services.ServiceError as error:
         return render_board(leave_error=str(error), leaving=player_id)
     return redirect(url_for("sessions.board"))
@@ -122,7 +130,7 @@ def paid():
         abort(400)
     try:
         services.set_paid(g.game, form.payer_id.data, form.payee_id.data, form.cents.data,
-                          form.paid.data)
+                          form.paid.data, device=device_label())
     except services.ServiceError as error:
         return render_settle(error=str(error))
     return redirect(url_for("sessions.settle", _anchor="transfers"))
@@ -131,7 +139,7 @@ def paid():
 @bp.post("/sessions/<int:session_id>/reopen")
 def reopen():
     try:
-        services.reopen_session(g.game)
+        services.reopen_session(g.game, device=device_label())
     except services.ServiceError:
         pass  # already open: the scoreboard shows it as it is
     return redirect(url_for("sessions.board"))
@@ -140,7 +148,7 @@ def reopen():
 @bp.post("/sessions/<int:session_id>/end")
 def end():
     try:
-        services.end_session(g.game)
+        services.end_session(g.game, device=device_label())
     except services.ServiceError as error:
         return render_settle(error=str(error))
     return redirect(url_for("sessions.board"))

@@ -229,9 +229,11 @@ def test_a_round_saved_meanwhile_is_noticed_and_the_typing_kept(client, base, ta
     record(table, EXAMPLE_1)  # from another phone
     response = client.post(f"{base}/new", data=filled(page, EXAMPLE_2))
     html = text(response)
-    assert response.status_code == 200
+    assert response.status_code == 409
     assert round_count() == 1
-    assert "The table changed while this page was open" in html
+    assert "Saved from another phone while you were typing" in html
+    assert "Round 1 was saved from an unnamed phone." in html
+    assert "Save as round 2" in html
     assert "<h1>Round 2</h1>" in html
     assert 'value="KS QS"' in section(html, "D")
     response = client.post(f"{base}/new", data=filled(html, EXAMPLE_2))

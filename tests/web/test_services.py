@@ -1,10 +1,19 @@
 """Use cases against a real database: sessions, rounds, recomputation, money."""
 
 import pytest
+import sqlalchemy as sa
 
 from scorekeeper import services
 from scorekeeper.extensions import db
-from scorekeeper.models import GameSession, Player, Round, RoundEntry
+from scorekeeper.models import (
+    AuditEvent,
+    GameSession,
+    Payment,
+    Player,
+    Round,
+    RoundEntry,
+    Seat,
+)
 from scorekeeper.rules import Entry, HouseRules, RoundError
 from tests.conftest import the_group
 from tests.web.examples import EXAMPLE_1, EXAMPLE_2, EXAMPLE_3, EXAMPLE_RULES
@@ -191,3 +200,158 @@ def test_a_reopened_session_takes_corrections(table):
     assert net_by_name(table.rounds[0]) == {"A": -150, "B": -150, "C": 600, "D": -300}
     with pytest.raises(services.ServiceError, match="still open"):
         services.reopen_session(table)
+
+
+# Versions and the audit trail
+
+
+def events(session=None):
+    query = sa.select(AuditEvent).order_by(AuditEvent.id)
+    if session is not None:
+        query = query.where(AuditEvent.session_id == session.id)
+    return list(db.session.scalars(query))
+
+
+def player_named(name):
+    return db.session.scalar(sa.select(Player).where(Player.name == name))
+
+
+def deletion_of(session):
+    return next(e for e in reversed(events(session)) if e.action == "round.delete")
+
+
+def a_to_c(session):
+    return next(s.transfer for s in services.settlement(session) if s.transfer.payer.name == "A")
+
+
+# Each write: (what it needs done first, the call, its action, whether it keeps a before, an after)
+WRITES = {
+    "record": (lambda s: None,
+               lambda s, **kw: services.record_round(s, EXAMPLE_2, **kw),
+               "round.add", False, True),
+    "edit": (lambda s: None,
+             lambda s, **kw: services.edit_round(s.rounds[0], EXAMPLE_2, **kw),
+             "round.edit", True, True),
+    "delete": (lambda s: None,
+               lambda s, **kw: services.delete_round(s.rounds[0], **kw),
+               "round.delete", True, False),
+    "restore": (lambda s: services.delete_round(s.rounds[0]),
+                lambda s, **kw: services.restore_round(s, deletion_of(s), **kw),
+                "round.restore", False, True),
+    "join": (lambda s: None,
+             lambda s, **kw: services.join_session(s, "Eve", 1, **kw),
+             "seat.join", False, True),
+    "leave": (lambda s: None,
+              lambda s, **kw: services.leave_session(s, player_named("B").id, **kw),
+              "seat.leave", True, False),
+    "paid": (lambda s: None,
+             lambda s, **kw: services.set_paid(s, a_to_c(s).payer.id, a_to_c(s).payee.id,
+                                               a_to_c(s).cents, True, **kw),
+             "payment.paid", False, True),
+    "unpaid": (lambda s: services.set_paid(s, a_to_c(s).payer.id, a_to_c(s).payee.id,
+                                           a_to_c(s).cents, True),
+               lambda s, **kw: services.set_paid(s, a_to_c(s).payer.id, a_to_c(s).payee.id,
+                                                 a_to_c(s).cents, False, **kw),
+               "payment.unpaid", True, False),
+    "end": (lambda s: None,
+            lambda s, **kw: services.end_session(s, **kw),
+            "session.end", False, False),
+    "reopen": (lambda s: services.end_session(s),
+               lambda s, **kw: services.reopen_session(s, **kw),
+               "session.reopen", False, False),
+}
+
+
+def row_counts():
+    return {model.__name__: db.session.scalar(sa.select(sa.func.count()).select_from(model))
+            for model in (Round, RoundEntry, Player, Seat, Payment, AuditEvent)}
+
+
+@pytest.mark.parametrize("write", WRITES)
+def test_every_write_is_audited_once_with_the_phone_and_the_new_version(table, write):
+    prepare, call, action, has_before, has_after = WRITES[write]
+    services.record_round(table, EXAMPLE_1)
+    prepare(table)
+    version, seen = table.version, len(events(table))
+    call(table, device="Mei's phone", version=version)
+    db.session.expire_all()
+    assert table.version == version + 1
+    new = events(table)[seen:]
+    assert [(e.action, e.device, e.version) for e in new] == [(action, "Mei's phone", version + 1)]
+    assert (new[0].before is not None, new[0].after is not None) == (has_before, has_after)
+
+
+def test_round_events_keep_the_round_by_player_name(table):
+    services.record_round(table, EXAMPLE_1, device="Mei")
+    services.edit_round(table.rounds[0], {**EXAMPLE_1, "D": Entry("dead", "2H")}, device="Raj")
+    services.delete_round(table.rounds[0], device="")
+    added, edited, deleted = [e for e in events(table) if e.action.startswith("round.")]
+    assert added.after["number"] == 1 and added.after["dealer"] == "D"
+    assert {e["player"]: e["net_cents"] for e in added.after["entries"]} == \
+        {"A": -100, "B": -800, "C": 900, "D": 0}
+    assert {e["player"]: e["cards"] for e in edited.before["entries"]}["D"] == "AS 9H"
+    assert {e["player"]: e["cards"] for e in edited.after["entries"]}["D"] == "2H"
+    assert deleted.before == edited.after
+    assert [e.device for e in (added, edited, deleted)] == ["Mei", "Raj", ""]
+
+
+def test_starting_a_session_is_audited_with_its_players_and_rules(our_group):
+    session = services.start_session(our_group, ["Ann", "Bob"], EXAMPLE_RULES,
+                                     first_dealer="Bob", device="Mei")
+    (start,) = events(session)
+    assert (start.action, start.device, start.version, session.version) == \
+        ("session.start", "Mei", 1, 1)
+    assert start.after["players"] == ["Ann", "Bob"] and start.after["first_dealer"] == "Bob"
+    assert start.after["house_rules"]["jokers"] == EXAMPLE_RULES.jokers
+    added = [e for e in events() if e.action == "player.add"]
+    assert [(e.subject, e.device, e.session_id) for e in added] == \
+        [("Ann", "Mei", None), ("Bob", "Mei", None)]
+
+
+def test_the_version_rises_by_one_per_change(table):
+    versions = [table.version]
+    services.record_round(table, EXAMPLE_1)
+    versions.append(table.version)
+    services.record_round(table, EXAMPLE_2, version=table.version)
+    versions.append(table.version)
+    services.join_session(table, "Eve", 0)
+    versions.append(table.version)
+    services.delete_round(table.rounds[1], version=table.version)
+    versions.append(table.version)
+    assert versions == [1, 2, 3, 4, 5]
+    assert [e.version for e in events(table)] == [1, 2, 3, 4, 5]
+
+
+@pytest.mark.parametrize("write", WRITES)
+def test_a_stale_version_raises_conflict_and_writes_nothing(table, write):
+    prepare, call, *_ = WRITES[write]
+    services.record_round(table, EXAMPLE_1)
+    prepare(table)
+    stale = table.version - 1
+    before = row_counts(), table.version, table.ended_at
+    with pytest.raises(services.Conflict) as caught:
+        call(table, device="Mei", version=stale)
+    assert caught.value.since == stale
+    db.session.rollback()
+    db.session.expire_all()
+    assert (row_counts(), table.version, table.ended_at) == before
+
+
+def test_restoring_puts_the_round_back_and_scores_the_rest_again(table):
+    for example in (EXAMPLE_1, EXAMPLE_3, EXAMPLE_2):
+        services.record_round(table, example)
+
+    def state():
+        db.session.expire_all()
+        return [(r.number, r.dealer.name, net_by_name(r)) for r in table.rounds]
+
+    before = state()
+    services.delete_round(table.rounds[0])
+    assert state() != before
+    deletion = deletion_of(table)
+    restored = services.restore_round(table, deletion, device="Mei")
+    assert restored.number == 1
+    assert state() == before
+    assert services.restored_deletions(table) == {deletion.id}
+    with pytest.raises(services.ServiceError, match="restored already"):
+        services.restore_round(table, deletion)

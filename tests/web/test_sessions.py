@@ -9,7 +9,7 @@ from sqlalchemy import event
 from scorekeeper import services
 from scorekeeper.extensions import db
 from scorekeeper.forms.sessions import cents_from_text, rule_texts
-from scorekeeper.models import GameSession, Payment, Player
+from scorekeeper.models import AuditEvent, GameSession, Payment, Player
 from scorekeeper.rules import Entry, HouseRules
 from tests.conftest import the_group
 
@@ -507,8 +507,10 @@ def test_an_ended_session_can_be_reopened_to_correct_a_round(app, client):
     response = client.post(f"/sessions/{sid}/reopen", data={"csrf_token": token})
     assert (response.status_code, response.location) == (302, f"/sessions/{sid}")
     assert "Enter round 2" in client.get(f"/sessions/{sid}").text
+    page = client.get(f"/sessions/{sid}/rounds/1").text
+    version = re.search(r'name="version"[^>]*value="(\d+)"', page).group(1)
     assert client.post(f"/sessions/{sid}/rounds/1/delete",
-                       data={"csrf_token": token}).status_code == 302
+                       data={"csrf_token": token, "version": version}).status_code == 302
     with app.app_context():
         session = db.session.get(GameSession, sid)
         assert (session.ended_at, session.rounds) == (None, [])
@@ -542,3 +544,31 @@ def test_a_bare_post_is_answered_with_messages_not_an_error(app, client):
     assert error_of(html, "direction") == "Not a valid choice."
     with app.app_context():
         assert db.session.query(GameSession).count() == 0
+
+
+def test_every_change_made_here_is_audited_with_this_phones_name(app, client):
+    client.post("/sessions/new", data=new_form(client, seats=TABLE, first_dealer="3"))
+    with app.app_context():
+        sid = db.session.scalar(db.select(GameSession.id))
+        services.record_round(db.session.get(GameSession, sid), NO_HU, device="Other phone")
+        due = services.settlement(db.session.get(GameSession, sid))[0].transfer
+        transfer = {"payer_id": due.payer.id, "payee_id": due.payee.id, "cents": due.cents}
+    token = csrf_token(client, f"/sessions/{sid}")
+    for url, data in [
+        (f"/sessions/{sid}/players", {"name": "Eve", "position": "1"}),
+        (f"/sessions/{sid}/players/{player_id(app, 'Bob')}/leave", {}),
+        (f"/sessions/{sid}/settle/paid", {**transfer, "paid": "y"}),
+        (f"/sessions/{sid}/settle/paid", transfer),
+        (f"/sessions/{sid}/end", {}),
+        (f"/sessions/{sid}/reopen", {}),
+    ]:
+        assert client.post(url, data={"csrf_token": token, **data}).status_code == 302, url
+    with app.app_context():
+        trail = db.session.execute(
+            db.select(AuditEvent.action, AuditEvent.device, AuditEvent.version)
+            .where(AuditEvent.session_id == sid).order_by(AuditEvent.id)).all()
+    assert [tuple(row) for row in trail] == [
+        ("session.start", "Test phone", 1), ("round.add", "Other phone", 2),
+        ("seat.join", "Test phone", 3), ("seat.leave", "Test phone", 4),
+        ("payment.paid", "Test phone", 5), ("payment.unpaid", "Test phone", 6),
+        ("session.end", "Test phone", 7), ("session.reopen", "Test phone", 8)]

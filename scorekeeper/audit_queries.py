@@ -1,0 +1,38 @@
+"""Read-only queries of the audit trail for the history of changes and the
+"saved from another phone" notices; nothing here writes or commits."""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+
+from .extensions import db
+from .models import AuditEvent, GameSession
+from .queries import Page
+
+CHANGES_PER_PAGE = 15  # a page lists every card of its rounds: 15 keep it under 60 KB
+
+
+def session_changes(session: GameSession, number: int) -> Page:
+    """Page ``number`` of the session's changes, newest first, in two statements."""
+    where = AuditEvent.session_id == session.id
+    total = db.session.scalar(sa.select(sa.func.count(AuditEvent.id)).where(where))
+    events = list(db.session.scalars(
+        sa.select(AuditEvent).where(where)
+        .order_by(AuditEvent.id.desc())
+        .limit(CHANGES_PER_PAGE).offset((max(number, 1) - 1) * CHANGES_PER_PAGE)))
+    return Page(events, number, total, CHANGES_PER_PAGE)
+
+
+def changes_since(session: GameSession, version: int) -> list[AuditEvent]:
+    """The session's changes made after it was at ``version``, oldest first."""
+    return list(db.session.scalars(
+        sa.select(AuditEvent)
+        .where(AuditEvent.session_id == session.id, AuditEvent.version > version)
+        .order_by(AuditEvent.id)))
+
+
+def session_event(session: GameSession, event_id: int) -> AuditEvent | None:
+    """One of the session's changes, or None if it is another session's or unknown."""
+    return db.session.scalar(sa.select(AuditEvent).where(
+        AuditEvent.id == event_id, AuditEvent.session_id == session.id,
+        AuditEvent.group_id == session.group_id))
