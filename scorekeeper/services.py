@@ -142,20 +142,20 @@ def round_snapshot(round_: Round) -> dict:
 
 
 def create_group(name: str, passphrase: str) -> Group:
+    """A new group. Another group may have the same name; only a name and
+    passphrase that would open an existing group are refused (whoever types
+    them knows that group already, so nothing is given away)."""
     name = clean_name(name)
     if not 1 <= len(name) <= GROUP_NAME_MAX:
         raise ServiceError(f"A group name needs 1 to {GROUP_NAME_MAX} characters")
     _check_passphrase_strength(passphrase)
-    if db.session.scalar(sa.select(Group.id).where(Group.name_key == name.casefold())):
-        raise ServiceError("That name is taken: choose another")
+    if group_for_sign_in(name, passphrase) is not None:
+        raise ServiceError("A group with this name has this passphrase already: sign in "
+                           "to it, or choose another passphrase")
     group = Group(name=name, name_key=name.casefold(),
                   passphrase_hash=generate_password_hash(passphrase))
     db.session.add(group)
-    try:
-        db.session.commit()
-    except sa.exc.IntegrityError:
-        db.session.rollback()
-        raise ServiceError("That name is taken: choose another") from None
+    db.session.commit()
     return group
 
 
@@ -165,17 +165,26 @@ def _check_passphrase_strength(passphrase: str) -> None:
 
 
 def find_group(name: str) -> Group | None:
-    return db.session.scalar(sa.select(Group).where(Group.name_key == clean_name(name).casefold()))
+    """The first group of that name (for an instance that serves one group)."""
+    groups = groups_named(name)
+    return groups[0] if groups else None
+
+
+def groups_named(name: str) -> list[Group]:
+    return list(db.session.scalars(
+        sa.select(Group).where(Group.name_key == clean_name(name).casefold()).order_by(Group.id)))
 
 
 def group_for_sign_in(name: str, passphrase: str) -> Group | None:
-    """The group if the passphrase is its own; None whether the name or the
+    """The group with this name and passphrase; None whether the name or the
     passphrase is wrong, so nobody learns which names exist."""
-    group = find_group(name)
-    if group is None:
+    groups = groups_named(name)
+    for group in groups:
+        if check_password_hash(group.passphrase_hash, passphrase):
+            return group
+    if not groups:
         check_password_hash(_NO_GROUP_HASH, passphrase)
-        return None
-    return group if check_password_hash(group.passphrase_hash, passphrase) else None
+    return None
 
 
 def change_passphrase(group: Group, current: str, new: str, *, device: str = "") -> None:
@@ -506,30 +515,54 @@ def restore_round(session: GameSession, deletion: AuditEvent, *, device: str = "
         raise ServiceError("Only a deleted round of this session can be restored")
     if deletion.id in restored_deletions(session):
         raise ServiceError("That round has been restored already")
-    kept = deletion.before
-    players = {seat.player.name: seat.player for seat in session.seats}
-    missing = [e["player"] for e in kept["entries"] if e["player"] not in players]
-    if missing or kept["dealer"] not in players:
-        raise ServiceError("That round's players are no longer in this session")
+    number, dealer, entries = _deleted_round(session, deletion.before)
     _claim(session, version)
-    number = min(kept["number"], len(session.rounds) + 1)
+    number = min(number, len(session.rounds) + 1)
     for later in sorted(session.rounds, key=lambda r: -r.number):
         if later.number >= number:
             later.number += 1
             db.session.flush()  # one at a time, from the last, keeps (session, number) unique
-    round_ = Round(number=number, dealer=players[kept["dealer"]])
-    for e in kept["entries"]:
-        round_.entries.append(RoundEntry(
-            player=players[e["player"]], seat=e["seat"], turn=e["turn"], outcome=e["outcome"],
-            cards=e["cards"], points=0, position=0, tier_cents=0, hu_cents=0,
-            joker_ace_cents=0, net_cents=0))
+    round_ = Round(number=number, dealer=dealer, entries=[
+        RoundEntry(player=player, seat=seat, turn=turn, outcome=outcome, cards=cards, points=0,
+                   position=0, tier_cents=0, hu_cents=0, joker_ace_cents=0, net_cents=0)
+        for player, seat, turn, outcome, cards in entries])
     session.rounds.insert(number - 1, round_)
     db.session.flush()
-    _rescore_after(session, number - 1)
+    try:
+        _rescore_after(session, number - 1)
+    except ValueError as error:  # a record the rules engine refuses (an edited import)
+        db.session.rollback()
+        raise ServiceError(f"That round can't be scored: {error}") from None
     _audit(session.group_id, "round.restore", f"Round {number}", session=session,
            after={**round_snapshot(round_), "restores": deletion.id}, device=device)
     _commit_or_conflict(version)
     return round_
+
+
+def _deleted_round(session: GameSession, kept: object) -> tuple[int, Player, list[tuple]]:
+    """The number, dealer and entries (player, seat, turn, outcome, cards) of a
+    round_snapshot, with players found by name, following renames since."""
+    seated = {seat.player.name: seat.player for seat in session.seats}
+    renamed = dict(db.session.execute(
+        sa.select(AuditEvent.before["name"].as_string(), AuditEvent.after["name"].as_string())
+        .where(AuditEvent.group_id == session.group_id, AuditEvent.action == "player.rename")
+        .order_by(AuditEvent.id)).all())
+
+    def player(name: str) -> Player:
+        for _ in range(len(renamed) + 1):
+            if name in seated:
+                return seated[name]
+            name = renamed.get(name)
+        raise ServiceError("That round's players are no longer in this session")
+
+    try:
+        entries = [(player(e["player"]), int(e["seat"]), int(e["turn"]), str(e["outcome"]),
+                    str(e["cards"])) for e in kept["entries"]]
+        return int(kept["number"]), player(kept["dealer"]), entries
+    except ServiceError:
+        raise
+    except (KeyError, TypeError, ValueError):
+        raise ServiceError("The record of that round is damaged: it can't be restored") from None
 
 
 def restored_deletions(session: GameSession) -> set[int]:
@@ -725,3 +758,70 @@ def share_links(session: GameSession) -> list[ShareLink]:
     return list(db.session.scalars(
         sa.select(ShareLink).where(ShareLink.session_id == session.id)
         .order_by(ShareLink.revoked_at.is_not(None), ShareLink.id.desc())))
+
+
+# Importing a group's backup
+
+
+def import_group(name: str, passphrase: str, backup, *, device: str = "") -> Group:
+    """A new group holding everything in ``backup`` (a scorekeeper.backup.Backup:
+    checked, and every round scored again, by read_backup), written in one
+    transaction: all of it or, on any error, nothing."""
+    name = clean_name(name)
+    if not 1 <= len(name) <= GROUP_NAME_MAX:
+        raise ServiceError(f"A group name needs 1 to {GROUP_NAME_MAX} characters")
+    _check_passphrase_strength(passphrase)
+    if db.session.scalar(sa.select(Group.id).where(Group.name_key == name.casefold())):
+        raise ServiceError("That name is taken: choose another")
+    try:
+        group = _write_backup(name, passphrase, backup, device)
+        db.session.commit()
+    except sa.exc.IntegrityError:
+        db.session.rollback()
+        raise ServiceError("That name is taken: choose another") from None
+    except BaseException:
+        db.session.rollback()
+        raise
+    return group
+
+
+def _write_backup(name: str, passphrase: str, backup, device: str) -> Group:
+    group = Group(name=name, name_key=name.casefold(),
+                  passphrase_hash=generate_password_hash(passphrase))
+    db.session.add(group)
+    db.session.flush()
+    players = {p.name: Player(group_id=group.id, name=p.name, created_at=p.created_at)
+               for p in backup.players}
+    db.session.add_all(players.values())
+    db.session.flush()  # payments name players by id
+    sessions = [GameSession(
+        group=group, version=s.version, started_at=s.started_at, ended_at=s.ended_at,
+        currency=s.currency, house_rules=s.house_rules, first_dealer=players[s.first_dealer],
+        seats=[Seat(player=players[seat.player], position=seat.position, active=seat.active)
+               for seat in s.seats],
+        rounds=[Round(number=r.number, dealer=players[r.dealer], created_at=r.created_at,
+                      entries=[RoundEntry(
+                          player=players[e.player], seat=e.seat, turn=e.turn, outcome=e.outcome,
+                          cards=e.cards, points=e.points, position=e.position,
+                          tier_cents=e.tier_cents, hu_cents=e.hu_cents,
+                          joker_ace_cents=e.joker_ace_cents, net_cents=e.net_cents)
+                          for e in r.entries])
+                for r in s.rounds],
+        payments=[Payment(payer_id=players[p.payer].id, payee_id=players[p.payee].id,
+                          cents=p.cents, paid_at=p.paid_at) for p in s.payments],
+    ) for s in backup.sessions]
+    db.session.add_all(sessions)
+    db.session.flush()
+    events = [AuditEvent(
+        group_id=group.id, session_id=None if e.session is None else sessions[e.session].id,
+        at=e.at, device=e.device, action=e.action, subject=e.subject, before=e.before,
+        after=e.after, version=e.version) for e in backup.events]
+    db.session.add_all(events)
+    db.session.flush()
+    for event in events:
+        if event.action == "round.restore":  # the deletion it undid: from index to id
+            event.after = {**event.after, "restores": events[event.after["restores"]].id}
+    _audit(group.id, "group.import", "Imported from a backup", device=device, after={
+        "from": backup.group_name, "exported_at": backup.exported_at.isoformat() + "Z",
+        "sessions": len(backup.sessions), "rounds": backup.rounds})
+    return group

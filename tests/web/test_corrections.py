@@ -1,6 +1,7 @@
 """Correcting a session's house rules and a player's name, with the audit trail."""
 
 import dataclasses
+import json
 
 import pytest
 import sqlalchemy as sa
@@ -117,3 +118,45 @@ def test_a_refused_name_is_shown_back_with_the_reason(client, table):
     assert 'value="c"' in response.text
     db.session.expire_all()
     assert table.seats[1].player.name == "B"
+
+
+def deleted_round_event(session):
+    return db.session.scalars(sa.select(AuditEvent).where(
+        AuditEvent.session_id == session.id, AuditEvent.action == "round.delete")).one()
+
+
+def test_a_round_deleted_before_a_rename_is_restored_to_the_renamed_player(table):
+    services.record_round(table, EXAMPLE_1)
+    services.record_round(table, EXAMPLE_2)
+    money = net_by_name(table.rounds[0])
+    services.delete_round(table.rounds[0])
+    player = table.seats[0].player
+    services.rename_player(player, "Ah Seng")
+    services.rename_player(player, "Seng")
+
+    restored = services.restore_round(table, deleted_round_event(table))
+
+    assert restored.number == 1 and [r.number for r in table.rounds] == [1, 2]
+    assert net_by_name(restored) == {("Seng" if n == "A" else n): c for n, c in money.items()}
+
+
+@pytest.mark.parametrize("damage", [
+    lambda kept: kept.pop("entries"),
+    lambda kept: kept.update(number="one"),
+    lambda kept: kept["entries"][0].update(cards="ZZ 9Q"),
+    lambda kept: kept["entries"][0].update(outcome="won"),
+    lambda kept: kept.update(entries="A"),
+])
+def test_a_damaged_record_of_a_deleted_round_is_refused_cleanly(table, damage):
+    services.record_round(table, EXAMPLE_1)
+    services.delete_round(table.rounds[0])
+    event = deleted_round_event(table)
+    kept = json.loads(json.dumps(event.before))
+    damage(kept)
+    event.before = kept
+    db.session.commit()
+    version = table.version
+    with pytest.raises(services.ServiceError):
+        services.restore_round(table, event)
+    db.session.rollback()
+    assert table.rounds == [] and table.version == version
