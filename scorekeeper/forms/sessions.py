@@ -4,7 +4,14 @@ import re
 from decimal import Decimal
 
 from flask_wtf import FlaskForm
-from wtforms import BooleanField, FieldList, IntegerField, SelectField, StringField
+from wtforms import (
+    BooleanField,
+    FieldList,
+    HiddenField,
+    IntegerField,
+    SelectField,
+    StringField,
+)
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import InputRequired, Length, StopValidation, ValidationError
 from wtforms.widgets import HiddenInput
@@ -117,12 +124,10 @@ RULE_FIELDS = ("packs", "extra_pack_players", "jokers", "joker_points", "hand_si
 NEVER = "never"
 
 
-class NewSessionForm(FlaskForm):
-    seats = FieldList(StringField("Seat", filters=[lambda s: clean_name(s or "")]),
-                      min_entries=MAX_PLAYERS, max_entries=MAX_PLAYERS)
-    first_dealer = SelectField("First dealer", default="random")
-    preset = SelectField("Rules", default="penang",
-                         choices=_choices(("penang", "Penang"), ("rummi", "Rummi")))
+class HouseRulesForm(FlaskForm):
+    """The currency and every house rule, as a new session sets them and as
+    they can be corrected later."""
+
     currency = StringField("Currency", default="RM", filters=[lambda s: (s or "").strip()],
                            validators=[Length(1, 8, "Type 1 to 8 characters, e.g. RM.")])
 
@@ -149,6 +154,20 @@ class NewSessionForm(FlaskForm):
     joker_ace_cents = _money("Joker / ace")
     point_cents = _money("Per point")
 
+    def house_rules(self) -> HouseRules:
+        values = {name: self[name].data for name in RULE_FIELDS}
+        extra = values["extra_pack_players"]
+        values["extra_pack_players"] = None if extra == NEVER else int(extra)
+        return HouseRules(**values)
+
+
+class NewSessionForm(HouseRulesForm):
+    seats = FieldList(StringField("Seat", filters=[lambda s: clean_name(s or "")]),
+                      min_entries=MAX_PLAYERS, max_entries=MAX_PLAYERS)
+    first_dealer = SelectField("First dealer", default="random")
+    preset = SelectField("Rules", default="penang",
+                         choices=_choices(("penang", "Penang"), ("rummi", "Rummi")))
+
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.table_errors = []  # about the table as a whole, not one seat
@@ -173,12 +192,6 @@ class NewSessionForm(FlaskForm):
         if self.first_dealer.data == "random":
             return None
         return self.seats.data[int(self.first_dealer.data)]
-
-    def house_rules(self) -> HouseRules:
-        values = {name: self[name].data for name in RULE_FIELDS}
-        extra = values["extra_pack_players"]
-        values["extra_pack_players"] = None if extra == NEVER else int(extra)
-        return HouseRules(**values)
 
     def validate(self, extra_validators=None):
         valid = super().validate(extra_validators)
@@ -239,3 +252,7 @@ class PaidForm(FlaskForm):
     def validate_cents(self, field):
         if field.data is not None and field.data <= 0:
             raise ValidationError("An amount is always positive.")
+
+
+class EditRulesForm(HouseRulesForm):
+    version = HiddenField()

@@ -7,8 +7,10 @@ from flask import Blueprint, abort, g, redirect, render_template, request, url_f
 from wtforms.fields.choices import SelectChoice
 
 from .. import queries, services
+from ..forms.rounds import parse_version
 from ..forms.sessions import (
     PRESETS,
+    EditRulesForm,
     JoinForm,
     NewSessionForm,
     PaidForm,
@@ -152,3 +154,32 @@ def end():
     except services.ServiceError as error:
         return render_settle(error=str(error))
     return redirect(url_for("sessions.board"))
+
+
+@bp.route("/sessions/<int:session_id>/rules", methods=["GET", "POST"])
+def rules():
+    """Correct the house rules or currency: every round is scored again."""
+    game = g.game
+    if game.is_finished:
+        return render_template("sessions/rules.html", game=game, form=None, error=None), 409
+    if request.method == "GET":
+        form = EditRulesForm(data={**rule_data(game.rules), "currency": game.currency,
+                                   "version": str(game.version)})
+    else:
+        form = EditRulesForm()
+    error, status = None, 200
+    if form.validate_on_submit():
+        try:
+            services.change_house_rules(game, form.house_rules(), form.currency.data,
+                                        device=device_label(),
+                                        version=parse_version(form.version.data))
+        except services.Conflict as conflict:
+            error, status = str(conflict), 409
+            form.version.data = str(game.version)  # saving again applies these rules
+        except services.ServiceError as refused:
+            error, status = str(refused), 422
+        else:
+            return redirect(url_for("sessions.board"))
+    elif form.errors:
+        status = 422
+    return render_template("sessions/rules.html", game=game, form=form, error=error), status

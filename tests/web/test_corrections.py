@@ -2,6 +2,7 @@
 
 import dataclasses
 import json
+from html.parser import HTMLParser
 
 import pytest
 import sqlalchemy as sa
@@ -160,3 +161,73 @@ def test_a_damaged_record_of_a_deleted_round_is_refused_cleanly(table, damage):
         services.restore_round(table, event)
     db.session.rollback()
     assert table.rounds == [] and table.version == version
+
+
+class FormFields(HTMLParser):
+    """The values a browser would submit for a page's inputs and selects."""
+
+    def __init__(self):
+        super().__init__()
+        self.fields, self.select = {}, None
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "input" and attrs.get("type") == "checkbox":
+            if "checked" in attrs:
+                self.fields[attrs["name"]] = attrs["value"]
+        elif tag == "input" and "name" in attrs:
+            self.fields[attrs["name"]] = attrs.get("value", "")
+        elif tag == "select":
+            self.select = attrs["name"]
+        elif tag == "option" and self.select and "selected" in attrs:
+            self.fields[self.select] = attrs["value"]
+
+
+def rules_form(client, session_id):
+    parser = FormFields()
+    parser.feed(client.get(f"/sessions/{session_id}/rules").text)
+    return parser.fields
+
+
+def test_the_rules_page_rescores_the_session(client, table):
+    services.record_round(table, EXAMPLE_2)
+    fields = rules_form(client, table.id)
+    assert fields["unit_cents"] == "1.00" and fields["tiers"] == "0 1 2 3"
+    assert fields["no_passport_last"] == "y" and fields["direction"] == "clockwise"
+    before = net_by_name(table.rounds[0])
+    response = client.post(f"/sessions/{table.id}/rules", data={**fields, "unit_cents": "2.50"})
+    assert response.status_code == 302 and response.location == f"/sessions/{table.id}"
+    db.session.expire_all()
+    assert table.rules == dataclasses.replace(EXAMPLE_RULES, unit_cents=250)
+    # Example 2's money is all tiers: it grows by 2.5 times.
+    assert net_by_name(table.rounds[0]) == {n: c * 5 // 2 for n, c in before.items()}
+    assert last_event("session.rules").device == "Test phone"
+
+
+def test_a_stale_rules_page_is_refused_and_keeps_what_was_typed(client, table):
+    fields = rules_form(client, table.id)
+    services.record_round(table, EXAMPLE_1)
+    response = client.post(f"/sessions/{table.id}/rules", data={**fields, "hu_cents": "9.00"})
+    assert response.status_code == 409
+    assert "changed from another phone" in response.text
+    assert 'value="9.00"' in response.text
+    db.session.expire_all()
+    assert table.rules == EXAMPLE_RULES
+    again = dict(fields, hu_cents="9.00", version=str(table.version))
+    assert client.post(f"/sessions/{table.id}/rules", data=again).status_code == 302
+
+
+def test_rules_a_round_breaks_are_shown_with_the_reason(client, table):
+    services.record_round(table, {**EXAMPLE_1, "A": Entry("dead", "JK JK JK 7H")})
+    fields = rules_form(client, table.id)
+    response = client.post(f"/sessions/{table.id}/rules", data={**fields, "jokers": "2"})
+    assert response.status_code == 422
+    assert "Round 1 can&#39;t be scored under these rules" in response.text
+    db.session.expire_all()
+    assert table.rules == EXAMPLE_RULES
+
+
+def test_an_ended_session_must_be_reopened_first(client, table):
+    services.end_session(table)
+    response = client.get(f"/sessions/{table.id}/rules")
+    assert response.status_code == 409 and "Reopen it" in response.text
