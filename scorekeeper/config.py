@@ -29,7 +29,7 @@ SINGLE_GROUP = None
 SIGN_IN_LIMIT = "10 per 15 minutes"
 RATELIMIT_STORAGE_URI = "memory://"  # one count per process: use redis:// with several workers
 
-MAX_CONTENT_LENGTH = 4 * 1024 * 1024  # the largest upload: a group's JSON export
+MAX_CONTENT_LENGTH = 16 * 1024 * 1024  # the largest upload: a group's JSON export
 
 
 def from_env(environ):

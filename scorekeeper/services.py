@@ -34,6 +34,7 @@ from .models import (
     Round,
     RoundEntry,
     Seat,
+    ShareLink,
     utcnow,
 )
 from .rules import (
@@ -142,9 +143,18 @@ def round_snapshot(round_: Round) -> dict:
 
 
 def create_group(name: str, passphrase: str) -> Group:
-    """A new group. Another group may have the same name; only a name and
-    passphrase that would open an existing group are refused (whoever types
-    them knows that group already, so nothing is given away)."""
+    name = _check_new_group(name, passphrase)
+    group = Group(name=name, name_key=name.casefold(),
+                  passphrase_hash=generate_password_hash(passphrase))
+    db.session.add(group)
+    db.session.commit()
+    return group
+
+
+def _check_new_group(name: str, passphrase: str) -> str:
+    """The cleaned name for a new group. Another group may have the same name;
+    only a name and passphrase that would open an existing group are refused
+    (whoever types them knows that group already, so nothing is given away)."""
     name = clean_name(name)
     if not 1 <= len(name) <= GROUP_NAME_MAX:
         raise ServiceError(f"A group name needs 1 to {GROUP_NAME_MAX} characters")
@@ -152,11 +162,7 @@ def create_group(name: str, passphrase: str) -> Group:
     if group_for_sign_in(name, passphrase) is not None:
         raise ServiceError("A group with this name has this passphrase already: sign in "
                            "to it, or choose another passphrase")
-    group = Group(name=name, name_key=name.casefold(),
-                  passphrase_hash=generate_password_hash(passphrase))
-    db.session.add(group)
-    db.session.commit()
-    return group
+    return name
 
 
 def _check_passphrase_strength(passphrase: str) -> None:
@@ -728,7 +734,6 @@ def rename_player(player: Player, name: str, *, device: str = "") -> None:
 
 # Share links
 
-from .models import ShareLink  # noqa: E402  (appended section)
 
 
 def create_share_link(session: GameSession, *, device: str = "") -> ShareLink:
@@ -767,18 +772,10 @@ def import_group(name: str, passphrase: str, backup, *, device: str = "") -> Gro
     """A new group holding everything in ``backup`` (a scorekeeper.backup.Backup:
     checked, and every round scored again, by read_backup), written in one
     transaction: all of it or, on any error, nothing."""
-    name = clean_name(name)
-    if not 1 <= len(name) <= GROUP_NAME_MAX:
-        raise ServiceError(f"A group name needs 1 to {GROUP_NAME_MAX} characters")
-    _check_passphrase_strength(passphrase)
-    if db.session.scalar(sa.select(Group.id).where(Group.name_key == name.casefold())):
-        raise ServiceError("That name is taken: choose another")
+    name = _check_new_group(name, passphrase)
     try:
         group = _write_backup(name, passphrase, backup, device)
         db.session.commit()
-    except sa.exc.IntegrityError:
-        db.session.rollback()
-        raise ServiceError("That name is taken: choose another") from None
     except BaseException:
         db.session.rollback()
         raise
