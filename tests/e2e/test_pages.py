@@ -8,8 +8,9 @@ from playwright.sync_api import expect
 
 from scorekeeper import services
 from scorekeeper.rules import Entry, HouseRules
+from scorekeeper.web.share import share_url
 from tests.conftest import the_group
-from tests.e2e.conftest import PHONE, phone_page_problems, sign_in
+from tests.e2e.conftest import PHONE, phone_page_problems, screenshot, sign_in
 
 WEIGHT_LIMIT = 60 * 1024  # bytes of HTML, CSS and JS a page may load, uncompressed
 
@@ -23,14 +24,20 @@ def seeded(live_app):
                                      "Ben": Entry("dead", "JK 7C"), "Ann": Entry("dead", "AC")})
         services.record_round(done, {"Dan": Entry("dead", "2S"), "Ben": Entry("hu"),
                                      "Ann": Entry("dead", "KD"), "Cat": Entry("dead", "AH")})
+        services.record_round(done, {"Ann": Entry("dead", "9S"), "Ben": Entry("dead", "2H"),
+                                     "Cat": Entry("dead", "5C"), "Dan": Entry("hu")})
+        services.delete_round(done.rounds[2], device="Ben's phone")
         services.set_paid(done, *_first_transfer(done), True)
         services.end_session(done)
         playing = services.start_session(the_group(), ["Ann", "Ben", "Cat", "Dan"], HouseRules.rummi(), "Ben")
         services.record_round(playing, {"Ann": Entry("dead", "3C"), "Dan": Entry("dead", "8H"),
                                         "Cat": Entry("dead", "QS"), "Ben": Entry("dead", "JK")})
         fresh = services.start_session(the_group(), ["Eve", "Fay", "Gus"], HouseRules.penang(), "Eve")
+        link = services.create_share_link(playing, device="Ann's phone")
+        with live_app.test_request_context():
+            token = share_url(link, the_group()).rsplit("/", 1)[1]
         ids = {"done": done.id, "playing": playing.id, "fresh": fresh.id,
-               "ann": done.seats[0].player_id}
+               "ann": done.seats[0].player_id, "token": token}
     return ids
 
 
@@ -53,6 +60,12 @@ def page_urls(ids) -> dict[str, str]:
         "history": "/history",
         "history session": f"/history/sessions/{ids['done']}",
         "player": f"/players/{ids['ann']}",
+        "house rules": f"{playing}/rules",
+        "changes": f"/sessions/{ids['done']}/changes",
+        "share links": f"{playing}/share",
+        "shared scoreboard": f"/share/{ids['token']}",
+        "shared settlement": f"/share/{ids['token']}/settle",
+        "import": "/groups/import",
         "not found": "/no/such/page",
     }
 
@@ -74,6 +87,24 @@ def test_every_page_is_light_and_stays_on_the_app_host(page, member, seeded, out
         assert outside_requests == [], name
     heavy = {name: w for name, w in weights.items() if w >= WEIGHT_LIMIT}
     assert heavy == {}, weights
+
+
+SCREENSHOTS = {"group": "group", "changes": "changes", "share links": "share-links",
+               "shared scoreboard": "shared-scoreboard", "house rules": "house-rules"}
+
+
+def test_every_page_passes_the_phone_checks(page, member, seeded, outside_requests):
+    """axe, 44-px tap targets and no sideways scrolling, on every page."""
+    problems = {}
+    for name, url in page_urls(seeded).items():
+        page.goto(url)
+        found = phone_page_problems(page)
+        if found:
+            problems[name] = found
+        if name in SCREENSHOTS:
+            screenshot(page, SCREENSHOTS[name])
+    assert problems == {}
+    assert outside_requests == []
 
 
 def invalid_fields_are_described(page) -> list[str]:
