@@ -364,3 +364,8 @@ def group_events(group: Group) -> list[AuditEvent]:
         .where(AuditEvent.group_id == group.id, AuditEvent.session_id.is_(None))
         .order_by(AuditEvent.at.desc(), AuditEvent.id.desc())
         .limit(GROUP_EVENTS)))
+
+
+def session_version(session: GameSession) -> int:
+    """The session's version as committed now, whatever this request read before."""
+    return db.session.scalar(sa.select(GameSession.version).where(GameSession.id == session.id))

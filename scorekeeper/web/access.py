@@ -79,7 +79,7 @@ def signed_in(view):
 
 def safe_next(target: str | None) -> str | None:
     """``target`` if it is a path on this site, so sign-in never redirects away."""
-    if not target:
+    if not target or not target.isprintable():  # no control characters, no line breaks
         return None
     parts = urlsplit(target)
     if parts.scheme or parts.netloc or not target.startswith("/") or target.startswith("//"):

@@ -53,14 +53,14 @@ def may_create_group() -> bool:
 def new():
     if not may_create_group():
         abort(404)
-    form = CreateGroupForm(data={"name": single_group() or "",
-                                 "device": device_label() or guess_device()})
+    form = CreateGroupForm(data={"device": device_label() or guess_device()})
     if single_group():
-        form.name.data = single_group()
+        del form.name  # the instance's one group: its name is not typed
     error = None
     if form.validate_on_submit():
         try:
-            group = services.create_group(form.name.data, form.passphrase.data)
+            group = services.create_group(single_group() or form.name.data,
+                                          form.passphrase.data)
         except services.ServiceError as problem:
             error = str(problem)
         else:
@@ -90,14 +90,14 @@ def _sign_in_limit() -> str:
 @limiter.limit(_sign_in_limit, key_func=_sign_in_key, methods=["POST"],
                deduct_when=_failed, scope="sign-in-group")
 def sign_in():
-    form = SignInForm(data={"name": single_group() or "",
-                            "device": device_label() or guess_device(),
+    form = SignInForm(data={"device": device_label() or guess_device(),
                             "next": request.args.get("next", "")})
     if single_group():
-        form.name.data = single_group()
+        del form.name  # the instance's one group: its name is not typed
     error = None
     if form.validate_on_submit():
-        group = services.group_for_sign_in(form.name.data, form.passphrase.data)
+        group = services.group_for_sign_in(single_group() or form.name.data,
+                                           form.passphrase.data)
         if group is None:
             g.wrong_passphrase = True
             error = ("That group name and passphrase don't match."
@@ -120,7 +120,7 @@ def sign_out():
 @bp.get("/group")
 @signed_in
 def settings():
-    return render_settings()
+    return render_settings(passphrase_changed=request.args.get("passphrase") == "changed")
 
 
 def render_settings(passphrase_form=None, device_form=None, passphrase_changed=False):
@@ -138,13 +138,14 @@ def change_passphrase():
     if form.validate():
         group = current_group()
         try:
-            services.change_passphrase(group, form.current.data, form.passphrase.data)
+            services.change_passphrase(group, form.current.data, form.passphrase.data,
+                                       device=device_label())
         except services.ServiceError as problem:
             form.current.errors.append(str(problem))
         else:
             remember_group(group, device_label())  # this phone stays signed in
-            return render_settings(passphrase_changed=True)
-    return render_settings(passphrase_form=form)
+            return redirect(url_for(".settings", passphrase="changed"))
+    return render_settings(passphrase_form=form), 422
 
 
 @bp.post("/group/device")
@@ -154,4 +155,4 @@ def rename_device():
     if form.validate():
         set_device_label(form.device.data.strip())
         return redirect(url_for(".settings"))
-    return render_settings(device_form=form)
+    return render_settings(device_form=form), 422

@@ -287,6 +287,10 @@ def _save(form: RoundForm, number: int, order: list[Player], outcome: Outcome, s
     if _stale(version):
         raise services.Conflict(version)
     if not _matches(form, number, order):
+        if queries.session_version(g.game) != version:
+            # Another phone saved between this request's reads of the version
+            # and of the rounds.
+            raise services.Conflict(version)
         _rebuild(form, number, order)
         outcome.problems = [Notice(
             "The table changed while this page was open (a round was saved from another "

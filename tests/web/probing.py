@@ -1,0 +1,367 @@
+"""Probing every URL rule of the app: a group with one of everything to fill the
+rules' ids with, the forms its pages carry, a client's CSRF token, and the whole
+database as rows, to show that a refused request wrote nothing."""
+
+from __future__ import annotations
+
+import functools
+import re
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from html import unescape
+from html.parser import HTMLParser
+from urllib.parse import urlsplit
+
+import sqlalchemy as sa
+
+from scorekeeper import create_app, services
+from scorekeeper.extensions import db
+from scorekeeper.models import AuditEvent, Group, Payment, Round, RoundEntry, Seat
+from tests.conftest import fresh_app, signed_in_client
+from tests.web.examples import EXAMPLE_1, EXAMPLE_2, EXAMPLE_RULES
+
+# Two groups whose names appear nowhere else, so a page that shows one of them
+# shows that group's data.
+ALPHA = ("Alpha table", "alpha passphrase", ["Zorblax", "Quintessa", "Mirabeau", "Felwinter"])
+BETA = ("Beta table", "beta passphrase", ["Bobbington", "Cressida", "Dunstable"])
+
+# A share link's address in a page: /share/<token>, alone or after the host.
+SHARE_LINK = re.compile(r"""(?<=["'\s>])(?:https?://[^/"'\s<]+)?/share/([A-Za-z0-9_\-.]+)""")
+REDIRECTS = (301, 302, 303, 307, 308)
+# Pages for phones that are signed in to no group: the start, making a group
+# (from nothing or from a backup), signing in and out.
+PUBLIC_ENDPOINTS = frozenset({"static", "home.index", "groups.new", "backup.import_group",
+                              "groups.sign_in", "groups.sign_out"})
+
+
+@dataclass
+class World:
+    """A group's rows, by what a URL rule's arguments call them."""
+
+    group_id: int
+    name: str
+    passphrase: str
+    players: list[str]
+    ids: dict[str, int] = field(default_factory=dict)
+    tokens: list[str] = field(default_factory=list)  # share tokens, found on its pages
+
+
+def build_world(name: str, passphrase: str, players: list[str]) -> World:
+    """A group with a session of two rounds, the second deleted (so there is a
+    deletion to restore), a paid transfer and a share link. Needs an app context."""
+    group = services.create_group(name, passphrase)
+    letters = dict(zip("ABCD", players))
+    game = services.start_session(group, players, EXAMPLE_RULES, first_dealer=players[-1],
+                                  device="Setup phone")
+    for example in (EXAMPLE_1, EXAMPLE_2):
+        services.record_round(game, {letters[k]: e for k, e in example.items() if k in letters},
+                              device="Setup phone")
+    services.delete_round(game.rounds[-1], device="Setup phone")
+    transfer = services.settlement(game)[0].transfer
+    services.set_paid(game, transfer.payer.id, transfer.payee.id, transfer.cents, True,
+                      device="Setup phone")
+    link = services.create_share_link(game, device="Setup phone")
+    round_ = game.rounds[0]
+
+    def first(model, *where) -> int:
+        return db.session.scalar(sa.select(model.id).where(*where).order_by(model.id))
+
+    ids = {
+        "session": game.id, "number": round_.number, "round": round_.id,
+        "player": game.seats[0].player_id, "seat": game.seats[0].id,
+        "entry": first(RoundEntry, RoundEntry.round_id == round_.id),
+        "payment": first(Payment, Payment.session_id == game.id),
+        "link": link.id, "share": link.id,
+        "event": first(AuditEvent, AuditEvent.session_id == game.id,
+                       AuditEvent.action == "round.delete"),
+    }
+    for alias in ("change", "audit", "deletion"):
+        ids[alias] = ids["event"]
+    return World(group.id, group.name, passphrase, players, ids)
+
+
+def value_for(argument: str, converter: str, world: World):
+    """What to put in a URL for a rule's argument: the world's own row of that
+    kind, else (for ids the world has no row of) its session."""
+    if "token" in argument:
+        return world.tokens[0] if world.tokens else "no-such-token"
+    for kind, value in world.ids.items():
+        if argument.startswith(kind):
+            return value
+    if converter in ("IntegerConverter", "NumberConverter"):
+        return world.ids["session"]
+    return "x"
+
+
+def rule_url(rule, world: World) -> str:
+    values = {arg: value_for(arg, type(conv).__name__, world)
+              for arg, conv in rule._converters.items()}
+    return rule.build(values)[1]
+
+
+def app_rules(app, method: str | None = None) -> list:
+    """Every URL rule but static files, sorted; only those that take ``method`` if given."""
+    rules = [r for r in app.url_map.iter_rules() if r.endpoint != "static"]
+    if method:
+        rules = [r for r in rules if method in r.methods]
+    return sorted(rules, key=lambda r: (r.rule, r.endpoint))
+
+
+def is_public(rule) -> bool:
+    """Pages that need no sign-in: PUBLIC_ENDPOINTS, and what a share link opens
+    (whose URL is /share/<token>...)."""
+    return rule.endpoint in PUBLIC_ENDPOINTS or rule.rule.startswith("/share/")
+
+
+def rule_id(rule) -> str:
+    return f"{rule.endpoint}:{rule.rule}"
+
+
+def csrf_token(client) -> str:
+    """A CSRF token for the client's own cookie, from the sign-in form."""
+    html = client.get("/sign-in").get_data(as_text=True)
+    return token_in(html)
+
+
+def token_in(html: str) -> str:
+    tag = re.search(r'<input[^>]*name="csrf_token"[^>]*>', html)
+    assert tag, "no CSRF token on the page"
+    return unescape(re.search(r'value="([^"]*)"', tag[0])[1])
+
+
+def shows_any(response, names) -> list[str]:
+    """Which of ``names`` the response shows (HTML, JSON, CSV or any text)."""
+    body = unescape(response.get_data().decode("utf-8", "replace"))
+    return [n for n in names if n in body or n.casefold() in body.casefold()]
+
+
+def redirect_path(response) -> str:
+    return urlsplit(response.headers["Location"]).path
+
+
+# The database as rows
+
+
+@functools.cache
+def _tables(engine) -> sa.MetaData:
+    """The engine's tables, found by reflection (not from the models) once."""
+    metadata = sa.MetaData()
+    metadata.reflect(engine)
+    return metadata
+
+
+def database_rows() -> dict[str, list]:
+    """Every row of every table, sorted, by table. Needs an app context."""
+    with db.engine.connect() as connection:
+        return {name: sorted((tuple(row) for row in connection.execute(sa.select(table))),
+                             key=repr)
+                for name, table in _tables(db.engine).tables.items()}
+
+
+def put_back(rows: dict[str, list]) -> None:
+    """Make the database hold exactly ``rows`` (from database_rows) again.
+    Needs an app context."""
+    tables = _tables(db.engine).sorted_tables
+    db.session.remove()
+    with db.engine.begin() as connection:
+        for table in reversed(tables):
+            connection.execute(table.delete())
+        for table in tables:
+            if rows[table.name]:
+                connection.execute(table.insert(), [dict(zip(table.columns.keys(), row))
+                                                    for row in rows[table.name]])
+
+
+def invariant_problems() -> list[str]:
+    """What is wrong with the stored rounds: money of a round that does not sum
+    to zero, a player twice in a round, round numbers not 1..n in a session.
+    Needs an app context."""
+    problems = []
+    sums = db.session.execute(
+        sa.select(RoundEntry.round_id, sa.func.sum(RoundEntry.net_cents),
+                  sa.func.count(RoundEntry.id), sa.func.count(sa.distinct(RoundEntry.player_id)))
+        .group_by(RoundEntry.round_id)).all()
+    for round_id, total, entries, players in sums:
+        if total != 0:
+            problems.append(f"round {round_id}: money sums to {total}")
+        if entries != players:
+            problems.append(f"round {round_id}: {entries} entries for {players} players")
+        if entries < services.MIN_PLAYERS:
+            problems.append(f"round {round_id}: only {entries} entries")
+    empty = db.session.scalars(sa.select(Round.id).where(
+        ~sa.select(RoundEntry.id).where(RoundEntry.round_id == Round.id).exists())).all()
+    problems += [f"round {round_id}: no entries" for round_id in empty]
+    numbers: dict[int, list[int]] = {}
+    for session_id, number in db.session.execute(
+            sa.select(Round.session_id, Round.number).order_by(Round.number)):
+        numbers.setdefault(session_id, []).append(number)
+    for session_id, got in numbers.items():
+        if got != list(range(1, len(got) + 1)):
+            problems.append(f"session {session_id}: round numbers {got}")
+    strangers = db.session.scalars(
+        sa.select(RoundEntry.id).join(Round).where(~sa.select(Seat.id).where(
+            Seat.session_id == Round.session_id, Seat.player_id == RoundEntry.player_id).exists()))
+    problems += [f"entry {entry_id}: player not seated in the session" for entry_id in strangers]
+    return problems
+
+
+# The forms on the pages
+
+
+@dataclass
+class PageForm:
+    """A POST form as a browser would send it: its fields' values, the values
+    its radios and selects offer, its named submit buttons and its file inputs."""
+
+    action: str
+    page: str = ""  # the path of the page it was found on
+    values: dict[str, list[str]] = field(default_factory=dict)
+    options: dict[str, set[str]] = field(default_factory=dict)
+    buttons: dict[str, set[str]] = field(default_factory=dict)
+    files: set[str] = field(default_factory=set)
+
+
+class FormsReader(HTMLParser):
+    def __init__(self, page_path: str):
+        super().__init__(convert_charrefs=True)
+        self.page_path = page_path
+        self.forms: list[PageForm] = []
+        self.form: PageForm | None = None
+        self.select: str | None = None
+        self.textarea: str | None = None
+
+    def handle_starttag(self, tag, attrs):
+        attrs = {k: v or "" for k, v in attrs}
+        name = attrs.get("name")
+        if tag == "form":
+            if attrs.get("method", "get").lower() == "post":
+                action = urlsplit(attrs.get("action") or self.page_path).path
+                self.form = PageForm(action, self.page_path)
+                self.forms.append(self.form)
+            return
+        if self.form is None:
+            return
+        if tag == "input" and name:
+            kind = attrs.get("type", "text").lower()
+            if kind == "file":
+                self.form.files.add(name)
+            elif kind in ("radio", "checkbox"):
+                self.form.options.setdefault(name, set()).add(attrs.get("value", "on"))
+                if "checked" in attrs:
+                    self.form.values.setdefault(name, []).append(attrs.get("value", "on"))
+            elif kind not in ("submit", "button", "reset", "image"):
+                self.form.values.setdefault(name, []).append(attrs.get("value", ""))
+        elif tag == "button" and name:
+            self.form.buttons.setdefault(name, set()).add(attrs.get("value", ""))
+        elif tag == "select" and name:
+            self.select = name
+            self.form.options.setdefault(name, set())
+        elif tag == "option" and self.select:
+            self.form.options[self.select].add(attrs.get("value", ""))
+            if "selected" in attrs:
+                self.form.values.setdefault(self.select, []).append(attrs.get("value", ""))
+        elif tag == "textarea" and name:
+            self.textarea = name
+            self.form.values.setdefault(name, []).append("")
+
+    def handle_data(self, data):
+        if self.form is not None and self.textarea:
+            self.form.values[self.textarea][-1] += data
+
+    def handle_endtag(self, tag):
+        if tag == "form":
+            self.form = None
+        elif tag == "select":
+            self.select = None
+        elif tag == "textarea":
+            self.textarea = None
+
+
+def forms_on(html: str, page_path: str) -> list[PageForm]:
+    reader = FormsReader(page_path)
+    reader.feed(html)
+    return reader.forms
+
+
+def crawl(client, app, world: World) -> tuple[dict[str, PageForm], dict[str, bytes]]:
+    """Every GET page of the world's group, as its signed-in ``client`` sees it:
+    the POST forms found on them by action path (the fields of forms posting to
+    the same path merged), and the JSON the pages answered, by path. Also puts the
+    share tokens found on them in ``world.tokens``."""
+    forms: dict[str, PageForm] = {}
+    json_bodies: dict[str, bytes] = {}
+    for rule in app_rules(app, "GET"):
+        if rule.rule.startswith("/share/"):
+            continue
+        path = rule_url(rule, world)
+        response = client.get(path)
+        if response.status_code != 200:
+            continue
+        if response.mimetype == "application/json":
+            json_bodies[path] = response.get_data()
+        if response.mimetype != "text/html":
+            continue
+        html = response.get_data(as_text=True)
+        for token in re.findall(SHARE_LINK, html):
+            if token not in world.tokens:
+                world.tokens.append(token)
+        for form in forms_on(html, path):
+            known = forms.setdefault(form.action, PageForm(form.action, path))
+            for name, values in form.values.items():
+                known.values.setdefault(name, values)
+            for name, options in form.options.items():
+                known.options.setdefault(name, set()).update(options)
+            for name, buttons in form.buttons.items():
+                known.buttons.setdefault(name, set()).update(buttons)
+            known.files |= form.files
+    return forms, json_bodies
+
+
+@functools.cache
+def listed_rules() -> tuple:
+    """The app's URL rules, for parametrizing tests when they are collected."""
+    app = create_app({"TESTING": True, "SECRET_KEY": "listing only",
+                      "SQLALCHEMY_DATABASE_URI": "sqlite://"})
+    return tuple(app_rules(app))
+
+
+@dataclass
+class Site:
+    """An app with the worlds of two groups, Alpha and Beta."""
+
+    app: object
+    alpha: World
+    beta: World
+    forms: dict[str, PageForm] = field(default_factory=dict)  # on Alpha's pages, by action
+    json_bodies: dict[str, bytes] = field(default_factory=dict)  # Alpha's JSON, by path
+
+    def member(self, world: World, device: str | None = None):
+        """A client signed in to ``world``'s group."""
+        with self.app.app_context():
+            return signed_in_client(self.app, db.session.get(Group, world.group_id),
+                                    device=device or f"{world.name} phone")
+
+    def rows(self) -> dict[str, list]:
+        with self.app.app_context():
+            return database_rows()
+
+    def form_data(self, path: str) -> dict[str, list[str]]:
+        """What the page's form would post to ``path``, without its CSRF token."""
+        form = self.forms.get(path)
+        data = dict(form.values) if form else {}
+        data.pop("csrf_token", None)
+        return data
+
+
+@contextmanager
+def site_for_probing(folder, **config):
+    """A Site on a fresh app (CSRF on unless ``config`` says otherwise), with
+    the forms and share tokens on Alpha's pages already found."""
+    settings = {"TESTING": True, "SECRET_KEY": "probing-secret-key",
+                "WTF_CSRF_ENABLED": True, **config}
+    with fresh_app(folder, **settings) as app:
+        with app.app_context():
+            alpha, beta = build_world(*ALPHA), build_world(*BETA)
+        site = Site(app, alpha, beta)
+        site.forms, site.json_bodies = crawl(site.member(alpha), app, alpha)
+        yield site

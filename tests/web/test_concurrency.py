@@ -1,0 +1,241 @@
+"""Two phones saving the same round at the same moment, over real HTTP: the app
+served by werkzeug in threads, on SQLite, or on PostgreSQL when DATABASE_URL is
+set. Of two saves made on the same version of a session exactly one is kept;
+the other phone gets the conflict page (409) with its typed cards kept."""
+
+import http.client
+import re
+import threading
+from html import unescape
+from http.cookies import SimpleCookie
+from urllib.parse import urlencode
+
+import pytest
+import sqlalchemy as sa
+from sqlalchemy import event
+from werkzeug.serving import make_server
+
+from scorekeeper import services
+from scorekeeper.extensions import db
+from scorekeeper.models import AuditEvent, GameSession, Group, Player, Round, RoundEntry
+from scorekeeper.rules import format_cards, parse_cards
+from tests.conftest import (
+    GROUP_NAME,
+    PASSPHRASE,
+    fresh_app,
+    signed_in_client,
+    the_group,
+)
+from tests.web.examples import EXAMPLE_1, EXAMPLE_2, EXAMPLE_3, EXAMPLE_RULES
+from tests.web.probing import forms_on, token_in
+
+SAVED = (302, 303)
+RACES = 5
+
+
+class Phone:
+    """A browser of its own: its own connection per request and its own cookies."""
+
+    def __init__(self, port: int, label: str):
+        self.port = port
+        self.label = label
+        self.cookies: dict[str, str] = {}
+
+    def request(self, method: str, path: str, fields: dict | None = None):
+        """(status, Location header, body text)."""
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+        headers = {}
+        if self.cookies:
+            headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+        body = None
+        if fields is not None:
+            body = urlencode(fields, doseq=True)
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+        try:
+            connection.request(method, path, body, headers)
+            response = connection.getresponse()
+            text = response.read().decode()
+            for header in response.headers.get_all("Set-Cookie") or []:
+                for name, morsel in SimpleCookie(header).items():
+                    self.cookies[name] = morsel.value
+            return response.status, response.headers.get("Location", ""), text
+        finally:
+            connection.close()
+
+    def sign_in(self):
+        """Through the real sign-in form, as the phone's owner would."""
+        _, _, page = self.request("GET", "/sign-in")
+        status, location, _ = self.request("POST", "/sign-in", {
+            "csrf_token": token_in(page), "name": GROUP_NAME, "passphrase": PASSPHRASE,
+            "device": self.label, "next": ""})
+        assert status in SAVED and location.endswith("/"), status
+        return self
+
+    def round_form(self, path: str, entries: dict, names: dict[int, str]) -> dict:
+        """The round form of the page at ``path``, filled with ``entries``
+        ({player name: Entry}) as the phone's owner would type them."""
+        status, _, page = self.request("GET", path)
+        assert status == 200, status
+        return filled(page, path, entries, names)
+
+
+def filled(page: str, path: str, entries: dict, names: dict[int, str]) -> dict:
+    (form,) = [f for f in forms_on(page, path) if f.action == path]
+    assert "version" in form.values, "the round form carries the session's version"
+    fields = {name: values[0] for name, values in form.values.items()}
+    for key, value in form.values.items():
+        match = re.fullmatch(r"entries-(\d+)-player", key)
+        if match:
+            entry = entries[names[int(value[0])]]
+            fields[f"entries-{match[1]}-outcome"] = entry.outcome
+            fields[f"entries-{match[1]}-cards"] = entry.cards or ""
+    return fields
+
+
+def at_once(posts):
+    """Run the (phone, path, fields) posts in threads released together; their
+    answers, in the same order."""
+    barrier = threading.Barrier(len(posts))
+    answers = [None] * len(posts)
+
+    def post(i, phone, path, fields):
+        barrier.wait()
+        answers[i] = phone.request("POST", path, fields)
+
+    threads = [threading.Thread(target=post, args=(i, *p)) for i, p in enumerate(posts)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert all(answer is not None for answer in answers), "a post never came back"
+    return answers
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    """The app on a free port, with the tests' group and a session of players A to D."""
+    with fresh_app(tmp_path_factory.mktemp("race"), SECRET_KEY="race-secret-key") as app:
+        with app.app_context():
+            game = services.start_session(the_group(), list("ABCD"), EXAMPLE_RULES,
+                                          first_dealer="D")
+            session_id = game.id
+            names = {p.id: p.name for p in db.session.scalars(sa.select(Player))}
+        server = make_server("127.0.0.1", 0, app, threaded=True)
+        thread = threading.Thread(target=server.serve_forever, daemon=True)
+        thread.start()
+        yield app, server.server_port, session_id, names
+        server.shutdown()
+        thread.join()
+
+
+def audit_count(app, action: str) -> int:
+    with app.app_context():
+        return db.session.scalar(sa.select(sa.func.count(AuditEvent.id))
+                                 .where(AuditEvent.action == action))
+
+
+def round_rows(app, session_id: int) -> list[tuple[int, int, int]]:
+    """(number, money summed, entries) of each round of the session."""
+    with app.app_context():
+        return db.session.execute(
+            sa.select(Round.number, sa.func.sum(RoundEntry.net_cents), sa.func.count())
+            .join(RoundEntry).where(Round.session_id == session_id)
+            .group_by(Round.id, Round.number).order_by(Round.number)).all()
+
+
+def typed_cards(fields: dict) -> list[str]:
+    return [v for k, v in fields.items() if k.endswith("-cards") and v]
+
+
+def assert_conflict_page(page: str, winner: str, fields: dict):
+    """The loser's page names the phone that saved, and keeps what was typed."""
+    text = unescape(page)
+    assert winner in text
+    for cards in typed_cards(fields):
+        assert f'value="{cards}"' in text, cards
+
+
+def test_two_phones_saving_the_same_new_round_keep_exactly_one(served):
+    app, port, session_id, names = served
+    one, two = Phone(port, "Phone One").sign_in(), Phone(port, "Phone Two").sign_in()
+    path = f"/sessions/{session_id}/rounds/new"
+    for race in range(RACES):
+        posts = [(one, path, one.round_form(path, EXAMPLE_1, names)),
+                 (two, path, two.round_form(path, EXAMPLE_2, names))]
+        assert posts[0][2]["version"] == posts[1][2]["version"]
+        answers = at_once(posts)
+        statuses = sorted(status for status, _, _ in answers)
+        assert statuses in ([302, 409], [303, 409]), statuses
+        won = 0 if answers[0][0] in SAVED else 1
+        winner, loser = posts[won][0], posts[1 - won][0]
+        assert_conflict_page(answers[1 - won][2], winner.label, posts[1 - won][2])
+        rounds = round_rows(app, session_id)
+        assert [number for number, _, _ in rounds] == list(range(1, race + 2))
+        assert all(total == 0 and entries == 4 for _, total, entries in rounds)
+        assert audit_count(app, "round.add") == race + 1
+        with app.app_context():
+            latest = db.session.scalar(sa.select(AuditEvent).where(
+                AuditEvent.action == "round.add").order_by(AuditEvent.id.desc()))
+            assert latest.device == winner.label
+            assert latest.subject == f"Round {race + 1}"
+    # The loser's page keeps the typed cards in a form for the next round: sent again, it saves.
+    (form,) = [f for f in forms_on(answers[1 - won][2], path) if f.action == path]
+    status, _, _ = loser.request("POST", path, {k: v[0] for k, v in form.values.items()})
+    assert status in SAVED
+    assert audit_count(app, "round.add") == RACES + 1
+
+
+def test_two_phones_editing_the_same_round_keep_exactly_one(served):
+    app, port, session_id, names = served
+    one, two = Phone(port, "Phone Three").sign_in(), Phone(port, "Phone Four").sign_in()
+    path = f"/sessions/{session_id}/rounds/1/edit"
+    if not round_rows(app, session_id):
+        one.request("POST", f"/sessions/{session_id}/rounds/new",
+                    one.round_form(f"/sessions/{session_id}/rounds/new", EXAMPLE_1, names))
+    before = audit_count(app, "round.edit")
+    for race in range(3):
+        posts = [(one, path, one.round_form(path, EXAMPLE_3, names)),
+                 (two, path, two.round_form(path, EXAMPLE_2 if race % 2 else EXAMPLE_1, names))]
+        answers = at_once(posts)
+        statuses = sorted(status for status, _, _ in answers)
+        assert statuses in ([302, 409], [303, 409]), statuses
+        won = 0 if answers[0][0] in SAVED else 1
+        assert_conflict_page(answers[1 - won][2], posts[won][0].label, posts[1 - won][2])
+        assert audit_count(app, "round.edit") == before + race + 1
+        assert all(total == 0 for _, total, _ in round_rows(app, session_id))
+        with app.app_context():
+            stored = db.session.scalars(sa.select(RoundEntry.cards).join(Round).where(
+                Round.session_id == session_id, Round.number == 1))
+            assert sorted(c for c in stored if c) == sorted(
+                format_cards(parse_cards(c)) for c in typed_cards(posts[won][2]))
+
+
+def test_a_round_saved_while_the_page_loads_is_a_conflict(app, group):
+    """The race above made certain: another phone's round is saved after this
+    request has read the session's version but before it reads its rounds."""
+    with app.app_context():
+        game = services.start_session(db.session.get(Group, group.id), list("ABCD"),
+                                      EXAMPLE_RULES, first_dealer="D")
+        session_id, names = game.id, {p.id: p.name for p in db.session.scalars(sa.select(Player))}
+        engine = db.engine
+    path = f"/sessions/{session_id}/rounds/new"
+    phone = signed_in_client(app, group, device="Slow phone")
+    fields = filled(phone.get(path).text, path, EXAMPLE_2, names)
+    saved = []
+
+    def another_phone_saves_now(connection, cursor, statement, *args):
+        if saved or not re.search(r"FROM round\s+WHERE round\.session_id IN", statement):
+            return
+        saved.append(True)
+        with app.app_context():  # the other phone's request, with a connection of its own
+            other = db.session.get(GameSession, session_id)
+            services.record_round(other, EXAMPLE_1, device="Quick phone", version=other.version)
+
+    event.listen(engine, "before_cursor_execute", another_phone_saves_now)
+    try:
+        response = phone.post(path, data=fields)
+    finally:
+        event.remove(engine, "before_cursor_execute", another_phone_saves_now)
+    assert saved and audit_count(app, "round.add") == 1
+    assert response.status_code == 409
+    assert_conflict_page(response.text, "Quick phone", fields)
