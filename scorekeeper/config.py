@@ -25,6 +25,9 @@ HTTPS = False
 NEW_GROUPS = True
 SINGLE_GROUP = None
 
+# werkzeug's default: slow on purpose (about 0.1 s), against guessing from a stolen database.
+PASSPHRASE_HASH_METHOD = "scrypt"
+
 # Wrong passphrases, per group name and per client address.
 SIGN_IN_LIMIT = "10 per 15 minutes"
 RATELIMIT_STORAGE_URI = "memory://"  # one count per process: use redis:// with several workers

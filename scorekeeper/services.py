@@ -13,11 +13,13 @@ the label of the phone that made it (``device``).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import random
 from dataclasses import dataclass
 
 import sqlalchemy as sa
+from flask import current_app
 from sqlalchemy.orm.attributes import set_committed_value
 from werkzeug.security import check_password_hash, generate_password_hash
 
@@ -55,8 +57,6 @@ from .rules import (
 MIN_PLAYERS = 2
 MAX_PLAYERS = 6
 PASSPHRASE_MIN = 8
-# Checked when a group name is unknown, so a wrong name takes as long as a wrong passphrase.
-_NO_GROUP_HASH = generate_password_hash("no group has this passphrase")
 
 
 class ServiceError(ValueError):
@@ -144,8 +144,7 @@ def round_snapshot(round_: Round) -> dict:
 
 def create_group(name: str, passphrase: str) -> Group:
     name = _check_new_group(name, passphrase)
-    group = Group(name=name, name_key=name.casefold(),
-                  passphrase_hash=generate_password_hash(passphrase))
+    group = Group(name=name, name_key=name.casefold(), passphrase_hash=_hash(passphrase))
     db.session.add(group)
     db.session.commit()
     return group
@@ -163,6 +162,15 @@ def _check_new_group(name: str, passphrase: str) -> str:
         raise ServiceError("A group with this name has this passphrase already: sign in "
                            "to it, or choose another passphrase")
     return name
+
+
+def _hash(passphrase: str) -> str:
+    return generate_password_hash(passphrase, method=current_app.config["PASSPHRASE_HASH_METHOD"])
+
+
+@functools.cache
+def _unused_hash(method: str) -> str:
+    return generate_password_hash("no group has this passphrase", method=method)
 
 
 def _check_passphrase_strength(passphrase: str) -> None:
@@ -188,8 +196,8 @@ def group_for_sign_in(name: str, passphrase: str) -> Group | None:
     for group in groups:
         if check_password_hash(group.passphrase_hash, passphrase):
             return group
-    if not groups:
-        check_password_hash(_NO_GROUP_HASH, passphrase)
+    if not groups:  # as slow as a wrong passphrase, so the name's absence doesn't show
+        check_password_hash(_unused_hash(current_app.config["PASSPHRASE_HASH_METHOD"]), passphrase)
     return None
 
 
@@ -203,7 +211,7 @@ def change_passphrase(group: Group, current: str, new: str, *, device: str = "")
 
 def set_passphrase(group: Group, passphrase: str, *, device: str = "") -> None:
     _check_passphrase_strength(passphrase)
-    group.passphrase_hash = generate_password_hash(passphrase)
+    group.passphrase_hash = _hash(passphrase)
     _audit(group.id, "group.passphrase", "New passphrase", device=device)
     db.session.commit()
 
@@ -783,8 +791,7 @@ def import_group(name: str, passphrase: str, backup, *, device: str = "") -> Gro
 
 
 def _write_backup(name: str, passphrase: str, backup, device: str) -> Group:
-    group = Group(name=name, name_key=name.casefold(),
-                  passphrase_hash=generate_password_hash(passphrase))
+    group = Group(name=name, name_key=name.casefold(), passphrase_hash=_hash(passphrase))
     db.session.add(group)
     db.session.flush()
     players = {p.name: Player(group_id=group.id, name=p.name, created_at=p.created_at)

@@ -6,7 +6,7 @@ import stat
 import pytest
 import sqlalchemy as sa
 
-from scorekeeper import create_app
+from scorekeeper import create_app, services
 from scorekeeper.app import MissingSecretKey
 from scorekeeper.config import create_secret_key, normalise_database_url, read_secret_key
 from scorekeeper.extensions import db
@@ -200,3 +200,14 @@ def test_db_upgrade_builds_the_schema_on_an_empty_database(app, runner):
         tables = set(sa.inspect(db.engine).get_table_names())
     assert "alembic_version" in tables
     assert set(db.metadata.tables) <= tables
+
+
+def test_passphrases_are_hashed_with_scrypt_unless_configured(tmp_path):
+    app = create_app({"SECRET_KEY": "k", "SQLALCHEMY_DATABASE_URI": sqlite_url(tmp_path)})
+    assert app.config["PASSPHRASE_HASH_METHOD"] == "scrypt"
+    with app.app_context():
+        db.create_all()
+        group = services.create_group("Scrypt table", "a long passphrase")
+        assert group.passphrase_hash.startswith("scrypt:")
+        assert services.group_for_sign_in("scrypt TABLE", "a long passphrase") == group
+        db.engine.dispose()
