@@ -26,6 +26,8 @@ HANDLER = re.compile(r"\son[a-z]+\s*=", re.I)
 JAVASCRIPT_URL = re.compile(r"""(?:href|src|action)\s*=\s*["']?\s*javascript:""", re.I)
 
 
+# On PostgreSQL every app shares one database, and an app fixture of a test
+# drops the tables: the tests with their own app come after those on ``site``.
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
     with site_for_probing(tmp_path_factory.mktemp("security")) as site:
@@ -87,17 +89,6 @@ def test_every_kind_of_response_has_the_security_headers(site):
         assert_safe_headers(response)
         response.close()
     assert {code for _, code in kinds} >= {200, 302, 400, 404, 405, 429}
-
-
-def test_error_pages_413_and_500_have_the_security_headers(app):
-    app.testing = False  # let the 500 handler answer instead of re-raising
-    app.add_url_rule("/_boom", "boom", lambda: 1 / 0)
-    phone = app.test_client()
-    too_large = phone.post("/sign-in", data={"name": "x" * app.config["MAX_CONTENT_LENGTH"]})
-    failed = phone.get("/_boom")
-    assert (too_large.status_code, failed.status_code) == (413, 500)
-    for response in (too_large, failed):
-        assert_safe_headers(response)
 
 
 @pytest.mark.parametrize("rule", [pytest.param(r, id=rule_id(r))
@@ -180,3 +171,14 @@ def test_with_https_the_session_cookie_is_secure(tmp_path):
     assert morsel["secure"] is True
     assert morsel["httponly"] is True
     assert morsel["samesite"] == "Lax"
+
+
+def test_error_pages_413_and_500_have_the_security_headers(app):
+    app.testing = False  # let the 500 handler answer instead of re-raising
+    app.add_url_rule("/_boom", "boom", lambda: 1 / 0)
+    phone = app.test_client()
+    too_large = phone.post("/sign-in", data={"name": "x" * app.config["MAX_CONTENT_LENGTH"]})
+    failed = phone.get("/_boom")
+    assert (too_large.status_code, failed.status_code) == (413, 500)
+    for response in (too_large, failed):
+        assert_safe_headers(response)
