@@ -18,6 +18,7 @@ from .rules import HouseRules
 NAME_MAX = 30
 GROUP_NAME_MAX = 40
 DEVICE_MAX = 30
+DEFAULT_TIMEZONE = "Asia/Kuala_Lumpur"  # Penang's
 
 
 def utcnow() -> datetime:
@@ -39,6 +40,9 @@ class Group(db.Model):
     name: Mapped[str] = mapped_column(sa.String(GROUP_NAME_MAX))
     name_key: Mapped[str] = mapped_column(sa.String(GROUP_NAME_MAX), index=True)
     passphrase_hash: Mapped[str] = mapped_column(sa.String(255))
+    # An IANA zone name: times are stored in UTC and shown in the group's zone.
+    timezone: Mapped[str] = mapped_column(sa.String(64), default=DEFAULT_TIMEZONE,
+                                          server_default=DEFAULT_TIMEZONE)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
     def __repr__(self) -> str:

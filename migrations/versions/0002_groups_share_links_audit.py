@@ -36,6 +36,7 @@ def upgrade():
     sa.Column('name', sa.String(length=40), nullable=False),
     sa.Column('name_key', sa.String(length=40), nullable=False),
     sa.Column('passphrase_hash', sa.String(length=255), nullable=False),
+    sa.Column('timezone', sa.String(length=64), server_default='Asia/Kuala_Lumpur', nullable=False),
     sa.Column('created_at', sa.DateTime(), nullable=False),
     sa.PrimaryKeyConstraint('id', name=op.f('pk_player_group'))
     )
