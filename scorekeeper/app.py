@@ -7,9 +7,12 @@ from pathlib import Path
 from flask import Flask, render_template
 from flask_wtf.csrf import CSRFError
 from sqlalchemy import event
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from . import config as defaults
-from .extensions import csrf, db, limiter, migrate
+from . import logs
+from .extensions import compress, csrf, db, limiter, migrate
+from .web import static_files
 
 # templates/, static/, migrations/ and instance/ live at the top of the repository.
 ROOT = Path(__file__).resolve().parent.parent
@@ -25,14 +28,16 @@ def create_app(config=None, instance_path=None):
         instance_path=str(instance_path or ROOT / "instance"),
         instance_relative_config=True,
         template_folder=str(ROOT / "templates"),
-        static_folder=str(ROOT / "static"),
+        static_folder=None,  # served by static_files, under fingerprinted names
     )
     load_config(app, config)
     register_extensions(app)
     register_blueprints(app)
     register_errorhandlers(app)
     register_security_headers(app)
+    logs.init_app(app)
     register_commands(app)
+    register_proxies(app)
     return app
 
 
@@ -69,6 +74,7 @@ def register_extensions(app):
     migrate.init_app(app, db, directory=str(ROOT / "migrations"))
     csrf.init_app(app)
     limiter.init_app(app)
+    compress.init_app(app)
     with app.app_context():
         for engine in db.engines.values():
             if engine.dialect.name == "sqlite":
@@ -89,6 +95,7 @@ def register_blueprints(app):
         changes,
         filters,
         groups,
+        health,
         history,
         home,
         rounds,
@@ -96,6 +103,8 @@ def register_blueprints(app):
         share,
     )
 
+    static_files.init_app(app, ROOT / "static")
+    app.register_blueprint(health.bp)
     app.register_blueprint(home.bp)
     app.register_blueprint(groups.bp)
     app.register_blueprint(changes.bp)
@@ -145,3 +154,12 @@ def register_commands(app):
     from . import cli
 
     app.cli.add_command(cli.group_commands)
+    app.cli.add_command(cli.seed_demo)
+
+
+def register_proxies(app):
+    """Behind PROXY_FIX reverse proxies, take the client's address and scheme
+    (http or https) from their X-Forwarded-For and X-Forwarded-Proto headers."""
+    if app.config["PROXY_FIX"]:
+        hops = app.config["PROXY_FIX"]
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops)

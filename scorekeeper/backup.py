@@ -11,7 +11,7 @@ integer cents; players are named, never numbered; ``session`` and ``restores``
 are 0-based indexes into the document's ``sessions`` and ``audit`` lists)::
 
     {"format": "scorekeeper-group", "version": 1, "exported_at": TIME,
-     "group": {"name": TEXT},
+     "group": {"name": TEXT, "timezone": IANA NAME},
      "players": [{"name": TEXT, "created_at": TIME}],
      "sessions": [{"started_at": TIME, "ended_at": TIME or null, "version": INT,
                    "currency": TEXT, "house_rules": {HouseRules fields},
@@ -28,6 +28,9 @@ are 0-based indexes into the document's ``sessions`` and ``audit`` lists)::
      "audit": [{"at": TIME, "device": TEXT, "action": TEXT, "subject": TEXT,
                 "session": INDEX or null, "version": INT or null,
                 "before": OBJECT or null, "after": OBJECT or null}]}
+
+The group's "timezone" (where its times are shown, e.g. "Asia/Kuala_Lumpur")
+came after the first backups: one without it is imported with DEFAULT_TIMEZONE.
 """
 
 from __future__ import annotations
@@ -46,6 +49,7 @@ from sqlalchemy.orm import selectinload
 
 from .extensions import db
 from .models import (
+    DEFAULT_TIMEZONE,
     DEVICE_MAX,
     GROUP_NAME_MAX,
     NAME_MAX,
@@ -54,11 +58,12 @@ from .models import (
     Group,
     Player,
     Round,
+    wall_clock,
 )
 from .rules import Entry, HouseRules, RoundError, format_cards, score_round
 from .rules.cards import scan_cards
 from .rules.scoring import OUTCOMES
-from .services import MAX_PLAYERS, MIN_PLAYERS, clean_name
+from .services import MAX_PLAYERS, MIN_PLAYERS, clean_name, time_zones
 
 FORMAT = "scorekeeper-group"
 VERSION = 1
@@ -77,6 +82,7 @@ CARDS_MAX = 400  # characters of one hand
 CURRENCY_MAX = 8
 ACTION_MAX = 24
 SUBJECT_MAX = 80
+ZONE_MAX = 64  # Group.timezone's column
 VERSION_MAX = 10 ** 9
 CENTS_MAX = 10 ** 9  # one amount; fits every database's integer column
 # House rules, within what the new-session form accepts.
@@ -142,7 +148,7 @@ def export_group(group: Group, now: datetime) -> dict:
         "format": FORMAT,
         "version": VERSION,
         "exported_at": _time(now),
-        "group": {"name": group.name},
+        "group": {"name": group.name, "timezone": group.timezone},
         "players": [{"name": p.name, "created_at": _time(p.created_at)} for p in players],
         "sessions": [_session_document(s, names) for s in sessions],
         "audit": [_event_document(e, session_index, event_index) for e in events],
@@ -213,15 +219,16 @@ def decimal_text(cents: int) -> str:
     return f"{sign}{whole}.{part:02d}"
 
 
-def csv_text(sessions: list[GameSession], names: dict[int, str]) -> str:
-    """The rounds of ``sessions`` (loaded by load_sessions); seat and turn count from 1.
-    Starts with a byte order mark, so spreadsheets read the names as UTF-8."""
+def csv_text(sessions: list[GameSession], names: dict[int, str], zone: str) -> str:
+    """The rounds of ``sessions`` (loaded by load_sessions), dated in ``zone``;
+    seat and turn count from 1. Starts with a byte order mark, so spreadsheets
+    read the names as UTF-8."""
     out = io.StringIO()
     out.write("\ufeff")
     writer = csv.writer(out)
     writer.writerow(CSV_HEADER)
     for session in sessions:
-        date = session.started_at.date().isoformat()
+        date = wall_clock(session.started_at, zone).date().isoformat()
         for round_ in session.rounds:
             for e in round_.entries:
                 writer.writerow([
@@ -308,6 +315,7 @@ class PlayerData:
 @dataclass(frozen=True)
 class Backup:
     group_name: str  # the group it was exported from
+    timezone: str  # that group's IANA time zone
     exported_at: datetime
     players: list[PlayerData]
     sessions: list[SessionData]
@@ -516,6 +524,7 @@ def _backup(document, deadline: float) -> Backup:
     exported_at = _moment(document, "exported_at", where)
     group = _object(_get(document, "group", where), "The backup's \"group\"")
     group_name = _text(group, "name", "The backup's group", GROUP_NAME_MAX)
+    zone = _zone(group)
 
     players = []
     seen: dict[str, str] = {}
@@ -540,7 +549,19 @@ def _backup(document, deadline: float) -> Backup:
     events: list[EventData] = []
     for n, raw in enumerate(raw_events, start=1):
         events.append(_event(raw, n, sessions, events))
-    return Backup(group_name, exported_at, players, sessions, events)
+    return Backup(group_name, zone, exported_at, players, sessions, events)
+
+
+def _zone(group: dict) -> str:
+    """The group's time zone; a backup from before groups had one gets the default."""
+    if "timezone" not in group:
+        return DEFAULT_TIMEZONE
+    where = "The backup's group"
+    name = _text(group, "timezone", where, ZONE_MAX)
+    if name not in time_zones():
+        raise BackupError(f'{where}: "timezone" is {_shown(name)}, which is not a time zone '
+                          'this Scorekeeper knows; it names one such as "Asia/Kuala_Lumpur".')
+    return name
 
 
 def _session(raw, n: int, known: frozenset, deadline: float) -> SessionData:
@@ -695,6 +716,7 @@ TEXT, TEXTS, INT, RULES = "text", "list of text", "whole number", "house rules"
 EVENT_SHAPES = {
     "player.add": {"after": {"name": TEXT}},
     "player.rename": {"before": {"name": TEXT}, "after": {"name": TEXT}},
+    "group.timezone": {"before": {"timezone": TEXT}, "after": {"timezone": TEXT}},
     "session.start": {"after": {"players": TEXTS, "first_dealer": TEXT, "currency": TEXT,
                                 "house_rules": RULES}},
     "session.rules": {"before": {"house_rules": RULES, "currency": TEXT},

@@ -1,7 +1,7 @@
 """Default settings, and the helpers that fill in what the defaults cannot know.
 
 The factory applies, each overriding the one before: these defaults,
-instance/config.py, the environment (SECRET_KEY, DATABASE_URL, HTTPS),
+instance/config.py, the environment (SECRET_KEY, DATABASE_URL, HTTPS, PROXY_FIX),
 create_app(config). The secret key may also sit in instance/secret_key, which
 `python -m scorekeeper setup` creates.
 """
@@ -34,6 +34,10 @@ RATELIMIT_STORAGE_URI = "memory://"  # one count per process: use redis:// with 
 
 MAX_CONTENT_LENGTH = 16 * 1024 * 1024  # the largest upload: a group's JSON export
 
+# How many reverse proxies (nginx, caddy …) stand in front of the app: their
+# X-Forwarded-For and X-Forwarded-Proto headers are then trusted. 0: none.
+PROXY_FIX = 0
+
 
 def from_env(environ):
     """The settings that the environment gives."""
@@ -44,6 +48,8 @@ def from_env(environ):
         settings["SQLALCHEMY_DATABASE_URI"] = environ["DATABASE_URL"]
     if environ.get("HTTPS"):
         settings["HTTPS"] = environ["HTTPS"].lower() in ("1", "true", "yes", "on")
+    if environ.get("PROXY_FIX"):
+        settings["PROXY_FIX"] = int(environ["PROXY_FIX"])
     return settings
 
 

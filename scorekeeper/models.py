@@ -8,6 +8,7 @@ rewrite them whenever a round before them changes.
 from __future__ import annotations
 
 from datetime import datetime, timezone
+from zoneinfo import ZoneInfo
 
 import sqlalchemy as sa
 from sqlalchemy.orm import Mapped, mapped_column, relationship
@@ -23,6 +24,11 @@ DEFAULT_TIMEZONE = "Asia/Kuala_Lumpur"  # Penang's
 
 def utcnow() -> datetime:
     return datetime.now(timezone.utc).replace(tzinfo=None)
+
+
+def wall_clock(moment: datetime, zone: str) -> datetime:
+    """A stored (naive UTC) time as the clock reads in ``zone``, an IANA name."""
+    return moment.replace(tzinfo=timezone.utc).astimezone(ZoneInfo(zone))
 
 
 class Group(db.Model):
@@ -66,14 +72,20 @@ class GameSession(db.Model):
     """An evening at the table: its players, its house rules and its rounds."""
 
     __tablename__ = "game_session"
+    __table_args__ = (
+        # A group's sessions in play, those ended last, and how many have ended.
+        sa.Index("ix_game_session_group_id_ended_at", "group_id", "ended_at", "started_at"),
+        # A group's sessions newest first, a page at a time.
+        sa.Index("ix_game_session_group_id_started_at", "group_id", "started_at"),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     group_id: Mapped[int] = mapped_column(
-        sa.ForeignKey("player_group.id", ondelete="CASCADE"), index=True)
+        sa.ForeignKey("player_group.id", ondelete="CASCADE"))
     # Raised by every change, so a form built on an older version is refused.
     version: Mapped[int] = mapped_column(default=1, server_default="1")
-    started_at: Mapped[datetime] = mapped_column(default=utcnow, index=True)
-    ended_at: Mapped[datetime | None] = mapped_column(index=True)
+    started_at: Mapped[datetime] = mapped_column(default=utcnow)
+    ended_at: Mapped[datetime | None]
     currency: Mapped[str] = mapped_column(sa.String(8), default="RM")
     house_rules: Mapped[dict] = mapped_column(sa.JSON)
     first_dealer_id: Mapped[int] = mapped_column(sa.ForeignKey("player.id"))
@@ -102,7 +114,11 @@ class Seat(db.Model):
     A player who leaves keeps the row (inactive) so their rounds and balance stay.
     """
 
-    __table_args__ = (sa.UniqueConstraint("session_id", "player_id"),)
+    __table_args__ = (
+        sa.UniqueConstraint("session_id", "player_id"),
+        # The sessions a player sat at.
+        sa.Index("ix_seat_player_id_session_id", "player_id", "session_id"),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     session_id: Mapped[int] = mapped_column(
@@ -134,11 +150,14 @@ class Round(db.Model):
 class RoundEntry(db.Model):
     """One player's part in a round: what the table entered and what it scored."""
 
-    __table_args__ = (sa.UniqueConstraint("round_id", "player_id"),)
+    __table_args__ = (
+        sa.UniqueConstraint("round_id", "player_id"),
+        # Whether a round was won with a Tien Hu, for a player's record.
+        sa.Index("ix_round_entry_round_id_outcome", "round_id", "outcome"),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    round_id: Mapped[int] = mapped_column(
-        sa.ForeignKey("round.id", ondelete="CASCADE"), index=True)
+    round_id: Mapped[int] = mapped_column(sa.ForeignKey("round.id", ondelete="CASCADE"))
     player_id: Mapped[int] = mapped_column(sa.ForeignKey("player.id"), index=True)
     seat: Mapped[int]  # clockwise place at the table in this round
     turn: Mapped[int]  # place in this round's playing order, from 0

@@ -296,7 +296,8 @@ def load_board(session: GameSession) -> GameSession:
     number of statements however many rounds it has."""
     return db.session.scalars(
         sa.select(GameSession).where(GameSession.id == session.id)
-        .options(selectinload(GameSession.seats).selectinload(Seat.player),
+        .options(joinedload(GameSession.group),
+                 selectinload(GameSession.seats).selectinload(Seat.player),
                  selectinload(GameSession.rounds).selectinload(Round.entries)
                  .selectinload(RoundEntry.player))
         .execution_options(populate_existing=True)

@@ -16,6 +16,7 @@ import dataclasses
 import functools
 import hashlib
 import random
+import zoneinfo
 from dataclasses import dataclass
 
 import sqlalchemy as sa
@@ -791,7 +792,8 @@ def import_group(name: str, passphrase: str, backup, *, device: str = "") -> Gro
 
 
 def _write_backup(name: str, passphrase: str, backup, device: str) -> Group:
-    group = Group(name=name, name_key=name.casefold(), passphrase_hash=_hash(passphrase))
+    group = Group(name=name, name_key=name.casefold(), passphrase_hash=_hash(passphrase),
+                  timezone=backup.timezone)
     db.session.add(group)
     db.session.flush()
     players = {p.name: Player(group_id=group.id, name=p.name, created_at=p.created_at)
@@ -829,3 +831,27 @@ def _write_backup(name: str, passphrase: str, backup, device: str) -> Group:
         "from": backup.group_name, "exported_at": backup.exported_at.isoformat() + "Z",
         "sessions": len(backup.sessions), "rounds": backup.rounds})
     return group
+
+
+# Time zones
+
+
+@functools.cache
+def time_zones() -> frozenset[str]:
+    """The IANA time zone names a group may choose ("Asia/Kuala_Lumpur", "UTC" …):
+    those this server knows, less the placeholders that name no place."""
+
+    return frozenset(zoneinfo.available_timezones() - {"Factory", "localtime", "posixrules"})
+
+
+def set_timezone(group: Group, timezone: str, *, device: str = "") -> None:
+    """Show the group's times in ``timezone`` from now on; stored times stay UTC."""
+    if timezone not in time_zones():
+        raise ServiceError("Choose a time zone from the list")
+    if timezone == group.timezone:
+        return
+    before = {"timezone": group.timezone}
+    group.timezone = timezone
+    _audit(group.id, "group.timezone", f"Time zone {timezone}", before=before,
+           after={"timezone": timezone}, device=device)
+    db.session.commit()

@@ -1,11 +1,18 @@
-"""Forms for groups: create one, sign in, change the passphrase, name the phone."""
+"""Forms for groups: create one, sign in, change the passphrase, name the phone,
+choose the time zone."""
+
+from datetime import datetime, timezone
+from zoneinfo import ZoneInfo
 
 from flask_wtf import FlaskForm
-from wtforms import HiddenField, PasswordField, StringField
-from wtforms.validators import EqualTo, InputRequired, Length
+from markupsafe import Markup
+from wtforms import HiddenField, PasswordField, SelectField, StringField
+from wtforms.fields.choices import SelectChoice
+from wtforms.validators import EqualTo, InputRequired, Length, ValidationError
+from wtforms.widgets import Select
 
 from ..models import DEVICE_MAX, GROUP_NAME_MAX
-from ..services import PASSPHRASE_MIN
+from ..services import PASSPHRASE_MIN, time_zones
 
 PASSPHRASE_MAX = 200
 
@@ -57,3 +64,59 @@ class DeviceForm(FlaskForm):
 
 class ButtonForm(FlaskForm):
     """A POST that is only a button (sign out, revoke): the CSRF token and nothing else."""
+
+
+MINUS = "\u2212"
+
+# Where the groups that use this app play first, then every other zone.
+NEAR_ZONES = (
+    ("Asia/Kuala_Lumpur", "Penang, Malaysia"),
+    ("Asia/Singapore", "Singapore"),
+    ("Asia/Jakarta", "Jakarta"),
+    ("Asia/Bangkok", "Bangkok"),
+    ("Asia/Hong_Kong", "Hong Kong"),
+    ("Australia/Perth", "Perth"),
+    ("Europe/London", "London"),
+    ("UTC", "UTC"),
+)
+
+
+def utc_offset(zone: str, now: datetime) -> str:
+    """ "UTC+8", "UTC+5:30", "UTC−3", "UTC+0": the zone's offset at ``now`` (aware)."""
+    minutes = int(now.astimezone(ZoneInfo(zone)).utcoffset().total_seconds()) // 60
+    hours, rest = divmod(abs(minutes), 60)
+    return f"UTC{MINUS if minutes < 0 else '+'}{hours}" + (f":{rest:02d}" if rest else "")
+
+
+class ZoneSelect(Select):
+    """A select whose options shown as their value are written short, without
+    the value attribute or the (optional) end tag: the list of every time zone
+    stays under 20 KB, in a page of at most 60 KB."""
+
+    @classmethod
+    def render_option(cls, choice, **kwargs):
+        if choice.label == choice.value and not choice.render_kw and not kwargs:
+            return Markup("<option{}>{}").format(
+                Markup(" selected") if choice.selected else "", choice.value)
+        return super().render_option(choice, **kwargs)
+
+
+def _known_zone(form, field):
+    if field.data not in time_zones():
+        raise ValidationError("Choose a time zone from the list.")
+
+
+class TimeZoneForm(FlaskForm):
+    timezone = SelectField("The group's time zone", widget=ZoneSelect(), validate_choice=False,
+                           validators=[_known_zone])
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # The zones near the table first, with today's offset from UTC; then the rest.
+        now = datetime.now(timezone.utc)
+        near = [SelectChoice(name, label if name == "UTC" else f"{label} ({utc_offset(name, now)})",
+                             optgroup="Common")
+                for name, label in NEAR_ZONES]
+        rest = [SelectChoice(name, optgroup="Every other time zone")
+                for name in sorted(time_zones() - {name for name, _ in NEAR_ZONES})]
+        self.timezone.choices = near + rest

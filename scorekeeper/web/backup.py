@@ -10,6 +10,7 @@ from .. import backup, services
 from ..forms.backup import ImportGroupForm
 from ..models import utcnow
 from .access import current_group, device_label, sign_in, signed_in
+from .filters import local_time
 from .groups import guess_device, may_create_group, single_group
 
 bp = Blueprint("backup", __name__)
@@ -27,6 +28,11 @@ def download(body: str, mimetype: str, filename: str) -> Response:
         "Cache-Control": "private, no-store"})
 
 
+def local_day(moment) -> str:
+    """ "2026-11-22": the day at the signed-in group's table, for file names."""
+    return local_time(moment).date().isoformat()
+
+
 @bp.get("/group/export.json")
 @signed_in
 def export_json():
@@ -34,15 +40,16 @@ def export_json():
     now = utcnow()
     document = backup.export_group(group, now)
     return download(json.dumps(document, ensure_ascii=False, separators=(",", ":")),
-                    "application/json", f"{slug(group.name)}-{now.date().isoformat()}.json")
+                    "application/json", f"{slug(group.name)}-{local_day(now)}.json")
 
 
 @bp.get("/group/export.csv")
 @signed_in
 def export_csv():
     group = current_group()
-    text = backup.csv_text(backup.load_sessions(group), backup.player_names(group))
-    return download(text, "text/csv", f"{slug(group.name)}-{utcnow().date().isoformat()}.csv")
+    text = backup.csv_text(backup.load_sessions(group), backup.player_names(group),
+                           group.timezone)
+    return download(text, "text/csv", f"{slug(group.name)}-{local_day(utcnow())}.csv")
 
 
 @bp.get("/sessions/<int:session_id>/export.csv")
@@ -52,9 +59,9 @@ def export_session_csv(session_id):
     sessions = backup.load_sessions(group, session_id)
     if not sessions:  # none, or another group's
         abort(404)
-    date = sessions[0].started_at.date().isoformat()
-    return download(backup.csv_text(sessions, backup.player_names(group)), "text/csv",
-                    f"{slug(group.name)}-session-{session_id}-{date}.csv")
+    text = backup.csv_text(sessions, backup.player_names(group), group.timezone)
+    day = local_day(sessions[0].started_at)
+    return download(text, "text/csv", f"{slug(group.name)}-session-{session_id}-{day}.csv")
 
 
 @bp.route("/groups/import", methods=["GET", "POST"])

@@ -8,7 +8,6 @@ of the round forms.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime
 
 from flask import Blueprint, abort, g, redirect, render_template, request, url_for
 
@@ -116,10 +115,6 @@ class Change:
     round_number: int | None = None
 
     @property
-    def when(self) -> str:
-        return when(self.event.at)
-
-    @property
     def phone(self) -> str:
         return phone_words(self.event.device)
 
@@ -136,11 +131,6 @@ class Change:
                 entered.append(f"money moved for {', '.join(moved)}")
             return "; ".join(entered) or "nothing changed"
         return " ".join(self.facts)
-
-
-def when(moment: datetime) -> str:
-    """ "Sat 21 Nov, 21:04" """
-    return f"{moment:%a} {moment.day} {moment:%b}, {moment:%H:%M}"
 
 
 def phone_words(label: str) -> str:

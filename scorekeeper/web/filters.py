@@ -1,4 +1,15 @@
-"""Template filters for money (integer cents) and card notation."""
+"""Template filters for money (integer cents) and for times.
+
+Times are stored as UTC without a zone. The time filters are the one place that
+turns them into a group's wall-clock time: the signed-in group's, or the zone
+given as the filter's argument (a shared page, which no group is signed in to,
+passes the zone of the shared session's group). A page of no group shows no times.
+"""
+
+from datetime import datetime
+
+from ..models import wall_clock
+from .access import current_group
 
 MINUS = "\u2212"
 
@@ -15,6 +26,44 @@ def signed_money(cents: int) -> str:
     return ("+" if cents > 0 else "") + money(cents)
 
 
+def local_time(moment: datetime, zone: str | None = None) -> datetime:
+    """A stored (UTC) time as the clock reads in ``zone``, an IANA name; by
+    default in the signed-in group's zone."""
+    if zone is None:
+        group = current_group()
+        if group is None:
+            raise LookupError("No group is signed in: pass the zone of the group "
+                              "whose time this is.")
+        zone = group.timezone
+    return wall_clock(moment, zone)
+
+
+def _day(local: datetime) -> str:
+    return f"{local:%a} {local.day} {local:%b %Y}"
+
+
+def long_date(moment: datetime, zone: str | None = None) -> str:
+    """ "Sat 21 Nov 2026": the day it was where the group plays."""
+    return _day(local_time(moment, zone))
+
+
+def day_time(moment: datetime, zone: str | None = None) -> str:
+    """ "Sat 21 Nov, 21:04" """
+    local = local_time(moment, zone)
+    return f"{local:%a} {local.day} {local:%b}, {local:%H:%M}"
+
+
+def date_time(moment: datetime, zone: str | None = None) -> str:
+    """ "Sat 21 Nov 2026, 21:04" """
+    local = local_time(moment, zone)
+    return f"{_day(local)}, {local:%H:%M}"
+
+
+def iso_time(moment: datetime, zone: str | None = None) -> str:
+    """ "2026-11-21T21:04+08:00", for a <time datetime> attribute."""
+    return local_time(moment, zone).isoformat(timespec="minutes")
+
+
 def register(app) -> None:
-    app.add_template_filter(money)
-    app.add_template_filter(signed_money)
+    for fn in (money, signed_money, long_date, day_time, date_time, iso_time):
+        app.add_template_filter(fn)

@@ -1,5 +1,5 @@
 """Groups: create one, sign in and out, and the group's own page (passphrase,
-this phone's name)."""
+this phone's name, time zone)."""
 
 from flask import (
     Blueprint,
@@ -15,7 +15,14 @@ from flask_limiter.util import get_remote_address
 
 from .. import queries, services
 from ..extensions import limiter
-from ..forms.groups import ButtonForm, CreateGroupForm, DeviceForm, PassphraseForm, SignInForm
+from ..forms.groups import (
+    ButtonForm,
+    CreateGroupForm,
+    DeviceForm,
+    PassphraseForm,
+    SignInForm,
+    TimeZoneForm,
+)
 from .access import (
     current_group,
     device_label,
@@ -120,15 +127,21 @@ def sign_out():
 @bp.get("/group")
 @signed_in
 def settings():
-    return render_settings(passphrase_changed=request.args.get("passphrase") == "changed")
+    return render_settings(passphrase_changed=request.args.get("passphrase") == "changed",
+                           timezone_changed=request.args.get("timezone") == "changed")
 
 
-def render_settings(passphrase_form=None, device_form=None, passphrase_changed=False):
+def render_settings(passphrase_form=None, device_form=None, timezone_form=None,
+                    passphrase_changed=False, timezone_changed=False):
+    group = current_group()
     return render_template(
-        "groups/settings.html", group=current_group(), events=queries.group_events(current_group()),
+        "groups/settings.html", group=group, events=queries.group_events(group),
         passphrase_form=passphrase_form or PassphraseForm(formdata=None),
         device_form=device_form or DeviceForm(formdata=None, data={"device": device_label()}),
-        button_form=ButtonForm(), passphrase_changed=passphrase_changed)
+        timezone_form=timezone_form or TimeZoneForm(formdata=None,
+                                                    data={"timezone": group.timezone}),
+        button_form=ButtonForm(), passphrase_changed=passphrase_changed,
+        timezone_changed=timezone_changed)
 
 
 @bp.post("/group/passphrase")
@@ -156,3 +169,18 @@ def rename_device():
         set_device_label(form.device.data.strip())
         return redirect(url_for(".settings"))
     return render_settings(device_form=form), 422
+
+
+@bp.post("/group/timezone")
+@signed_in
+def change_timezone():
+    form = TimeZoneForm()
+    if form.validate():
+        try:
+            services.set_timezone(current_group(), form.timezone.data, device=device_label())
+        except services.ServiceError as problem:
+            form.timezone.errors.append(str(problem))
+        else:
+            return redirect(url_for(".settings", timezone="changed", _anchor="timezone-title"))
+    form.timezone.data = current_group().timezone  # a zone not on the list can't be shown back
+    return render_settings(timezone_form=form), 422

@@ -1,7 +1,5 @@
 """The history pages: finished sessions, one session's full record, a player's record."""
 
-from datetime import datetime
-
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 from wtforms.fields.choices import SelectChoice
 
@@ -15,12 +13,6 @@ from .filters import money
 
 bp = Blueprint("history", __name__)
 bp.url_value_preprocessor(require_group)
-
-
-@bp.app_template_filter()
-def long_date(moment: datetime) -> str:
-    """"Sat 21 Nov 2026"."""
-    return f"{moment:%a} {moment.day} {moment:%b %Y}"
 
 
 def _page_number() -> int:

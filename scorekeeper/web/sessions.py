@@ -18,7 +18,7 @@ from ..forms.sessions import (
     rule_texts,
 )
 from .access import current_group, device_label
-from .filters import money
+from .filters import local_time, money
 from .loading import add_session_id, load_game_session
 
 bp = Blueprint("sessions", __name__)
@@ -115,7 +115,7 @@ def render_settle(error=None):
 
 def share_text(game, plan) -> str:
     """The settlement as a chat message."""
-    day = game.started_at
+    day = local_time(game.started_at)
     lines = [f"Rummy {day.day} {day:%b %Y} \u2014 settle up:"]
     lines += [f"{s.transfer.payer.name} pays {s.transfer.payee.name} "
               f"{game.currency} {money(s.transfer.cents)}" + (" (paid)" if s.paid else "")

@@ -30,7 +30,7 @@ SHARE_LINK = re.compile(r"""(?<=["'\s>])(?:https?://[^/"'\s<]+)?/share/([A-Za-z0
 REDIRECTS = (301, 302, 303, 307, 308)
 # Pages for phones that are signed in to no group: the start, making a group
 # (from nothing or from a backup), signing in and out.
-PUBLIC_ENDPOINTS = frozenset({"static", "home.index", "groups.new", "backup.import_group",
+PUBLIC_ENDPOINTS = frozenset({"static", "health.healthz", "home.index", "groups.new", "backup.import_group",
                               "groups.sign_in", "groups.sign_out"})
 
 

@@ -1,6 +1,7 @@
 """The application factory, the home page and the error pages."""
 
 import os
+import re
 import stat
 
 import pytest
@@ -120,7 +121,7 @@ def test_home_page_has_the_check_form(anonymous):
     assert '<form method="get"' in html
     assert '<label for="cards">Cards</label>' in html
     assert 'name="cards"' in html
-    assert 'href="/static/css/app.css"' in html
+    assert re.search(r'href="/static/css/app\.[0-9a-f]{8}\.css"', html)  # fingerprinted
 
 
 def test_home_page_echoes_the_cards_escaped(client):

@@ -10,7 +10,6 @@ import io
 import json
 import re
 from contextlib import contextmanager
-from datetime import date
 from decimal import Decimal
 
 import pytest
@@ -20,7 +19,15 @@ from sqlalchemy import event
 from scorekeeper import services
 from scorekeeper.backup import BackupError, csv_cell, decimal_text, read_backup
 from scorekeeper.extensions import db
-from scorekeeper.models import AuditEvent, GameSession, Group, Player
+from scorekeeper.models import (
+    DEFAULT_TIMEZONE,
+    AuditEvent,
+    GameSession,
+    Group,
+    Player,
+    utcnow,
+    wall_clock,
+)
 from scorekeeper.rules import Entry, HouseRules
 from scorekeeper.web.backup import slug
 from tests.conftest import PASSPHRASE, fresh_app, signed_in_client, the_group
@@ -164,13 +171,13 @@ def test_the_json_export_is_a_download_of_everything(client, evenings):
     response = client.get("/group/export.json")
     assert response.status_code == 200
     assert response.mimetype == "application/json"
-    today = date.today().isoformat()
+    today = wall_clock(utcnow(), DEFAULT_TIMEZONE).date().isoformat()
     assert response.headers["Content-Disposition"] == \
         f'attachment; filename="friday-table-{today}.json"'
     assert "no-store" in response.headers["Cache-Control"]
     document = response.get_json()
     assert (document["format"], document["version"]) == ("scorekeeper-group", 1)
-    assert document["group"] == {"name": "Friday table"}
+    assert document["group"] == {"name": "Friday table", "timezone": "Asia/Kuala_Lumpur"}
     assert "passphrase_hash" not in response.text and "pbkdf2:" not in response.text \
         and "scrypt:" not in response.text
     assert [p["name"] for p in document["players"]] == \
@@ -325,7 +332,7 @@ def test_an_imported_backup_has_identical_balances_standings_and_settlements(
             GameSession.group_id == group.id)).all()
     # the phone is signed in to the new group, and its export is the same backup
     again = anonymous.get("/group/export.json").get_json()
-    assert again["group"] == {"name": "Back again"}
+    assert again["group"] == {"name": "Back again", "timezone": "Asia/Kuala_Lumpur"}
     again["audit"] = [e for e in again["audit"] if e["action"] != "group.import"]
     for document in (exported, again):
         del document["group"], document["exported_at"]

@@ -109,7 +109,7 @@ def test_the_page_lists_each_kind_of_change_with_its_phone(client, sid):
     assert phones == ["Raj's phone"] * 4 + ["Ann's phone", "Kitchen tablet", "an unnamed phone",
                                             "Raj's phone", "Mei's phone", "Mei's phone",
                                             "an unnamed phone"]
-    assert re.search(r'<time datetime="\d{4}-\d\d-\d\dT\d\d:\d\d">\w{3} \d{1,2} \w{3}, \d\d:\d\d</time>',
+    assert re.search(r'<time datetime="\d{4}-\d\d-\d\dT\d\d:\d\d[+-]\d\d:\d\d">\w{3} \d{1,2} \w{3}, \d\d:\d\d</time>',
                      html)
     assert "At the table: A, B, C, D." in html and "D deals first." in html
     assert "Own rules, money in RM: tiers 0·1·2·3 × RM 1.00." in html

@@ -11,9 +11,10 @@ from sqlalchemy import event
 
 from scorekeeper import services
 from scorekeeper.extensions import db
-from scorekeeper.models import GameSession, Player
+from scorekeeper.models import DEFAULT_TIMEZONE, GameSession, Player
 from scorekeeper.rules import Entry, HouseRules
-from scorekeeper.web.history import long_date, preset_name, rules_summary
+from scorekeeper.web.filters import long_date
+from scorekeeper.web.history import preset_name, rules_summary
 from tests.conftest import the_group
 from tests.web.examples import EXAMPLE_1, EXAMPLE_2, EXAMPLE_3
 from tests.web.examples import EXAMPLE_RULES as RULES
@@ -76,8 +77,8 @@ def session_links(response) -> list[int]:
 
 
 def test_long_date():
-    assert long_date(datetime(2026, 11, 21, 20, 15)) == "Sat 21 Nov 2026"
-    assert long_date(datetime(2027, 1, 3)) == "Sun 3 Jan 2027"
+    assert long_date(datetime(2026, 11, 21, 20, 15), "UTC") == "Sat 21 Nov 2026"
+    assert long_date(datetime(2027, 1, 3), "UTC") == "Sun 3 Jan 2027"
 
 
 def test_history_without_finished_sessions(client, app):
@@ -94,7 +95,7 @@ def test_history_lists_finished_sessions_newest_first(client, app, evenings):
     page = text(response)
     assert "2 finished sessions" in page
     with app.app_context():
-        day = long_date(db.session.get(GameSession, evenings["one"]).started_at)
+        day = long_date(db.session.get(GameSession, evenings["one"]).started_at, DEFAULT_TIMEZONE)
     # date, rounds, players, top winner and amount of each session
     assert f"{day} 2 rounds A B Eve Top: A RM 10.00" in page
     assert f"{day} 3 rounds A B C D Top: C RM 11.00" in page
@@ -192,7 +193,7 @@ def test_session_record(client, app, evenings):
         paid = plan[0].transfer
         services.set_paid(one, paid.payer.id, paid.payee.id, paid.cents, True)
         plan = services.settlement(one)
-        day = long_date(one.started_at)
+        day = long_date(one.started_at, DEFAULT_TIMEZONE)
         transfers = [(s.transfer.payer.name, s.transfer.payee.name, s.transfer.cents, s.paid)
                      for s in plan]
     response = client.get(f"/history/sessions/{evenings['one']}")
@@ -318,7 +319,7 @@ def test_player_record(client, app, evenings):
     # won in session two, lost in session one; nothing yet in three
     assert "Won +10.00 Lost −6.50 Net +3.50" in page
     with app.app_context():
-        days = {k: long_date(db.session.get(GameSession, evenings[k]).started_at)
+        days = {k: long_date(db.session.get(GameSession, evenings[k]).started_at, DEFAULT_TIMEZONE)
                 for k in ("one", "two", "three")}
     assert (f"{days['three']} in play 0 RM 0.00 {days['two']} 2 RM +10.00 "
             f"{days['one']} 3 RM −6.50") in page

@@ -1,0 +1,58 @@
+"""gunicorn settings: gunicorn -c gunicorn.conf.py 'scorekeeper:create_app()'
+
+From the environment: PORT (listen on 0.0.0.0:PORT; without it on 127.0.0.1:8000,
+for a reverse proxy on the same machine) and WEB_CONCURRENCY (how many workers).
+Logs are JSON, one object per line: requests on stdout, everything else on stderr.
+"""
+
+import os
+
+from gunicorn import glogging
+
+from scorekeeper.logs import JsonFormatter
+
+bind = f"0.0.0.0:{os.environ['PORT']}" if os.environ.get("PORT") else "127.0.0.1:8000"
+
+# Sync workers, one request each: 2 per core and one more, at most 8 (each keeps
+# its own database connections).
+workers = int(os.environ.get("WEB_CONCURRENCY") or min(2 * (os.cpu_count() or 1) + 1, 8))
+
+
+class JsonAccessLogger(glogging.Logger):
+    """gunicorn's logger, with each request logged as JSON fields."""
+
+    def access(self, resp, req, environ, request_time):
+        status = int(str(resp.status).split(None, 1)[0])
+        method, path = environ.get("REQUEST_METHOD"), environ.get("PATH_INFO")
+        headers = {name.lower(): value for name, value in resp.headers}
+        self.access_log.info("%s %s %s", method, path, status, extra={"fields": {
+            "method": method,
+            "path": path,
+            "status": status,
+            "duration_ms": round(request_time.total_seconds() * 1000, 1),
+            "remote_addr": environ.get("REMOTE_ADDR"),  # the client's, with PROXY_FIX
+            "request_id": headers.get("x-request-id"),
+        }})
+
+
+logger_class = JsonAccessLogger
+accesslog = "-"
+errorlog = "-"
+logconfig_dict = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"json": {"()": JsonFormatter}},
+    "handlers": {
+        "stdout": {"class": "logging.StreamHandler", "formatter": "json",
+                   "stream": "ext://sys.stdout"},
+        "stderr": {"class": "logging.StreamHandler", "formatter": "json",
+                   "stream": "ext://sys.stderr"},
+    },
+    # The app's own log (errors with their traceback) goes through the root logger.
+    "root": {"level": "INFO", "handlers": ["stderr"]},
+    "loggers": {
+        # No level here, so that --log-level still applies.
+        "gunicorn.error": {"handlers": ["stderr"], "propagate": False},
+        "gunicorn.access": {"level": "INFO", "handlers": ["stdout"], "propagate": False},
+    },
+}

@@ -1,0 +1,421 @@
+"""Demo data: realistic random play, for trying the app and for benchmarks.
+
+Generation is pure: players are names, every deal comes from a shuffled deck
+of the session's house rules, and every round is scored by the rules engine,
+so the money is exactly what the app would have saved. Dealers and playing
+orders follow the engine as services.upcoming does.
+
+Writing is separate and quick: rows go in with bulk INSERTs, a chunk of
+sessions per transaction, instead of one use case per round.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import re
+from collections import Counter
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from functools import cache
+from itertools import islice
+from typing import Iterable, Iterator
+
+import sqlalchemy as sa
+
+from . import services
+from .extensions import db
+from .models import AuditEvent, GameSession, Group, Payment, Player, Round, RoundEntry, Seat
+from .rules import (
+    JOKER,
+    Card,
+    Entry,
+    HouseRules,
+    RoundScore,
+    find_meld,
+    format_cards,
+    next_dealer,
+    playing_order,
+    score_round,
+    settle,
+)
+from .rules.cards import SUITS
+from .rules.melds import display_order
+
+DEMO_PASSPHRASE = "demo passphrase"
+DEMO_GROUP = "Demo table"
+DEVICE = "Demo"
+CURRENCY = "RM"
+
+NAMES = (
+    "Ah Seng", "Mei Ling", "Kok Wai", "Siew Lan", "Ravi", "Aisyah", "Boon Hock",
+    "Chooi Yee", "Hafiz", "Geok Lian", "Teik Hin", "Priya", "Wei Jie", "Swee Lin",
+    "Kamal", "Bee Choo", "Jun Hao", "Lay Hoon", "Suresh", "Nurul",
+)
+POOL_SIZE = (6, 10)  # players a group has
+TABLE_SIZE = (3, 6)  # players at a session's start
+
+HU = 0.65  # share of rounds somebody wins
+TIEN_HU = 0.005  # share of rounds won with the hand as dealt
+SEAT_CHANGES = 0.15  # share of sessions where someone leaves or joins
+OTHER_PRESET = 0.2  # share of a group's sessions played by its other preset
+ALL_PAID = 0.85  # share of finished sessions whose transfers are all marked paid
+DEAD_CARDS = (1, 10)  # cards a dead player is left with, before melds are taken out
+ROUND_MINUTES = (3, 8)
+
+
+@dataclass(frozen=True)
+class DemoEntry:
+    player: str
+    seat: int
+    turn: int
+    outcome: str
+    cards: str
+    points: int
+    position: int
+    tier_cents: int
+    hu_cents: int
+    joker_ace_cents: int
+    net_cents: int
+
+
+@dataclass(frozen=True)
+class DemoRound:
+    number: int
+    dealer: str
+    created_at: datetime
+    entries: list[DemoEntry]
+
+
+@dataclass(frozen=True)
+class DemoSeat:
+    player: str
+    position: int
+    active: bool
+
+
+@dataclass(frozen=True)
+class DemoPayment:
+    payer: str
+    payee: str
+    cents: int
+    paid_at: datetime
+
+
+@dataclass(frozen=True)
+class DemoSession:
+    started_at: datetime
+    ended_at: datetime | None
+    rules: HouseRules
+    first_dealer: str
+    table: list[str]  # who sat down at the start, clockwise
+    seats: list[DemoSeat]  # as the session ends, those who left included
+    rounds: list[DemoRound]
+    payments: list[DemoPayment]
+    version: int  # as services would have left it: one more per change
+
+
+@dataclass(frozen=True)
+class DemoGroup:
+    players: list[str]
+    since: datetime  # before the first session
+    sessions: Iterable[DemoSession]  # oldest first; the last one still open
+
+
+# Generation
+
+
+def play_group(rng: random.Random, sessions: int, rounds: int, now: datetime) -> DemoGroup:
+    """A group's players and its ``sessions`` sessions of about ``rounds`` rounds,
+    spread back from ``now``; made one at a time as they are read."""
+    players = choose_players(rng)
+    home = rng.choice((HouseRules.penang(), HouseRules.rummi()))
+    other = HouseRules.rummi() if home == HouseRules.penang() else HouseRules.penang()
+    # Weekly, or closer together when ten years would not hold them all.
+    gap = min(timedelta(days=7), timedelta(days=3650) / sessions)
+    since = now - sessions * gap
+
+    def played() -> Iterator[DemoSession]:
+        for i in range(sessions):
+            rules = other if rng.random() < OTHER_PRESET else home
+            start = since + i * gap + rng.random() * gap / 4
+            last = i == sessions - 1  # still being played
+            count = rng.randint(1, rounds) if last else about(rng, rounds)
+            yield play_session(rng, players, rules, start, count, finished=not last)
+
+    return DemoGroup(players, since, played())
+
+
+def choose_players(rng: random.Random) -> list[str]:
+    return rng.sample(NAMES, rng.randint(*POOL_SIZE))
+
+
+def about(rng: random.Random, n: int) -> int:
+    """A count within a quarter of ``n``, at least 1."""
+    return max(1, rng.randint(n - n // 4, n + n // 4))
+
+
+def fits(rules: HouseRules, players: int) -> bool:
+    """Whether the deck holds a hand for each of ``players`` players."""
+    return players * rules.cards_dealt(players) <= len(full_deck(rules.packs_for(players),
+                                                                 rules.jokers))
+
+
+def play_session(rng: random.Random, pool: list[str], rules: HouseRules, started_at: datetime,
+                 rounds: int, finished: bool = True) -> DemoSession:
+    """A session of ``rounds`` rounds among players of ``pool``."""
+    size = rng.randint(*TABLE_SIZE)
+    while not fits(rules, size):
+        size -= 1
+    table = rng.sample(pool, size)
+    everyone = list(table)  # clockwise, those who left keep their place
+    left: set[str] = set()
+    first_dealer = rng.choice(table)
+    changes = set()
+    if rounds >= 3 and rng.random() < SEAT_CHANGES:
+        changes = set(rng.sample(range(2, rounds + 1), min(rng.randint(1, 2), rounds - 1)))
+
+    version = 1
+    played: list[DemoRound] = []
+    moment = started_at
+    dealer, score = first_dealer, None
+    for number in range(1, rounds + 1):
+        if number in changes and _change_seats(rng, pool, rules, everyone, left):
+            version += 1
+        seated = [name for name in everyone if name not in left]
+        if score is not None:
+            dealer = next_dealer(seated, dealer, score, rules)
+        order = playing_order(seated, dealer, rules)
+        entries = deal(rng, rules, order)
+        score = score_round(order, entries, rules)
+        moment += timedelta(minutes=rng.uniform(*ROUND_MINUTES))
+        played.append(DemoRound(number, dealer, moment, _entries(seated, entries, score)))
+        version += 1
+
+    payments = []
+    ended_at = None
+    if finished:
+        ended_at = moment + timedelta(minutes=rng.uniform(1, 10))
+        payments = _payments(rng, played, everyone, ended_at)
+        version += len(payments) + 1
+    seats = [DemoSeat(name, i, name not in left) for i, name in enumerate(everyone)]
+    return DemoSession(started_at, ended_at, rules, first_dealer, table, seats, played,
+                       payments, version)
+
+
+def _change_seats(rng: random.Random, pool: list[str], rules: HouseRules,
+                  everyone: list[str], left: set[str]) -> bool:
+    """Someone leaves, or someone new joins at a random place, as
+    services.leave_session and services.join_session do; whether anyone moved."""
+    seated = [name for name in everyone if name not in left]
+    newcomers = [name for name in pool if name not in everyone]
+    can_join = bool(newcomers) and fits(rules, len(seated) + 1) and len(seated) < TABLE_SIZE[1]
+    can_leave = len(seated) > TABLE_SIZE[0]
+    if can_join and (not can_leave or rng.random() < 0.5):
+        name = rng.choice(newcomers)
+        position = rng.randint(0, len(seated))
+        if position < len(seated):
+            everyone.insert(everyone.index(seated[position]), name)
+        else:
+            everyone.insert(everyone.index(seated[-1]) + 1, name)
+        return True
+    if can_leave:
+        left.add(rng.choice(seated))
+        return True
+    return False
+
+
+@cache
+def full_deck(packs: int, jokers: int) -> tuple[Card, ...]:
+    return tuple(Card(rank, suit) for _ in range(packs) for suit in SUITS
+                 for rank in range(1, 14)) + (JOKER,) * jokers
+
+
+def deal(rng: random.Random, rules: HouseRules, order: list[str]) -> dict[str, Entry]:
+    """What each player is left with after a shuffled deal: nothing for a Hu
+    winner, the whole melded hand for a Tien Hu, part of the hand dealt for
+    everyone else (dead), without a meld they could have laid down."""
+    n = len(order)
+    dealt = rules.cards_dealt(n)
+    deck = list(full_deck(rules.packs_for(n), rules.jokers))
+    rng.shuffle(deck)
+    roll = rng.random()
+    winner = rng.choice(order) if roll < HU else None
+    entries = {}
+    if roll < TIEN_HU:
+        hand = melded_hand(rng, Counter(deck), dealt)
+        for card in hand:
+            deck.remove(card)
+        entries[winner] = Entry("tien_hu", tuple(hand))
+    elif winner is not None:
+        entries[winner] = Entry("hu")
+    for i, player in enumerate(p for p in order if p not in entries):
+        entries[player] = Entry("dead", _dead_hand(rng, deck[i * dealt:(i + 1) * dealt]))
+    return entries
+
+
+def _dead_hand(rng: random.Random, hand: list[Card]) -> tuple[Card, ...]:
+    cards = rng.sample(hand, min(len(hand) - 1, rng.randint(*DEAD_CARDS)))
+    # A meld found would have been laid down; a meld takes three cards.
+    while len(cards) >= 3 and (meld := find_meld(cards)) is not None:
+        cards.remove(rng.choice(meld))
+    return tuple(sorted(cards, key=display_order))
+
+
+def melded_hand(rng: random.Random, deck: Counter, size: int) -> list[Card]:
+    """``size`` cards of ``deck`` that are all runs and sets (a Tien Hu)."""
+    while True:
+        left = Counter(deck)
+        hand: list[Card] = []
+        while len(hand) < size:
+            need = size - len(hand)
+            length = need if need <= 5 else rng.choice([k for k in (3, 4, 5) if need - k >= 3])
+            meld = _meld(rng, length)
+            if rng.random() < 0.2:
+                meld[rng.randrange(length)] = JOKER
+            wanted = Counter(meld)
+            if any(left[card] < n for card, n in wanted.items()):
+                break  # not enough copies left: start the hand again
+            left -= wanted
+            hand += meld
+        else:
+            return sorted(hand, key=display_order)
+
+
+def _meld(rng: random.Random, length: int) -> list[Card]:
+    if rng.random() < 0.7:  # a run, the ace low or high
+        suit = rng.choice(SUITS)
+        start = rng.randint(1, 15 - length)
+        return [Card(1 if p == 14 else p, suit) for p in range(start, start + length)]
+    rank = rng.randint(1, 13)
+    return [Card(rank, rng.choice(SUITS)) for _ in range(length)]
+
+
+def _entries(seated: list[str], entries: dict[str, Entry],
+             score: RoundScore) -> list[DemoEntry]:
+    """The round's rows, in playing order, as services._write_score fills them."""
+    rows = []
+    for turn, player in enumerate(score.order):
+        parts = score.breakdown[player]
+        rows.append(DemoEntry(
+            player, seated.index(player), turn, entries[player].outcome,
+            format_cards(entries[player].cards), score.points[player], score.position[player],
+            parts.tier, parts.hu, parts.joker_ace, score.net_cents[player]))
+    return rows
+
+
+def _payments(rng: random.Random, rounds: list[DemoRound], everyone: list[str],
+              ended_at: datetime) -> list[DemoPayment]:
+    balances = dict.fromkeys(everyone, 0)
+    for round_ in rounds:
+        for entry in round_.entries:
+            balances[entry.player] += entry.net_cents
+    transfers = settle(balances)
+    if rng.random() >= ALL_PAID:
+        transfers = [t for t in transfers if rng.random() < 0.5]
+    return [DemoPayment(t.payer, t.payee, t.cents,
+                        ended_at + timedelta(minutes=rng.uniform(1, 60 * 24)))
+            for t in transfers]
+
+
+# Writing
+
+
+CHUNK = 500  # sessions per transaction
+
+
+def next_group_name() -> str:
+    """"Demo table N", N one more than any demo table so far."""
+    numbers = [0]
+    for name in db.session.scalars(sa.select(Group.name).where(
+            Group.name_key.like(f"{DEMO_GROUP.casefold()} %"))):
+        match = re.fullmatch(rf"{DEMO_GROUP} (\d+)", name)
+        if match:
+            numbers.append(int(match[1]))
+    return f"{DEMO_GROUP} {max(numbers) + 1}"
+
+
+def write_group(name: str, passphrase: str, plan: DemoGroup,
+                chunk: int = CHUNK) -> tuple[Group, int, int]:
+    """A new group holding ``plan``: the group, its number of sessions and of rounds."""
+    group = services.create_group(name, passphrase)
+    group.created_at = plan.since
+    players = write_players(group, plan.players, plan.since)
+    sessions, rounds = write_sessions(group, players, plan.sessions, chunk)
+    return group, sessions, rounds
+
+
+def write_players(group: Group, names: list[str], at: datetime) -> dict[str, int]:
+    """The group's players, added; their ids by name."""
+    ids = db.session.scalars(
+        sa.insert(Player).returning(Player.id, sort_by_parameter_order=True),
+        [{"group_id": group.id, "name": name, "created_at": at} for name in names]).all()
+    db.session.execute(sa.insert(AuditEvent.__table__), [
+        {"group_id": group.id, "at": at, "device": DEVICE, "action": "player.add",
+         "subject": name, "after": {"name": name}} for name in names])
+    db.session.commit()
+    return dict(zip(names, ids))
+
+
+def write_sessions(group: Group, players: dict[str, int], sessions: Iterable[DemoSession],
+                   chunk: int = CHUNK) -> tuple[int, int]:
+    """Every session, ``chunk`` to a transaction; how many sessions and rounds."""
+    sessions = iter(sessions)
+    written = rounds = 0
+    while batch := list(islice(sessions, chunk)):
+        rounds += _write_batch(group.id, players, batch)
+        written += len(batch)
+        db.session.commit()
+    return written, rounds
+
+
+def _write_batch(group_id: int, players: dict[str, int], batch: list[DemoSession]) -> int:
+    session_ids = db.session.scalars(
+        sa.insert(GameSession).returning(GameSession.id, sort_by_parameter_order=True), [
+            {"group_id": group_id, "version": s.version, "started_at": s.started_at,
+             "ended_at": s.ended_at, "currency": CURRENCY,
+             "house_rules": dataclasses.asdict(s.rules),
+             "first_dealer_id": players[s.first_dealer]}
+            for s in batch]).all()
+    db.session.execute(sa.insert(Seat.__table__), [
+        {"session_id": sid, "player_id": players[seat.player], "position": seat.position,
+         "active": seat.active}
+        for sid, s in zip(session_ids, batch) for seat in s.seats])
+    db.session.execute(sa.insert(AuditEvent.__table__), [
+        {"group_id": group_id, "session_id": sid, "at": s.started_at, "device": DEVICE,
+         "action": "session.start", "subject": "Session started", "version": 1,
+         "after": {"players": s.table, "first_dealer": s.first_dealer, "currency": CURRENCY,
+                   "house_rules": dataclasses.asdict(s.rules)}}
+        for sid, s in zip(session_ids, batch)])
+    payments = [
+        {"session_id": sid, "payer_id": players[p.payer], "payee_id": players[p.payee],
+         "cents": p.cents, "paid_at": p.paid_at}
+        for sid, s in zip(session_ids, batch) for p in s.payments]
+    if payments:
+        db.session.execute(sa.insert(Payment.__table__), payments)
+    rounds = [(sid, r) for sid, s in zip(session_ids, batch) for r in s.rounds]
+    db.session.execute(sa.insert(Round.__table__), [
+        {"session_id": sid, "number": r.number, "dealer_id": players[r.dealer],
+         "created_at": r.created_at}
+        for sid, r in rounds])
+    # Found by (session, number) in one query: RETURNING in order would take,
+    # on SQLite, one INSERT per round.
+    round_ids = {(sid, number): rid for sid, number, rid in db.session.execute(
+        sa.select(Round.session_id, Round.number, Round.id)
+        .where(Round.session_id.in_(session_ids)))}
+    db.session.execute(sa.insert(RoundEntry.__table__), [
+        {"round_id": round_ids[sid, r.number], "player_id": players[e.player], "seat": e.seat,
+         "turn": e.turn, "outcome": e.outcome, "cards": e.cards, "points": e.points,
+         "position": e.position, "tier_cents": e.tier_cents, "hu_cents": e.hu_cents,
+         "joker_ace_cents": e.joker_ace_cents, "net_cents": e.net_cents}
+        for sid, r in rounds for e in r.entries])
+    return len(rounds)
+
+
+def analyze() -> None:
+    """Fresh statistics for the query planner, which would otherwise plan for
+    the tables as they were before the bulk load."""
+    quote = db.engine.dialect.identifier_preparer.quote
+    for table in db.metadata.sorted_tables:
+        db.session.execute(sa.text(f"ANALYZE {quote(table.name)}"))
+    db.session.commit()

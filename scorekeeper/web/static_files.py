@@ -1,0 +1,88 @@
+"""Static files under names that carry a hash of their content, cached for a year.
+
+``url_for('static', filename='css/app.css')`` gives ``/static/css/app.3f2a1b9c.css``.
+That name changes whenever the file does, so a browser may keep it for a year
+without asking again. The plain name still answers, with a short lifetime, for
+links written by hand and for relative imports between JavaScript modules.
+"""
+
+import hashlib
+import os
+import posixpath
+import re
+
+from flask import current_app, redirect, send_from_directory, url_for
+from werkzeug.exceptions import NotFound
+from werkzeug.security import safe_join
+
+YEAR = 365 * 24 * 60 * 60
+PLAIN_MAX_AGE = 5 * 60  # seconds
+FINGERPRINTED = re.compile(r"(?P<root>.+)\.(?P<digest>[0-9a-f]{8})(?P<ext>\.[^./]+)?")
+
+
+def init_app(app, folder):
+    """Serve ``folder`` at /static/ under the endpoint ``static``, as Flask would,
+    but with fingerprinted names (so the app is made with ``static_folder=None``)."""
+    app.extensions["static_files"] = {"folder": str(folder), "digests": {}}
+    app.add_url_rule("/static/<path:filename>", endpoint="static", view_func=serve)
+    app.url_defaults(fingerprint_url)
+
+
+def digest(filename):
+    """The first 8 hex digits of the file's SHA-256, or None if there is no such file.
+
+    Read once per process; in debug mode read again whenever the file's mtime changes."""
+    static = current_app.extensions["static_files"]
+    known = static["digests"].get(filename)
+    if known and not current_app.debug:
+        return known[1]
+    path = safe_join(static["folder"], filename)
+    if path is None or not os.path.isfile(path):
+        return None
+    mtime = os.stat(path).st_mtime_ns
+    if known and known[0] == mtime:
+        return known[1]
+    with open(path, "rb") as file:
+        hexdigest = hashlib.sha256(file.read()).hexdigest()[:8]
+    static["digests"][filename] = (mtime, hexdigest)
+    return hexdigest
+
+
+def fingerprint_url(endpoint, values):
+    """url_for hook: css/app.css becomes css/app.<digest>.css."""
+    if endpoint != "static" or "filename" not in values:
+        return
+    filename = values["filename"]
+    hexdigest = digest(filename)
+    if hexdigest:
+        root, ext = posixpath.splitext(filename)
+        values["filename"] = f"{root}.{hexdigest}{ext}"
+
+
+def serve(filename):
+    if digest(filename):
+        return send(filename, PLAIN_MAX_AGE)
+    match = FINGERPRINTED.fullmatch(filename)
+    if not match:
+        raise NotFound()
+    plain = match["root"] + (match["ext"] or "")
+    current = digest(plain)
+    if current is None:
+        raise NotFound()
+    if current != match["digest"]:
+        # A page rendered before the file changed (or by a worker not yet
+        # restarted): the current file beats an unstyled page.
+        return redirect(url_for("static", filename=plain))
+    response = send(plain, YEAR)
+    response.cache_control.immutable = True  # send_file made it public, max-age=YEAR
+    return response
+
+
+def send(filename, max_age):
+    folder = current_app.extensions["static_files"]["folder"]
+    response = send_from_directory(folder, filename, max_age=max_age)
+    # Read whole (the files are small) rather than streamed: Flask-Compress then
+    # compresses it like a page, and the file is closed with the response.
+    response.direct_passthrough = False
+    response.make_sequence()
+    return response

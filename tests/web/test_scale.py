@@ -1,0 +1,139 @@
+"""The main pages run a fixed number of SQL statements, whatever the size of
+the group: the same with 10,000 sessions as with two (no N+1).
+
+One module-scoped app holds both groups, so the big one is seeded once. It
+uses no function-scoped app: on PostgreSQL every app shares one database and
+those fixtures drop every table.
+"""
+
+import dataclasses
+import random
+from contextlib import contextmanager
+from datetime import datetime, timedelta
+
+import pytest
+import sqlalchemy as sa
+from sqlalchemy import event
+
+from scorekeeper import demo
+from scorekeeper.extensions import db
+from scorekeeper.models import GameSession, Round, Seat
+from scorekeeper.rules import HouseRules
+from tests.conftest import fresh_app, signed_in_client
+
+SESSIONS = 10_000
+LONG_ROUNDS = 400  # the scoreboard's stress case
+SHAPES = 100  # distinct short sessions, repeated to make up the 10,000
+NOW = datetime(2026, 11, 20, 12)
+
+# The statements of each page: loading the group, then the page's own queries.
+EXPECTED = {"scoreboard": 10, "settlement": 11, "round form": 8, "history": 7, "player": 5,
+            "home": 9}
+
+
+def moved(session: demo.DemoSession, by: timedelta) -> demo.DemoSession:
+    """The same session played ``by`` later."""
+    return dataclasses.replace(
+        session, started_at=session.started_at + by,
+        ended_at=session.ended_at and session.ended_at + by,
+        rounds=[dataclasses.replace(r, created_at=r.created_at + by) for r in session.rounds],
+        payments=[dataclasses.replace(p, paid_at=p.paid_at + by) for p in session.payments])
+
+
+def tiny_group(rng: random.Random) -> demo.DemoGroup:
+    """A finished session and an open one, a few rounds each."""
+    plan = demo.play_group(rng, 2, 3, NOW)
+    return dataclasses.replace(plan, sessions=list(plan.sessions))
+
+
+def big_group(rng: random.Random) -> demo.DemoGroup:
+    """10,000 finished sessions of one or two rounds, then an open one of 400."""
+    players = demo.choose_players(rng)
+    since = NOW - timedelta(days=3650)
+    gap = timedelta(days=3650) / SESSIONS
+    shapes = [demo.play_session(rng, players, rules, since, rng.randint(1, 2))
+              for rules in [HouseRules.penang(), HouseRules.rummi()] * (SHAPES // 2)]
+    sessions = [moved(shapes[i % SHAPES], i * gap) for i in range(SESSIONS - 1)]
+    sessions.append(demo.play_session(rng, players, HouseRules.penang(),
+                                      since + SESSIONS * gap, LONG_ROUNDS, finished=False))
+    return demo.DemoGroup(players, since, sessions)
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory):
+    with fresh_app(tmp_path_factory.mktemp("scale"), TESTING=True,
+                   SECRET_KEY="test-secret-key") as app:
+        yield app
+
+
+def seed(app, plan: demo.DemoGroup, name: str) -> dict[str, str]:
+    """The group written; the URLs of its pages, its open session's and its
+    most seated player's, and a client signed in to it."""
+    with app.app_context():
+        group, _, _ = demo.write_group(name, demo.DEMO_PASSPHRASE, plan)
+        open_id = db.session.scalar(sa.select(GameSession.id).where(
+            GameSession.group_id == group.id, GameSession.ended_at.is_(None)))
+        player_id = db.session.scalar(
+            sa.select(Seat.player_id).join(GameSession).where(GameSession.group_id == group.id)
+            .group_by(Seat.player_id).order_by(sa.func.count().desc(), Seat.player_id).limit(1))
+        rounds = db.session.scalar(sa.select(sa.func.count(Round.id))
+                                   .where(Round.session_id == open_id))
+        urls = {
+            "scoreboard": f"/sessions/{open_id}",
+            "settlement": f"/sessions/{open_id}/settle",
+            "round form": f"/sessions/{open_id}/rounds/new",
+            "history": "/history",
+            "player": f"/players/{player_id}",
+            "home": "/",
+        }
+        return {"urls": urls, "client": signed_in_client(app, group), "rounds": rounds}
+
+
+@contextmanager
+def statements(app):
+    with app.app_context():
+        engine = db.engine
+    seen = []
+
+    def record(conn, cursor, statement, parameters, context, executemany):
+        seen.append(statement)
+
+    event.listen(engine, "before_cursor_execute", record)
+    try:
+        yield seen
+    finally:
+        event.remove(engine, "before_cursor_execute", record)
+
+
+def count_statements(app, site) -> dict[str, int]:
+    counts = {}
+    for page, url in site["urls"].items():
+        assert site["client"].get(url).status_code == 200, url  # warm up
+        with statements(app) as seen:
+            assert site["client"].get(url).status_code == 200, url
+        counts[page] = len(seen)
+    return counts
+
+
+@pytest.fixture(scope="module")
+def tiny(app):
+    """Counted while the database holds only the tiny group."""
+    site = seed(app, tiny_group(random.Random(1)), "Tiny table")
+    return count_statements(app, site)
+
+
+@pytest.fixture(scope="module")
+def big(app, tiny):
+    site = seed(app, big_group(random.Random(2)), "Big table")
+    with app.app_context():
+        assert db.session.scalar(sa.select(sa.func.count(GameSession.id))) == SESSIONS + 2
+    assert site["rounds"] == LONG_ROUNDS
+    return count_statements(app, site)
+
+
+def test_statements_per_page_with_a_tiny_group(tiny):
+    assert tiny == EXPECTED
+
+
+def test_statements_per_page_with_10000_sessions(big, tiny):
+    assert big == tiny
