@@ -4,10 +4,11 @@ import os
 import secrets
 from pathlib import Path
 
-from flask import Flask, render_template
+from flask import Flask, abort, render_template, request
 from flask_wtf.csrf import CSRFError
 from sqlalchemy import event
 from werkzeug.middleware.proxy_fix import ProxyFix
+from werkzeug.routing import IntegerConverter
 
 from . import config as defaults
 from . import logs
@@ -16,6 +17,7 @@ from .web import static_files
 
 # templates/, static/, migrations/ and instance/ live at the top of the repository.
 ROOT = Path(__file__).resolve().parent.parent
+DATABASE_INT_MAX = 2**31 - 1  # PostgreSQL's integer
 
 
 class MissingSecretKey(RuntimeError):
@@ -35,6 +37,7 @@ def create_app(config=None, instance_path=None):
     register_blueprints(app)
     register_errorhandlers(app)
     register_security_headers(app)
+    register_input_checks(app)
     logs.init_app(app)
     register_commands(app)
     register_proxies(app)
@@ -88,7 +91,17 @@ def _sqlite_pragmas(dbapi_connection, connection_record):
     cursor.close()
 
 
+class DatabaseId(IntegerConverter):
+    """``<int:…>`` in our URLs: a number too large for a database integer
+    column matches no page (a 404) instead of reaching the database."""
+
+    def __init__(self, url_map, *args, **kwargs):
+        kwargs.setdefault("max", DATABASE_INT_MAX)
+        super().__init__(url_map, *args, **kwargs)
+
+
 def register_blueprints(app):
+    app.url_map.converters["int"] = DatabaseId
     from .web import (
         access,
         backup,
@@ -138,6 +151,16 @@ CONTENT_SECURITY_POLICY = "; ".join([
     "form-action 'self'",
     "frame-ancestors 'none'",
 ])
+
+
+def register_input_checks(app):
+    @app.before_request
+    def refuse_nul_characters():
+        """No keyboard types a NUL, and PostgreSQL can't store one: a request
+        carrying one in a field or the query string is refused as a whole."""
+        for values in (request.args, request.form):
+            if any("\x00" in value for _, value in values.items(multi=True)):
+                abort(400)
 
 
 def register_security_headers(app):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from flask import Blueprint, abort, g, redirect, render_template, request, url_for
+from flask import Blueprint, abort, g, redirect, render_template, url_for
 
 from .. import audit_queries, services
 from ..forms.rounds import OUTCOMES, VersionForm
@@ -20,6 +20,7 @@ from .access import device_label
 from .filters import money, signed_money
 from .history import preset_name, rules_summary
 from .loading import add_session_id, load_game_session
+from .paging import page_number
 
 bp = Blueprint("changes", __name__, url_prefix="/sessions/<int:session_id>/changes")
 bp.url_value_preprocessor(load_game_session)
@@ -33,7 +34,7 @@ DEVICE_WORDS = ("phone", "tablet", "ipad", "laptop", "computer")
 
 @bp.get("")
 def index():
-    return render_changes(request.args.get("page", 1, type=int))
+    return render_changes(page_number())
 
 
 @bp.post("/<int:event_id>/restore")

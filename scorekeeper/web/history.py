@@ -10,13 +10,10 @@ from ..models import Player
 from ..rules import HouseRules, parse_cards
 from .access import current_group, device_label, require_group
 from .filters import money
+from .paging import page_number
 
 bp = Blueprint("history", __name__)
 bp.url_value_preprocessor(require_group)
-
-
-def _page_number() -> int:
-    return request.args.get("page", 1, type=int)
 
 
 @bp.get("/history")
@@ -28,7 +25,7 @@ def index():
     chosen = None
     if form.validate() and form.player.data:
         chosen = next(p for p in players if str(p.id) == form.player.data)
-    page = queries.finished_sessions(current_group(), _page_number(),
+    page = queries.finished_sessions(current_group(), page_number(),
                                      chosen.id if chosen else None)
     if not page.exists:
         abort(404)
@@ -40,7 +37,7 @@ def session(session_id: int):
     game = queries.session_record(current_group(), session_id)
     if game is None:
         abort(404)
-    rounds = queries.session_rounds(session_id, _page_number())
+    rounds = queries.session_rounds(session_id, page_number())
     if not rounds.exists:
         abort(404)
     return render_template(
@@ -66,7 +63,7 @@ def player(player_id: int):
 
 def render_player(person: Player, rename_form: RenameForm | None = None):
     record = queries.player_record(person.id)
-    page = queries.played_sessions(person.id, _page_number(), record.sessions)
+    page = queries.played_sessions(person.id, page_number(), record.sessions)
     if not page.exists:
         abort(404)
     if rename_form is None:

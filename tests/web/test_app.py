@@ -212,3 +212,26 @@ def test_passphrases_are_hashed_with_scrypt_unless_configured(tmp_path):
         assert group.passphrase_hash.startswith("scrypt:")
         assert services.group_for_sign_in("scrypt TABLE", "a long passphrase") == group
         db.engine.dispose()
+
+
+def test_a_nul_character_anywhere_is_refused_before_it_reaches_the_database(client, group):
+    response = client.get("/history?player=%00")
+    assert response.status_code == 400
+    assert "could not be used" in response.text
+    page = client.get("/sign-in").text
+    token = page.split('name="csrf_token" type="hidden" value="')[1].split('"')[0]
+    response = client.post("/sign-in", data={"csrf_token": token, "name": "a\x00b",
+                                             "passphrase": "x", "device": "Phone"})
+    assert response.status_code == 400
+    assert "could not be used" in response.text
+
+
+@pytest.mark.parametrize("url", [
+    "/players/99999999999999999999", "/sessions/99999999999999999999",
+    "/sessions/{id}/rounds/99999999999999999999", "/history/sessions/99999999999999999999",
+    "/sessions/{id}/changes?page=99999999999999999999", "/history?page=-3",
+    "/history/sessions/{id}?page=99999999999999999999",
+])
+def test_numbers_too_large_for_the_database_are_not_found(client, table, url):
+    """PostgreSQL refuses them with an error: they must never reach it."""
+    assert client.get(url.format(id=table.id)).status_code in (200, 404)
