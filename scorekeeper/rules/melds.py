@@ -33,12 +33,24 @@ for every price p >= 0 (with no joker left, each suit's least cost using no
 joker). The tables give this for two prices and the search takes the larger.
 A suit whose own problem is too big to tabulate cheaply (many twins and many
 jokers) gets a coarser bound of the same kind with the same guarantee
-(_flat_bounds).
+(_flat_bounds). The suit's problem leaves out moves after which its open runs
+owe more jokers (_owed) than the hand has (such a path cannot finish, and the
+search never takes one either), and moves that another beats: the same next
+state with no more jokers spent and no more cards left.
+
+Speed. What does not depend on a hand's card points is worked out once and
+kept for every hand: the moves of a suit at each kind of position (_moves,
+_step_moves for the search, _suit_moves for the bound), the search's moves of
+a suit by the value of its part of the state (_EXPANSIONS), and the bound's
+forward sweep, position by position, by the suit's states there (_SUIT_STEPS,
+the most recently used). A hand then pays mostly for what depends on its
+points: the backward pass of each suit's bound and the search itself.
 """
 
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from functools import lru_cache
 from heapq import heappop, heappush
@@ -93,15 +105,22 @@ def is_meld(cards: Iterable[Card]) -> bool:
     return any(max(ps) - min(ps) + 1 <= len(cards) for ps in candidates)
 
 
+_SUIT_INDEX = {suit: s for s, suit in enumerate(SUITS)}
+# display_order as one int, by (rank, suit); jokers last
+_DISPLAY_KEY = {(rank, suit): 16 * s + rank for s, suit in enumerate(SUITS) for rank in range(1, 14)}
+_DISPLAY_KEY[(JOKER.rank, JOKER.suit)] = 16 * len(SUITS)
+
+
 def _grid(cards: Iterable[Card]) -> tuple[list[list[int]], int]:
     """Counts of natural cards by suit and rank (index 1..13), and the joker count."""
     counts = [[0] * 14 for _ in SUITS]
     jokers = 0
+    suit_index = _SUIT_INDEX
     for card in cards:
-        if card.is_joker:
-            jokers += 1
+        if card.rank:
+            counts[suit_index[card.suit]][card.rank] += 1
         else:
-            counts[SUITS.index(card.suit)][card.rank] += 1
+            jokers += 1
     return counts, jokers
 
 
@@ -237,21 +256,18 @@ def _owed(runs: tuple[int, int, int], next1: int, next2: int | None) -> int:
     return min(owed, 7)
 
 
-def _mode(p: int) -> int:
-    """Positions 1, 13 and 14 each allow different moves; all others are alike (2)."""
-    return p if p in (1, HIGH_ACE - 1, HIGH_ACE) else 2
+# The kind of each position for the moves there: 1, 13 and 14 each allow
+# different moves, all others are alike (2).
+_MODES = [p if p in (1, HIGH_ACE - 1, HIGH_ACE) else 2 for p in range(HIGH_ACE + 1)]
 
 
 _STEP_MOVES: dict[tuple, tuple] = {}
-# The search's moves of one suit at one kind of step, by key layout, suit,
-# naturals and the rest of the _step_moves key; each a dict by the suit's field.
-_EXPANSIONS: dict[tuple, dict] = {}
 
 
 def _step_moves(key: tuple) -> tuple:
     """The moves of one suit at one position, for the search, shared by every hand.
 
-    ``key`` is (open-run id, natural cards, mode (_mode), gap, next1, next2), the
+    ``key`` is (open-run id, natural cards, mode (_MODES), gap, next1, next2), the
     last three as in _moves and _owed. Each move is (new open-run id, jokers
     spent, jokers owed, cards left, decision); moves with the same outcome and
     cost are the same move for the search and appear once.
@@ -280,83 +296,101 @@ def _unmeldable(counts: list[list[int]], jokers: int) -> list[tuple[int, int]]:
     """(suit, rank) of every natural card that no meld with at most ``jokers``
     jokers can hold: its rank has too few cards for a set, and every run through
     it lacks too many. Such a card is deadwood in every arrangement. (With two
-    jokers any card melds.)"""
+    jokers any card melds; with fewer, a run holds the card if and only if
+    three consecutive positions around it do.)"""
     if jokers >= 2:
         return []
-    rank_count = [0] * 14
-    for row in counts:
-        for q in range(1, 14):
-            if row[q]:
-                rank_count[q] += row[q]
+    rank_count = [sum(column) for column in zip(*counts)]
+    needed = 3 - jokers  # natural cards a set, or three run positions, need
     dropped = []
     for s, row in enumerate(counts):
-        pos = [q for q in range(1, 14) if row[q]]
-        if row[1]:
-            pos.append(HIGH_ACE)
-        fits = set()
-        n = len(pos)
-        for i in range(n - 1):
-            low = pos[i]
-            for j in range(i + 1, n):
-                span = pos[j] - low + 1
-                lacking = (span if span > 3 else 3) - (j - i + 1)
-                if lacking > jokers:
-                    if span >= 3:
-                        break  # longer windows lack at least as many
-                    continue
-                fits.update(pos[i:j + 1])
-        for q in pos:
-            if q < HIGH_ACE and q not in fits and not (q == 1 and HIGH_ACE in fits):
-                if 3 - min(rank_count[q], 3) > jokers:
+        present = [1 if n else 0 for n in row] + [1 if row[1] else 0]  # 14: the high ace
+        for q in range(1, 14):
+            if row[q] and rank_count[q] < needed:
+                spots = (q, HIGH_ACE) if q == 1 else (q,)
+                if not any(present[a] + present[a + 1] + present[a + 2] >= needed
+                           for spot in spots
+                           for a in range(max(1, spot - 2), min(spot, HIGH_ACE - 2) + 1)):
                     dropped.append((s, q))
     return dropped
 
 
-_BOUND_MOVES: dict[tuple, tuple] = {}
+_SUIT_MOVES: dict[tuple, tuple] = {}
 
 
-def _bound_moves(key: tuple) -> tuple:
-    """The moves of one suit at one position for _suit_bounds, shared by every
-    hand. ``key`` is (open-run id, natural cards, mode (_mode), gap, jokers).
+def _suit_moves(key: tuple) -> tuple:
+    """_moves for one suit, for _suit_bounds: (how many moves there are, the
+    moves as (next state, jokers, cards left for the pool)). ``key`` is (state,
+    natural cards, mode (_MODES), gap, next1, next2, jokers); shared by every
+    hand.
 
-    Returns (how many moves _moves has there, the suit states they lead to,
-    the moves as (state, jokers spent, cards left for the pool), the moves
-    with their costs by pool cost (see _costed_moves)), leaving out moves that
-    spend more jokers than the hand has. A state is open-run id << 16 plus
-    the aces kept back: at position 1 the cards left are kept, at position 14
-    none is, elsewhere the aces kept are added to the state given here.
+    Moves that need more jokers (spent, plus owed: _owed) than the hand has are
+    left out, and so is a move where another reaches the same state with no
+    more jokers and no more cards left (past position 1, where the cards left
+    are the aces kept back).
     """
-    found = _BOUND_MOVES.get(key)
-    if found is None:
-        rid, naturals, mode, gap, jokers = key
-        moves = [((_run_id(new) << 16) | (left if mode == 1 else 0), spent, left)
-                 for new, spent, left, _, _ in _moves(_RUN_COUNTS[rid], naturals,
-                                                      mode <= HIGH_ACE - 2,
-                                                      mode == HIGH_ACE - 1, gap)
-                 if mode < HIGH_ACE or not (new[0] or new[1])]
-        usable = tuple(move for move in moves if move[1] <= jokers)
-        found = _BOUND_MOVES[key] = (len(moves), tuple({move[0]: None for move in usable}),
-                                     usable, {})
+    found = _SUIT_MOVES.get(key)
+    if found is not None:
+        return found
+    st, naturals, mode, gap, next1, next2, jokers = key
+    moves = {(_run_id(new), spent, left,
+              spent + (_owed(new, next1, next2) if mode < HIGH_ACE else 0))
+             for new, spent, left, _, _ in _moves(_RUN_COUNTS[st >> 16], naturals,
+                                                  mode <= HIGH_ACE - 2, mode == HIGH_ACE - 1, gap)
+             if mode < HIGH_ACE or not (new[0] or new[1])}
+    usable = {move for move in moves if move[3] <= jokers}
+    kept = st & 0xFFFF
+    found = _SUIT_MOVES[key] = (len(moves), tuple(sorted(
+        ((nid << 16) | (left if mode == 1 else kept if mode < HIGH_ACE else 0), spent, left)
+        for nid, spent, left, needed in usable
+        if not any(other[0] == nid and other[1] <= spent and other[3] <= needed
+                   and (other[2] <= left if mode > 1 else other[2] == left)
+                   and other != (nid, spent, left, needed)
+                   for other in usable))))
     return found
 
 
-def _costed_moves(moves: tuple, costs: tuple) -> tuple:
-    """Moves of _bound_moves as (state, cost with no joker, cost with jokers at
-    _PRICES[0], at _PRICES[1]), a pool card costing ``costs``; a move that
-    spends a joker costs _BIG with no joker."""
-    found = moves[3].get(costs)
-    if found is None:
-        c0, c1, c2 = costs
-        price1, price2 = _PRICES
-        found = moves[3][costs] = tuple(
-            (state, c0 * left if not spent else _BIG,
-             c1 * left + price1 * spent, c2 * left + price2 * spent)
-            for state, spent, left in moves[2])
-    return found
+_STAY: dict[int, tuple] = {}  # the one move of a state with nothing to do, by next state
+
+
+# One position of _suit_bounds' forward sweep, shared by every hand, least
+# recently used first, at most _SUIT_STEPS_KEPT of them (about 8 MB). Key and
+# value are flat tuples whose items are ints or long-lived move tuples, so
+# that the garbage collector stops tracking a new entry at its first pass
+# (nested new tuples would reach the oldest generation still tracked and make
+# its full collections long).
+_SUIT_STEPS: OrderedDict[tuple, tuple] = OrderedDict()
+_SUIT_STEPS_KEPT = 16384
+
+
+def _suit_step(states: tuple, nat: int, mode: int, gap: int, next1: int | None,
+               next2: int | None, jokers: int) -> tuple:
+    """From the suit's states before a position (sorted), with nat natural
+    cards there (-1: the aces kept, at 14): (how many moves there are, how
+    many next states, the next states (sorted), then each state's moves
+    ((next state, jokers, pool cards), ...))."""
+    count = 0
+    trans = []
+    grown: dict[int, None] = {}
+    for st in states:
+        n = nat if nat >= 0 else st & 0xFFFF
+        if not n and st < 0x10000:
+            nst = st if mode < HIGH_ACE else 0  # no card, no open run: nothing to do
+            out = _STAY.get(nst)
+            if out is None:
+                out = _STAY[nst] = ((nst, 0, 0),)
+        else:
+            moves_count, out = _suit_moves((st, n, mode, gap, next1, next2, jokers))
+            count += moves_count
+        for nst, _, _ in out:
+            grown[nst] = None
+        trans.append(out)
+    return (count, len(grown)) + tuple(sorted(grown)) + tuple(trans)
 
 
 def _suit_bounds(row: list[int], jokers: int, gaps: list[int], pool_costs: list) -> list | None:
-    """For one suit, after each position p and for each of its states there
+    """For one suit (``row``: its cards by run position, see _prepare), after
+    each position p and for each of its states there
     (open-run id << 16 | aces kept): the least cost of the suit's cards still to
     come, as (cost with no joker, cost with jokers at _PRICES[0], at _PRICES[1]).
     A card left dead costs its points, a card put in a set its share of the
@@ -365,59 +399,62 @@ def _suit_bounds(row: list[int], jokers: int, gaps: list[int], pool_costs: list)
     None if that takes more than _SUIT_BUDGET moves (a suit of many twins with
     many jokers): see _flat_bounds.
     """
+    price1, price2 = _PRICES
     budget = _SUIT_BUDGET
     # Forward: the suit's states before each position and their moves.
-    steps = []  # (position, states, [(aces kept added, moves)])
-    states = [0]
+    steps = []  # (position, states, each one's moves: see _suit_step)
+    states = (0,)
     for q in range(1, HIGH_ACE + 1):
         nat = row[q] if q < HIGH_ACE else -1
         if not nat and states[-1] < 0x10000:
             continue  # no card and no open run here
-        rest = (_mode(q), gaps[q], jokers)
-        keeps = 1 < q < HIGH_ACE
-        grown = set()
-        trans = []
-        for st in states:
-            rid = st >> 16
-            kept = st & 0xFFFF
-            n = nat if nat >= 0 else kept
-            moves = _BOUND_MOVES.get((rid, n) + rest)
-            if moves is None:
-                moves = _bound_moves((rid, n) + rest)
-            if n or rid:
-                budget -= moves[0]
-                if budget < 0:
-                    return None
-            if keeps and kept:
-                grown.update([state + kept for state in moves[1]])
-                trans.append((kept, moves))
-            else:
-                grown.update(moves[1])
-                trans.append((0, moves))
-        steps.append((q, states, trans))
-        states = sorted(grown)
+        kind = (nat, _MODES[q], gaps[q], row[q + 1], row[q + 2], jokers)
+        key = kind + states
+        step = _SUIT_STEPS.get(key)
+        if step is None:
+            step = _SUIT_STEPS[key] = _suit_step(states, *kind)
+            if len(_SUIT_STEPS) > _SUIT_STEPS_KEPT:
+                _SUIT_STEPS.popitem(last=False)
+        else:
+            try:
+                _SUIT_STEPS.move_to_end(key)
+            except KeyError:
+                pass  # just dropped by another thread
+        budget -= step[0]
+        if budget < 0:
+            return None
+        grown = 2 + step[1]
+        steps.append((q, states, step[grown:]))
+        states = step[2:grown]
     # Backward: the least cost after each position.
     table = [None] * (HIGH_ACE + 1)
     after = dict.fromkeys(states, _ZERO)
     q_next = HIGH_ACE + 1
-    for q, states, trans in reversed(steps):
+    for q, before, trans in reversed(steps):
         for p in range(q, q_next):
             table[p] = after
         q_next = q
-        costs = pool_costs[q]
-        bounds = []
-        for kept, moves in trans:
+        c0, c1, c2 = pool_costs[q]
+        here = {}
+        for st, out in zip(before, trans):
             b0 = b1 = b2 = _BIG
-            for state, a0, a1, a2 in _costed_moves(moves, costs):
-                g0, g1, g2 = after[state + kept]
-                if g0 + a0 < b0:
-                    b0 = g0 + a0
-                if g1 + a1 < b1:
-                    b1 = g1 + a1
-                if g2 + a2 < b2:
-                    b2 = g2 + a2
-            bounds.append((b0, b1, b2))
-        after = dict(zip(states, bounds))
+            for nst, spent, left in out:
+                g0, g1, g2 = after[nst]
+                if left:
+                    g0 += c0 * left
+                    g1 += c1 * left
+                    g2 += c2 * left
+                if spent:
+                    g1 += price1 * spent
+                    g2 += price2 * spent
+                elif g0 < b0:
+                    b0 = g0
+                if g1 < b1:
+                    b1 = g1
+                if g2 < b2:
+                    b2 = g2
+            here[st] = (b0, b1, b2)
+        after = here
     for p in range(0, q_next):
         table[p] = after
     return table
@@ -481,13 +518,11 @@ def _flat_bounds(row: list[int], jokers: int, values: list[int], pool_costs: lis
 # -- the search -----------------------------------------------------------------------
 
 def _prepare(counts: list[list[int]], jokers: int, values: list[int]) -> tuple:
-    """Per suit, the distance from each position to its next natural card (4:
-    four or more), and its bound table (see _suit_bounds), None for no cards."""
-    rank_count = [0] * 14
-    for row in counts:
-        for q in range(1, 14):
-            if row[q]:
-                rank_count[q] += row[q]
+    """Per suit: the distance from each position to its next natural card (4:
+    four or more); its bound table (see _suit_bounds), None for no cards; and
+    its cards by run position 0..16 (14: the aces again, 15 and 16: None), so
+    that the next two positions of any position 1..14 can be looked up."""
+    rank_count = [sum(column) for column in zip(*counts)]
     pool_costs = [_ZERO] * (HIGH_ACE + 1)  # per card left in the pool at q
     for q in range(2, HIGH_ACE + 1):
         rc = rank_count[_position_rank(q)]
@@ -506,7 +541,9 @@ def _prepare(counts: list[list[int]], jokers: int, values: list[int]) -> tuple:
                                  min(v, _PRICES[1] * short // rc))
     gaps = []
     tables = [None] * 4
+    ahead = []
     for s, row in enumerate(counts):
+        ahead.append(row + [row[1], None, None])
         g = [4] * (HIGH_ACE + 1)
         following = HIGH_ACE if row[1] else 99
         for q in range(HIGH_ACE - 1, 0, -1):
@@ -516,9 +553,15 @@ def _prepare(counts: list[list[int]], jokers: int, values: list[int]) -> tuple:
                 following = q
         gaps.append(g)
         if any(row):
-            tables[s] = (_suit_bounds(row, jokers, g, pool_costs)
+            tables[s] = (_suit_bounds(ahead[s], jokers, g, pool_costs)
                          or _flat_bounds(row, jokers, values, pool_costs))
-    return gaps, tables
+    return gaps, tables, ahead
+
+
+# The search's moves of one suit at one kind of step (see _solve), by key
+# layout, then by suit and the rest of the _step_moves key, then by the value
+# of the suit's field.
+_EXPANSIONS: dict[tuple, dict] = {}
 
 
 def _solve(counts: list[list[int]], jokers: int, values: list[int], width: int,
@@ -528,80 +571,79 @@ def _solve(counts: list[list[int]], jokers: int, values: list[int], width: int,
     kw = max(2, max(row[1] for row in counts).bit_length())
     pool_mask = (1 << max(4, max(map(sum, zip(*counts))).bit_length())) - 1
     owed_shift = pool_mask.bit_length()
-    suit_shift = owed_shift + 5
     run_mask = (1 << width) - 1
     suit_mask = (1 << (width + kw)) - 1
-    sp = suit_shift + 4 * (width + kw)
-    layout = (width, kw, owed_shift)
+    sp = owed_shift + 5 + 4 * (width + kw)
     cap = (J + 1) << sp
-    gaps, tables = prepared
+    low_mask = (1 << (owed_shift + 5)) - 1  # pool and owed
+    gaps, tables, ahead = prepared
     price1, price2 = _PRICES
+    layout = (width, kw, owed_shift)
+    layout_moves = _EXPANSIONS.get(layout)
+    if layout_moves is None:
+        layout_moves = _EXPANSIONS[layout] = {}
 
     # The positions, in order, each with the suits that may have something to
     # do there: a natural card, or a run still open (a run carries jokers at most
     # min(3, J) positions past its last natural card, see _moves).
     reach = min(3, J) + 1
-    # Per step: (p, the suits that move: (suit, shift of its field, naturals
-    # (-1: the kept aces), the rest of its _step_moves key, bound table after p,
-    # its moves by the suit's field (shared, see _EXPANSIONS), the same with
-    # bound costs (this hand's), where its move number goes), the other suits
-    # with cards: (shift, bound table after p), idle mask).
-    # A state is idle at a step (nothing can happen to it there) when the step
-    # has no natural card and the state's bits under the idle mask are zero;
-    # the mask is -1 for a step with a natural card.
+    # Per step: (p, the suits that move: (shift of the suit's field, its bound
+    # table after p, its moves by field value for every hand (see _EXPANSIONS)
+    # and with bound costs for this hand, suit, _EXPANSIONS key), the other
+    # suits with cards: (shift, bound table after p)). idle_masks[t]: a state is
+    # idle at step t (nothing can happen to it there) when its bits under the
+    # mask are zero; -1 for a step with a natural card and after the last step.
     steps = []
+    idle_masks = []
     recent = [-99] * 4  # last position before p with a natural card, by suit
+    suits = [(s, ahead[s], gaps[s], tables[s], owed_shift + 5 + (width + kw) * s)
+             for s in range(4) if tables[s] is not None]
     for p in range(1, HIGH_ACE + 1):
-        mode = _mode(p)
+        mode = _MODES[p]
         active = []
         passive = []
         idle_mask = 0
-        for s in range(4):
-            row = counts[s]
-            if tables[s] is None:
-                continue
-            shift = suit_shift + (width + kw) * s
+        for s, row, gap, table, shift in suits:
             if p < HIGH_ACE:
-                if row[p]:
-                    recent[s] = p
-                elif p - recent[s] > reach:
-                    passive.append((shift, tables[s][p]))
-                    continue
-                next1 = row[p + 1] if p < 13 else row[1]
-                next2 = None if p == 13 else row[p + 2] if p < 12 else row[1]
                 nat = row[p]
-                rest = (mode, gaps[s][p], next1, next2)
+                if nat:
+                    recent[s] = p
+                    idle_mask = -1
+                elif p - recent[s] > reach:
+                    passive.append((shift, table[p]))
+                    continue
                 idle_mask |= run_mask << shift
+                moves_key = (s, nat, mode, gap[p], row[p + 1], row[p + 2])
             elif row[1] or p - recent[s] <= reach:
-                nat = -1
-                rest = (mode, 4, None, None)
                 idle_mask |= suit_mask << shift
+                moves_key = (s, -1, mode, 4, None, None)
             else:
-                passive.append((shift, tables[s][p]))
+                passive.append((shift, table[p]))
                 continue
-            if nat > 0:
-                idle_mask = -1
-            shared = _EXPANSIONS.get((layout, s, nat, rest))
+            shared = layout_moves.get(moves_key)
             if shared is None:
-                shared = _EXPANSIONS[(layout, s, nat, rest)] = {}
-            active.append((s, shift, nat, rest, tables[s][p], shared, {}, _MADE_BITS * s))
+                shared = layout_moves[moves_key] = {}
+            active.append((shift, table[p], shared, {}, s, moves_key))
         if active:
-            steps.append((p, tuple(active), tuple(passive), idle_mask if idle_mask >= 0 else -1))
+            steps.append((p, active, passive))
+            idle_masks.append(idle_mask)
     last = len(steps)
-    best = [dict() for _ in range(last + 1)]
-    parent = [dict() for _ in range(last + 1)]
+    idle_masks.append(-1)
+    # state -> (dead, parent's step, parent, move numbers, whether a set was made)
+    best = [{} for _ in range(last + 1)]
 
     def shared_moves(suit: tuple, field: int) -> tuple:
-        """The moves of a suit at a step from its field's value, as (key delta,
-        bound table key after the move, jokers it needs, move number in its
-        place). The same for every hand with this key layout."""
-        _, shift, nat, rest, _, shared, _, made_shift = suit
+        """The moves of a suit at a step from its field's value, for every hand
+        with this key layout: ((key delta, bound table key, jokers needed, move
+        number in its place), ...), and the _step_moves they come from."""
+        shift, _, shared, _, s, moves_key = suit
         rid = field & run_mask
         kept = field >> width
-        mode = rest[0]
-        out = []
-        for i, (new_rid, spent, owed, left, _) in enumerate(
-                _step_moves((rid, nat if nat >= 0 else kept) + rest)):
+        mode = moves_key[2]
+        naturals = kept if moves_key[1] < 0 else moves_key[1]
+        step_moves = _step_moves((rid, naturals) + moves_key[2:])
+        moves = []
+        for i, (new_rid, spent, owed, left, _) in enumerate(step_moves):
             if new_rid > run_mask:
                 raise _Overflow
             if mode == 1:
@@ -612,25 +654,9 @@ def _solve(counts: list[list[int]], jokers: int, values: list[int], width: int,
                 new_kept, pool = kept, left
             delta = ((((new_kept << width) | new_rid) - field) << shift) \
                 + ((spent + owed) << sp) + (owed << owed_shift) + pool
-            out.append((delta, (new_rid << 16) | new_kept, spent + owed, i << made_shift))
-        found = shared[field] = tuple(out)
-        return found
-
-    def expand(suit: tuple, field: int) -> tuple:
-        """shared_moves with the suit's bound costs after each move in place of
-        the table key, leaving out the moves that need more jokers than the
-        hand has or after which the suit can't finish."""
-        moves = suit[5].get(field)
-        if moves is None:
-            moves = shared_moves(suit, field)
-        table = suit[4]
-        out = []
-        for delta, bound_key, needed, i in moves:
-            if needed <= J:
-                g0, g1, g2 = table[bound_key]
-                if g1 < _BIG:
-                    out.append((delta, g0, g1, g2, i))
-        found = suit[6][field] = tuple(out)
+            moves.append((delta, (new_rid << 16) | new_kept, spent + owed,
+                          i << (_MADE_BITS * s)))
+        found = shared[field] = (tuple(moves), step_moves)
         return found
 
     # Best first: the heap holds (dead + bound, -step, state, dead). A child no
@@ -639,14 +665,14 @@ def _solve(counts: list[list[int]], jokers: int, values: list[int], width: int,
     push = heappush
     t = 0
     key = 0
-    while t < last and 0 <= steps[t][3] and not key & steps[t][3]:
+    while idle_masks[t] >= 0 and not key & idle_masks[t]:
         t += 1
     first = t
     dead = 0
     f = 0
-    best[t][key] = 0
+    best[t][key] = (0,)
     while t < last:
-        p, active, passive, _ = steps[t]
+        p, active, passive = steps[t]
         # Every combination of the suits' moves at p: (state, move numbers, and
         # the suits' bound costs after p summed, see _suit_bounds). A suit's
         # moves depend on its own field only; a suit with one move is added to
@@ -662,10 +688,24 @@ def _solve(counts: list[list[int]], jokers: int, values: list[int], width: int,
         made = 0
         choices = []
         for suit in active:
-            field = (key >> suit[1]) & suit_mask
-            moves = suit[6].get(field)
+            field = (key >> suit[0]) & suit_mask
+            moves = suit[3].get(field)
             if moves is None:
-                moves = expand(suit, field)
+                # This hand's moves of the suit from this field: (key delta, the
+                # suit's bound costs after the move, move number), leaving out
+                # those needing more jokers than the hand has or after which
+                # the suit can't finish.
+                entry = suit[2].get(field)
+                if entry is None:
+                    entry = shared_moves(suit, field)
+                table = suit[1]
+                moves = []
+                for delta, bound_key, needed, i in entry[0]:
+                    if needed <= J:
+                        g0, g1, g2 = table[bound_key]
+                        if g1 < _BIG:
+                            moves.append((delta, g0, g1, g2, i))
+                moves = suit[3][field] = tuple(moves)
             if len(moves) == 1:
                 delta, g0, g1, g2, i = moves[0]
                 nk += delta
@@ -677,50 +717,56 @@ def _solve(counts: list[list[int]], jokers: int, values: list[int], width: int,
                 choices.append(moves)  # none at all: no combination
         partial = [(nk, made, s0, s1, s2)] if nk < cap else []
         for moves in choices:
-            partial = [(pk + delta, made + i, s0 + g0, s1 + g1, s2 + g2)
-                       for pk, made, s0, s1, s2 in partial
-                       for delta, g0, g1, g2, i in moves if pk + delta < cap]
-        # Settle the pool of rank p, bound, and pass the idle steps after.
+            grown = []
+            for pk, made, s0, s1, s2 in partial:
+                for delta, g0, g1, g2, i in moves:
+                    if pk + delta < cap:
+                        grown.append((pk + delta, made + i, s0 + g0, s1 + g1, s2 + g2))
+            partial = grown
+        # Settle the pool of rank p (dead, or a set with jokers), bound, and
+        # pass the idle steps after.
         vp = values[p]
+        t1 = t + 1
+        next_busy = idle_masks[t1] < 0  # no state is idle at the next step
         follow = None
         for nk, made, s0, s1, s2 in partial:
-            pool = nk & pool_mask
-            owed = (nk >> owed_shift) & 31
-            nk -= pool + (owed << owed_shift)
-            if pool == 1 or pool == 2:
-                options = ((nk, dead + pool * vp, 0), (nk + ((3 - pool) << sp), dead, 1))
+            low = nk & low_mask
+            if low:
+                pool = low & pool_mask
+                owed = low >> owed_shift
+                nk -= low + (owed << sp)  # owed jokers are not spent yet
+                if pool == 1 or pool == 2:
+                    options = [(nk, dead + pool * vp, 0)]
+                    if nk + ((3 - pool + owed) << sp) < cap:
+                        options.append((nk + ((3 - pool) << sp), dead, 1))
+                else:
+                    options = ((nk, dead, pool and 1),)
             else:
                 options = ((nk, dead, 0),)
-            for nk, d, joker_set in options:
-                if nk >= cap:
-                    continue  # more jokers than the hand has, counting those owed
-                if p < HIGH_ACE:
-                    nk -= owed << sp
-                    left = J - (nk >> sp)
-                    # The bound: the suits' costs, less the jokers left at the price.
-                    if left:
-                        h = s1 - price1 * left
-                        if s2 - price2 * left > h:
-                            h = s2 - price2 * left
-                    else:
-                        h = s0
-                    if h >= _BIG // 2:
-                        continue  # some suit can't finish its open runs
-                    cf = d + h if h > 0 else d
+            for nk, d, made_set in options:
+                # The bound: the suits' costs, less the jokers left at the price.
+                left = J - (nk >> sp)
+                if left:
+                    h = s1 - price1 * left
+                    if s2 - price2 * left > h:
+                        h = s2 - price2 * left
                 else:
-                    cf = d
-                t2 = t + 1
-                while t2 < last:
-                    mask = steps[t2][3]
-                    if mask < 0 or nk & mask:
-                        break
-                    t2 += 1
-                bt2 = best[t2]
-                old = bt2.get(nk)
-                if old is not None and old <= d:
+                    h = s0
+                    if h >= _BIG:
+                        continue  # some suit can't finish its open runs
+                cf = d + h if h > 0 else d
+                t2 = t1
+                if not next_busy:
+                    while True:
+                        mask = idle_masks[t2]
+                        if mask < 0 or nk & mask:
+                            break
+                        t2 += 1
+                seen = best[t2]
+                old = seen.get(nk)
+                if old is not None and old[0] <= d:
                     continue
-                bt2[nk] = d
-                parent[t2][nk] = (t, key, made, joker_set)
+                seen[nk] = (d, t, key, made, made_set)
                 if cf <= f and (follow is None or cf < follow[0]):
                     if follow is not None:
                         push(heap, follow)
@@ -734,26 +780,22 @@ def _solve(counts: list[list[int]], jokers: int, values: list[int], width: int,
         while True:
             f, t, key, dead = heappop(heap)
             t = -t
-            if best[t].get(key) == dead:
+            if best[t][key][0] == dead:
                 break
 
     # Walk the links back, naming each step's moves.
+    made_mask = (1 << _MADE_BITS) - 1
     by_step = []
     while t != first:
-        t, pk, made, joker_set = parent[t][key]
-        p, active, _, _ = steps[t]
+        _, t, pk, made, made_set = best[t][key]
+        p, active, _ = steps[t]
         step_events = []
-        pool = 0
-        for s, shift, nat, rest, _, _, _, made_shift in active:
+        for shift, _, shared, _, s, moves_key in active:
             field = (pk >> shift) & suit_mask
-            rid = field & run_mask
-            n = nat if nat >= 0 else field >> width
-            move = _step_moves((rid, n) + rest)[(made >> made_shift) & ((1 << _MADE_BITS) - 1)]
-            if p > 1:
-                pool += move[3]
-            if n or rid:
-                step_events.append((p, s, move[4]))
-        if pool >= 3 or joker_set:
+            if field & run_mask or (moves_key[1] if moves_key[1] >= 0 else field >> width):
+                decision = shared[field][1][(made >> (_MADE_BITS * s)) & made_mask][4]
+                step_events.append((p, s, decision))
+        if made_set:
             step_events.append((p, None, 0))
         by_step.append(step_events)
         key = pk
@@ -799,9 +841,10 @@ def _replay(events: list, counts: list[list[int]]) -> list[dict[int, Card]]:
             for i, run in enumerate(ones):
                 run[p] = natural if i < a1 else JOKER
         if had or starts or lead:
-            new_ones = [{p: natural} for _ in range(starts)]
-            new_twos = [{p - 1: JOKER, p: natural} for _ in range(lead)]
-            open_runs[s] = (new_ones, ones + new_twos, twos + longs)
+            new_ones = [{p: natural} for _ in range(starts)] if starts else []
+            if lead:
+                ones = ones + [{p - 1: JOKER, p: natural} for _ in range(lead)]
+            open_runs[s] = (new_ones, ones, twos + longs if twos else longs)
         left = available - (a1 + a2 + a3 + starts + lead)
         if p == 1:
             kept_aces[s] = left
@@ -877,12 +920,23 @@ def best_melds(cards: Iterable[Card], rules: HouseRules) -> Arrangement:
         else:
             group.append(card)
     melds = []
+    firsts = []  # each meld's first card in display order (see display_order)
     for meld in maps:
         cards_of = []
+        first = _DISPLAY_KEY[(JOKER.rank, JOKER.suit)]
         for p in sorted(meld):
-            c = meld[p]
-            cards_of.append(by_kind[(c.rank, c.suit)].pop())
+            kind = (meld[p].rank, meld[p].suit)
+            cards_of.append(by_kind[kind].pop())
+            if _DISPLAY_KEY[kind] < first:
+                first = _DISPLAY_KEY[kind]
         melds.append(cards_of)
-    melds.sort(key=lambda m: min(display_order(c) for c in m))
-    deadwood = sorted((c for group in by_kind.values() for c in group), key=display_order)
-    return Arrangement(melds, deadwood, sum(rules.points(c) for c in deadwood))
+        firsts.append(first)
+    melds = [melds[i] for i in sorted(range(len(melds)), key=firsts.__getitem__)]
+    deadwood = []
+    points = 0
+    for kind in sorted(by_kind, key=_DISPLAY_KEY.__getitem__):
+        group = by_kind[kind]
+        if group:
+            deadwood.extend(group)
+            points += len(group) * (values[kind[0]] if kind[0] else rules.points(group[0]))
+    return Arrangement(melds, deadwood, points)
