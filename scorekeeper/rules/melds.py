@@ -316,6 +316,10 @@ def _unmeldable(counts: list[list[int]], jokers: int) -> list[tuple[int, int]]:
 
 
 _SUIT_MOVES: dict[tuple, tuple] = {}
+# Each (next state, jokers, cards left) of _suit_moves once: a new table then
+# holds only tuples the garbage collector no longer tracks, so that it soon
+# stops tracking the table too (see _SUIT_STEPS).
+_MOVE_RECORDS: dict[tuple, tuple] = {}
 
 
 def _suit_moves(key: tuple) -> tuple:
@@ -340,13 +344,15 @@ def _suit_moves(key: tuple) -> tuple:
              if mode < HIGH_ACE or not (new[0] or new[1])}
     usable = {move for move in moves if move[3] <= jokers}
     kept = st & 0xFFFF
-    found = _SUIT_MOVES[key] = (len(moves), tuple(sorted(
+    records = sorted(
         ((nid << 16) | (left if mode == 1 else kept if mode < HIGH_ACE else 0), spent, left)
         for nid, spent, left, needed in usable
         if not any(other[0] == nid and other[1] <= spent and other[3] <= needed
                    and (other[2] <= left if mode > 1 else other[2] == left)
                    and other != (nid, spent, left, needed)
-                   for other in usable))))
+                   for other in usable))
+    found = _SUIT_MOVES[key] = (len(moves), tuple(
+        [_MOVE_RECORDS.setdefault(record, record) for record in records]))
     return found
 
 
@@ -378,7 +384,8 @@ def _suit_step(states: tuple, nat: int, mode: int, gap: int, next1: int | None,
             nst = st if mode < HIGH_ACE else 0  # no card, no open run: nothing to do
             out = _STAY.get(nst)
             if out is None:
-                out = _STAY[nst] = ((nst, 0, 0),)
+                record = (nst, 0, 0)
+                out = _STAY[nst] = (_MOVE_RECORDS.setdefault(record, record),)
         else:
             moves_count, out = _suit_moves((st, n, mode, gap, next1, next2, jokers))
             count += moves_count
