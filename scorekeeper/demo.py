@@ -24,8 +24,18 @@ from typing import Iterable, Iterator
 import sqlalchemy as sa
 
 from . import services
+from .backup import EntryData, RoundData
 from .extensions import db
-from .models import AuditEvent, GameSession, Group, Payment, Player, Round, RoundEntry, Seat
+from .models import (
+    AuditEvent,
+    GameSession,
+    Group,
+    Payment,
+    Player,
+    Round,
+    RoundEntry,
+    Seat,
+)
 from .rules import (
     JOKER,
     Card,
@@ -65,29 +75,6 @@ ROUND_MINUTES = (3, 8)
 
 
 @dataclass(frozen=True)
-class DemoEntry:
-    player: str
-    seat: int
-    turn: int
-    outcome: str
-    cards: str
-    points: int
-    position: int
-    tier_cents: int
-    hu_cents: int
-    joker_ace_cents: int
-    net_cents: int
-
-
-@dataclass(frozen=True)
-class DemoRound:
-    number: int
-    dealer: str
-    created_at: datetime
-    entries: list[DemoEntry]
-
-
-@dataclass(frozen=True)
 class DemoSeat:
     player: str
     position: int
@@ -110,7 +97,7 @@ class DemoSession:
     first_dealer: str
     table: list[str]  # who sat down at the start, clockwise
     seats: list[DemoSeat]  # as the session ends, those who left included
-    rounds: list[DemoRound]
+    rounds: list[RoundData]
     payments: list[DemoPayment]
     version: int  # as services would have left it: one more per change
 
@@ -176,7 +163,7 @@ def play_session(rng: random.Random, pool: list[str], rules: HouseRules, started
         changes = set(rng.sample(range(2, rounds + 1), min(rng.randint(1, 2), rounds - 1)))
 
     version = 1
-    played: list[DemoRound] = []
+    played: list[RoundData] = []
     moment = started_at
     dealer, score = first_dealer, None
     for number in range(1, rounds + 1):
@@ -189,7 +176,7 @@ def play_session(rng: random.Random, pool: list[str], rules: HouseRules, started
         entries = deal(rng, rules, order)
         score = score_round(order, entries, rules)
         moment += timedelta(minutes=rng.uniform(*ROUND_MINUTES))
-        played.append(DemoRound(number, dealer, moment, _entries(seated, entries, score)))
+        played.append(RoundData(number, dealer, moment, _entries(seated, entries, score)))
         version += 1
 
     payments = []
@@ -292,19 +279,19 @@ def _meld(rng: random.Random, length: int) -> list[Card]:
 
 
 def _entries(seated: list[str], entries: dict[str, Entry],
-             score: RoundScore) -> list[DemoEntry]:
+             score: RoundScore) -> list[EntryData]:
     """The round's rows, in playing order, as services._write_score fills them."""
     rows = []
     for turn, player in enumerate(score.order):
         parts = score.breakdown[player]
-        rows.append(DemoEntry(
+        rows.append(EntryData(
             player, seated.index(player), turn, entries[player].outcome,
             format_cards(entries[player].cards), score.points[player], score.position[player],
             parts.tier, parts.hu, parts.joker_ace, score.net_cents[player]))
     return rows
 
 
-def _payments(rng: random.Random, rounds: list[DemoRound], everyone: list[str],
+def _payments(rng: random.Random, rounds: list[RoundData], everyone: list[str],
               ended_at: datetime) -> list[DemoPayment]:
     balances = dict.fromkeys(everyone, 0)
     for round_ in rounds:

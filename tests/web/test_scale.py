@@ -8,18 +8,17 @@ those fixtures drop every table.
 
 import dataclasses
 import random
-from contextlib import contextmanager
 from datetime import datetime, timedelta
 
 import pytest
 import sqlalchemy as sa
-from sqlalchemy import event
 
 from scorekeeper import demo
 from scorekeeper.extensions import db
 from scorekeeper.models import GameSession, Round, Seat
 from scorekeeper.rules import HouseRules
 from tests.conftest import fresh_app, signed_in_client
+from tests.web.test_history import statements
 
 SESSIONS = 10_000
 LONG_ROUNDS = 400  # the scoreboard's stress case
@@ -87,22 +86,6 @@ def seed(app, plan: demo.DemoGroup, name: str) -> dict[str, str]:
             "home": "/",
         }
         return {"urls": urls, "client": signed_in_client(app, group), "rounds": rounds}
-
-
-@contextmanager
-def statements(app):
-    with app.app_context():
-        engine = db.engine
-    seen = []
-
-    def record(conn, cursor, statement, parameters, context, executemany):
-        seen.append(statement)
-
-    event.listen(engine, "before_cursor_execute", record)
-    try:
-        yield seen
-    finally:
-        event.remove(engine, "before_cursor_execute", record)
 
 
 def count_statements(app, site) -> dict[str, int]:
