@@ -153,16 +153,6 @@ CONTENT_SECURITY_POLICY = "; ".join([
 ])
 
 
-def register_input_checks(app):
-    @app.before_request
-    def refuse_nul_characters():
-        """No keyboard types a NUL, and PostgreSQL can't store one: a request
-        carrying one in a field or the query string is refused as a whole."""
-        for values in (request.args, request.form):
-            if any("\x00" in value for _, value in values.items(multi=True)):
-                abort(400)
-
-
 def register_security_headers(app):
     @app.after_request
     def add_security_headers(response):
@@ -171,6 +161,16 @@ def register_security_headers(app):
         response.headers["Referrer-Policy"] = "same-origin"
         response.headers["X-Frame-Options"] = "DENY"
         return response
+
+
+def register_input_checks(app):
+    @app.before_request
+    def refuse_nul_characters():
+        """No keyboard types a NUL, and PostgreSQL can't store one: a request
+        carrying one in a field or the query string is refused as a whole."""
+        for values in (request.args, request.form):
+            if any("\x00" in value for _, value in values.items(multi=True)):
+                abort(400)
 
 
 def register_commands(app):

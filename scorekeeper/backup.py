@@ -63,7 +63,16 @@ from .models import (
 from .rules import Entry, HouseRules, RoundError, format_cards, score_round
 from .rules.cards import scan_cards
 from .rules.scoring import OUTCOMES
-from .services import MAX_PLAYERS, MIN_PLAYERS, clean_name, time_zones
+from .services import (
+    MAX_PLAYERS,
+    MAX_TIERS,
+    MIN_PLAYERS,
+    RULE_MONEY_MAX,
+    RULE_RANGES,
+    TIER_MAX,
+    clean_name,
+    time_zones,
+)
 
 FORMAT = "scorekeeper-group"
 VERSION = 1
@@ -86,15 +95,9 @@ ZONE_MAX = 64  # Group.timezone's column
 VERSION_MAX = 10 ** 9
 CENTS_MAX = 10 ** 9  # one amount; fits every database's integer column
 # House rules, within what the new-session form accepts.
-RULE_MONEY_MAX = 10_000_000
-RULE_NUMBERS = {"packs": (1, 4), "jokers": (0, 16), "joker_points": (0, 100),
-                "hand_size": (1, 40), "hand_size_three": (1, 40),
-                "unit_cents": (0, RULE_MONEY_MAX), "hu_cents": (0, RULE_MONEY_MAX),
-                "tien_hu_cents": (0, RULE_MONEY_MAX), "joker_ace_cents": (0, RULE_MONEY_MAX),
-                "point_cents": (0, RULE_MONEY_MAX)}
+RULE_NUMBERS = {**RULE_RANGES, **{key: (0, RULE_MONEY_MAX) for key in (
+    "unit_cents", "hu_cents", "tien_hu_cents", "joker_ace_cents", "point_cents")}}
 RULE_WORDS = ("passport", "direction", "dealer_rule", "scheme")
-MAX_TIERS = 6
-TIER_MAX = 100
 ACTION = re.compile(r"[a-z_]+\.[a-z_]+")
 # Scoring a round takes under a millisecond, but a crafted full hand of 40 cards
 # can take tens: a file that takes this long to check is refused.
@@ -687,11 +690,7 @@ def _hands(row: dict, where: str, players: frozenset) -> list[_Hand]:
         entry = _object(raw, f"{where}, an entry")
         player = _player(entry, "player", f"{where}, an entry", players)
         at = f"{where}, {player}'s entry"
-        outcome = _text(entry, "outcome", at, 12)
-        if outcome not in OUTCOMES:
-            raise BackupError(f"{at}: the outcome {_shown(outcome)} is not one of "
-                              f"{', '.join(OUTCOMES)}.")
-        cards = _cards(_text(entry, "cards", at, CARDS_MAX, low=0), f"{where}: {player}")
+        outcome, cards = _played(entry, at, f"{where}: {player}")
         hands.append(_Hand(player, _int(entry, "seat", at, 0, MAX_PLAYERS - 1),
                            _int(entry, "turn", at, 0, MAX_PLAYERS - 1), outcome, cards))
     if len({h.player for h in hands}) != len(hands):
@@ -702,12 +701,17 @@ def _hands(row: dict, where: str, players: frozenset) -> list[_Hand]:
     return hands
 
 
-def _cards(text: str, whose: str) -> str:
-    """Cards in canonical notation; ``whose`` says where they are for the message."""
-    cards, errors = scan_cards(text)
+def _played(entry: dict, at: str, whose: str) -> tuple[str, str]:
+    """An entry's outcome, and its cards in canonical notation; ``at`` and
+    ``whose`` say where they are for the messages."""
+    outcome = _text(entry, "outcome", at, 12)
+    if outcome not in OUTCOMES:
+        raise BackupError(f"{at}: the outcome {_shown(outcome)} is not one of "
+                          f"{', '.join(OUTCOMES)}.")
+    cards, errors = scan_cards(_text(entry, "cards", at, CARDS_MAX, low=0))
     if errors:
         raise BackupError(f"{whose}'s cards: {_shown(errors[0].token)} is not a card.")
-    return format_cards(cards)
+    return outcome, format_cards(cards)
 
 
 # The audit trail: what the app writes for each action, checked so that the
@@ -791,11 +795,7 @@ def _snapshot(value: dict, where: str) -> dict:
         entry = _object(raw, f"{where}, an entry")
         at = f"{where}, an entry"
         player = _name(_get(entry, "player", at), f"{at}: the player")
-        outcome = _text(entry, "outcome", at, 12)
-        if outcome not in OUTCOMES:
-            raise BackupError(f"{at}: the outcome {_shown(outcome)} is not one of "
-                              f"{', '.join(OUTCOMES)}.")
-        cards = _cards(_text(entry, "cards", at, CARDS_MAX, low=0), f"{where}: {player}")
+        outcome, cards = _played(entry, at, f"{where}: {player}")
         entries.append({
             "player": player, "seat": _int(entry, "seat", at, 0, MAX_PLAYERS - 1),
             "turn": _int(entry, "turn", at, 0, MAX_PLAYERS - 1), "outcome": outcome,

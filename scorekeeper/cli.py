@@ -58,11 +58,12 @@ def seed_demo(groups, sessions, rounds, seed, passphrase):
     for _ in range(groups):
         plan = demo.play_group(rng, sessions, rounds, now)
         try:
-            group, written, played = demo.write_group(demo.next_group_name(), passphrase, plan)
+            group, written, played = services.seed_demo_group(
+                services.next_demo_group_name(), passphrase, plan)
         except services.ServiceError as error:
             raise click.ClickException(str(error)) from None
         click.echo(f"{group.name} (id {group.id}): {len(plan.players)} players, "
                    f"{written} sessions, {played} rounds")
-    demo.analyze()
+    services.analyze_tables()
     click.echo(f"Done in {time.perf_counter() - started:.1f} s with --seed {seed}.")
     click.echo(f"Passphrase of every demo table: {passphrase}")

@@ -5,37 +5,19 @@ of the session's house rules, and every round is scored by the rules engine,
 so the money is exactly what the app would have saved. Dealers and playing
 orders follow the engine as services.upcoming does.
 
-Writing is separate and quick: rows go in with bulk INSERTs, a chunk of
-sessions per transaction, instead of one use case per round.
+Nothing here writes: services.seed_demo_group puts a plan in the database.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import random
-import re
 from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import cache
-from itertools import islice
 from typing import Iterable, Iterator
 
-import sqlalchemy as sa
-
-from . import services
-from .backup import EntryData, RoundData
-from .extensions import db
-from .models import (
-    AuditEvent,
-    GameSession,
-    Group,
-    Payment,
-    Player,
-    Round,
-    RoundEntry,
-    Seat,
-)
+from .backup import EntryData, PaymentData, RoundData, SeatData
 from .rules import (
     JOKER,
     Card,
@@ -53,9 +35,6 @@ from .rules.cards import SUITS
 from .rules.melds import display_order
 
 DEMO_PASSPHRASE = "demo passphrase"
-DEMO_GROUP = "Demo table"
-DEVICE = "Demo"
-CURRENCY = "RM"
 
 NAMES = (
     "Ah Seng", "Mei Ling", "Kok Wai", "Siew Lan", "Ravi", "Aisyah", "Boon Hock",
@@ -75,30 +54,15 @@ ROUND_MINUTES = (3, 8)
 
 
 @dataclass(frozen=True)
-class DemoSeat:
-    player: str
-    position: int
-    active: bool
-
-
-@dataclass(frozen=True)
-class DemoPayment:
-    payer: str
-    payee: str
-    cents: int
-    paid_at: datetime
-
-
-@dataclass(frozen=True)
 class DemoSession:
     started_at: datetime
     ended_at: datetime | None
     rules: HouseRules
     first_dealer: str
     table: list[str]  # who sat down at the start, clockwise
-    seats: list[DemoSeat]  # as the session ends, those who left included
+    seats: list[SeatData]  # as the session ends, those who left included
     rounds: list[RoundData]
-    payments: list[DemoPayment]
+    payments: list[PaymentData]
     version: int  # as services would have left it: one more per change
 
 
@@ -185,7 +149,7 @@ def play_session(rng: random.Random, pool: list[str], rules: HouseRules, started
         ended_at = moment + timedelta(minutes=rng.uniform(1, 10))
         payments = _payments(rng, played, everyone, ended_at)
         version += len(payments) + 1
-    seats = [DemoSeat(name, i, name not in left) for i, name in enumerate(everyone)]
+    seats = [SeatData(name, i, name not in left) for i, name in enumerate(everyone)]
     return DemoSession(started_at, ended_at, rules, first_dealer, table, seats, played,
                        payments, version)
 
@@ -292,7 +256,7 @@ def _entries(seated: list[str], entries: dict[str, Entry],
 
 
 def _payments(rng: random.Random, rounds: list[RoundData], everyone: list[str],
-              ended_at: datetime) -> list[DemoPayment]:
+              ended_at: datetime) -> list[PaymentData]:
     balances = dict.fromkeys(everyone, 0)
     for round_ in rounds:
         for entry in round_.entries:
@@ -300,109 +264,6 @@ def _payments(rng: random.Random, rounds: list[RoundData], everyone: list[str],
     transfers = settle(balances)
     if rng.random() >= ALL_PAID:
         transfers = [t for t in transfers if rng.random() < 0.5]
-    return [DemoPayment(t.payer, t.payee, t.cents,
+    return [PaymentData(t.payer, t.payee, t.cents,
                         ended_at + timedelta(minutes=rng.uniform(1, 60 * 24)))
             for t in transfers]
-
-
-# Writing
-
-
-CHUNK = 500  # sessions per transaction
-
-
-def next_group_name() -> str:
-    """"Demo table N", N one more than any demo table so far."""
-    numbers = [0]
-    for name in db.session.scalars(sa.select(Group.name).where(
-            Group.name_key.like(f"{DEMO_GROUP.casefold()} %"))):
-        match = re.fullmatch(rf"{DEMO_GROUP} (\d+)", name)
-        if match:
-            numbers.append(int(match[1]))
-    return f"{DEMO_GROUP} {max(numbers) + 1}"
-
-
-def write_group(name: str, passphrase: str, plan: DemoGroup,
-                chunk: int = CHUNK) -> tuple[Group, int, int]:
-    """A new group holding ``plan``: the group, its number of sessions and of rounds."""
-    group = services.create_group(name, passphrase)
-    group.created_at = plan.since
-    players = write_players(group, plan.players, plan.since)
-    sessions, rounds = write_sessions(group, players, plan.sessions, chunk)
-    return group, sessions, rounds
-
-
-def write_players(group: Group, names: list[str], at: datetime) -> dict[str, int]:
-    """The group's players, added; their ids by name."""
-    ids = db.session.scalars(
-        sa.insert(Player).returning(Player.id, sort_by_parameter_order=True),
-        [{"group_id": group.id, "name": name, "created_at": at} for name in names]).all()
-    db.session.execute(sa.insert(AuditEvent.__table__), [
-        {"group_id": group.id, "at": at, "device": DEVICE, "action": "player.add",
-         "subject": name, "after": {"name": name}} for name in names])
-    db.session.commit()
-    return dict(zip(names, ids))
-
-
-def write_sessions(group: Group, players: dict[str, int], sessions: Iterable[DemoSession],
-                   chunk: int = CHUNK) -> tuple[int, int]:
-    """Every session, ``chunk`` to a transaction; how many sessions and rounds."""
-    sessions = iter(sessions)
-    written = rounds = 0
-    while batch := list(islice(sessions, chunk)):
-        rounds += _write_batch(group.id, players, batch)
-        written += len(batch)
-        db.session.commit()
-    return written, rounds
-
-
-def _write_batch(group_id: int, players: dict[str, int], batch: list[DemoSession]) -> int:
-    session_ids = db.session.scalars(
-        sa.insert(GameSession).returning(GameSession.id, sort_by_parameter_order=True), [
-            {"group_id": group_id, "version": s.version, "started_at": s.started_at,
-             "ended_at": s.ended_at, "currency": CURRENCY,
-             "house_rules": dataclasses.asdict(s.rules),
-             "first_dealer_id": players[s.first_dealer]}
-            for s in batch]).all()
-    db.session.execute(sa.insert(Seat.__table__), [
-        {"session_id": sid, "player_id": players[seat.player], "position": seat.position,
-         "active": seat.active}
-        for sid, s in zip(session_ids, batch) for seat in s.seats])
-    db.session.execute(sa.insert(AuditEvent.__table__), [
-        {"group_id": group_id, "session_id": sid, "at": s.started_at, "device": DEVICE,
-         "action": "session.start", "subject": "Session started", "version": 1,
-         "after": {"players": s.table, "first_dealer": s.first_dealer, "currency": CURRENCY,
-                   "house_rules": dataclasses.asdict(s.rules)}}
-        for sid, s in zip(session_ids, batch)])
-    payments = [
-        {"session_id": sid, "payer_id": players[p.payer], "payee_id": players[p.payee],
-         "cents": p.cents, "paid_at": p.paid_at}
-        for sid, s in zip(session_ids, batch) for p in s.payments]
-    if payments:
-        db.session.execute(sa.insert(Payment.__table__), payments)
-    rounds = [(sid, r) for sid, s in zip(session_ids, batch) for r in s.rounds]
-    db.session.execute(sa.insert(Round.__table__), [
-        {"session_id": sid, "number": r.number, "dealer_id": players[r.dealer],
-         "created_at": r.created_at}
-        for sid, r in rounds])
-    # Found by (session, number) in one query: RETURNING in order would take,
-    # on SQLite, one INSERT per round.
-    round_ids = {(sid, number): rid for sid, number, rid in db.session.execute(
-        sa.select(Round.session_id, Round.number, Round.id)
-        .where(Round.session_id.in_(session_ids)))}
-    db.session.execute(sa.insert(RoundEntry.__table__), [
-        {"round_id": round_ids[sid, r.number], "player_id": players[e.player], "seat": e.seat,
-         "turn": e.turn, "outcome": e.outcome, "cards": e.cards, "points": e.points,
-         "position": e.position, "tier_cents": e.tier_cents, "hu_cents": e.hu_cents,
-         "joker_ace_cents": e.joker_ace_cents, "net_cents": e.net_cents}
-        for sid, r in rounds for e in r.entries])
-    return len(rounds)
-
-
-def analyze() -> None:
-    """Fresh statistics for the query planner, which would otherwise plan for
-    the tables as they were before the bulk load."""
-    quote = db.engine.dialect.identifier_preparer.quote
-    for table in db.metadata.sorted_tables:
-        db.session.execute(sa.text(f"ANALYZE {quote(table.name)}"))
-    db.session.commit()

@@ -13,7 +13,16 @@ import sqlalchemy as sa
 from sqlalchemy.orm import aliased, joinedload, selectinload
 
 from .extensions import db
-from .models import AuditEvent, GameSession, Group, Player, Round, RoundEntry, Seat
+from .models import (
+    AuditEvent,
+    GameSession,
+    Group,
+    Player,
+    Round,
+    RoundEntry,
+    Seat,
+    ShareLink,
+)
 from .services import Upcoming, balances, upcoming
 
 PER_PAGE = 10
@@ -65,7 +74,8 @@ def players_on_record(group: Group) -> list[Player]:
     """Everyone in the group who has sat at a table, by name."""
     seated = sa.select(Seat.id).where(Seat.player_id == Player.id).exists()
     return list(db.session.scalars(
-        sa.select(Player).where(Player.group_id == group.id, seated).order_by(sa.func.lower(Player.name), Player.id)))
+        sa.select(Player).where(Player.group_id == group.id, seated)
+        .order_by(sa.func.lower(Player.name), Player.id)))
 
 
 def finished_sessions(group: Group, number: int, player_id: int | None = None) -> Page:
@@ -350,6 +360,13 @@ def load_round_pages(session: GameSession, number: int | None = None) -> Round |
         sa.select(Round).where(Round.session_id == session.id, Round.number == number)
         .options(selectinload(Round.entries))
     ).one_or_none()
+
+
+def share_links(session: GameSession) -> list[ShareLink]:
+    """The session's links: those that still work first, the newest first."""
+    return list(db.session.scalars(
+        sa.select(ShareLink).where(ShareLink.session_id == session.id)
+        .order_by(ShareLink.revoked_at.is_not(None), ShareLink.id.desc())))
 
 
 # The group page

@@ -16,8 +16,12 @@ import dataclasses
 import functools
 import hashlib
 import random
+import re
 import zoneinfo
 from dataclasses import dataclass
+from datetime import datetime
+from itertools import islice
+from typing import TYPE_CHECKING
 
 import sqlalchemy as sa
 from flask import current_app
@@ -55,9 +59,19 @@ from .rules import (
     settle,
 )
 
+if TYPE_CHECKING:
+    from .demo import DemoGroup, DemoSession
+
 MIN_PLAYERS = 2
 MAX_PLAYERS = 6
 PASSPHRASE_MIN = 8
+
+# The house rules the app takes, typed in the new-session form or read from a backup.
+RULE_RANGES = {"packs": (1, 4), "jokers": (0, 16), "joker_points": (0, 100),
+               "hand_size": (1, 40), "hand_size_three": (1, 40)}
+RULE_MONEY_MAX = 10_000_000  # cents in one amount (100,000.00): more is surely a slip
+MAX_TIERS = 6  # places paid
+TIER_MAX = 100  # units one place pays
 
 
 class ServiceError(ValueError):
@@ -96,16 +110,22 @@ def clean_name(name: str) -> str:
 # Versions and the audit trail
 
 
+def _check_version(session: GameSession, version: int | None) -> None:
+    """Conflict if the page a change comes from was built on an older version
+    of the session than this request read (None: the caller saw the latest)."""
+    if version is not None and version != session.version:
+        raise Conflict(version)
+
+
 def _claim(session: GameSession, version: int | None) -> None:
     """Take the session's next version for this change, or raise Conflict if
-    another phone changed it since ``version`` (None: the caller saw the latest).
+    another phone changed it since ``version``.
 
     The guarded UPDATE is the transaction's first write: on PostgreSQL it waits
     for a concurrent change to commit and then matches no row; on SQLite it
     takes the database's write lock.
     """
-    if version is not None and version != session.version:
-        raise Conflict(version)
+    _check_version(session, version)
     claimed = db.session.execute(
         sa.update(GameSession)
         .where(GameSession.id == session.id, GameSession.version == session.version)
@@ -206,7 +226,6 @@ def change_passphrase(group: Group, current: str, new: str, *, device: str = "")
     """A new passphrase signs out every other phone and revokes every share link."""
     if not check_password_hash(group.passphrase_hash, current):
         raise ServiceError("The current passphrase is not right")
-    _check_passphrase_strength(new)
     set_passphrase(group, new, device=device)
 
 
@@ -220,12 +239,17 @@ def set_passphrase(group: Group, passphrase: str, *, device: str = "") -> None:
 # Players and sessions
 
 
+def _player_name(name: str) -> str:
+    """``name`` as a player's name is kept: spaces tidied, 1 to NAME_MAX characters."""
+    name = clean_name(name)
+    if not 1 <= len(name) <= NAME_MAX:
+        raise ServiceError(f"A name needs 1 to {NAME_MAX} characters: {name!r}")
+    return name
+
+
 def find_or_create_players(group: Group, names: list[str], *, device: str = "") -> list[Player]:
     """The group's players by name, reusing anyone seen before whatever the letter case."""
-    names = [clean_name(n) for n in names]
-    for name in names:
-        if not 1 <= len(name) <= NAME_MAX:
-            raise ServiceError(f"A name needs 1 to {NAME_MAX} characters: {name!r}")
+    names = [_player_name(n) for n in names]
     lowered = [n.casefold() for n in names]
     if len(set(lowered)) != len(lowered):
         raise ServiceError("Each player needs a different name")
@@ -455,8 +479,7 @@ def record_round(session: GameSession, entries: dict[str, Entry],
     digest of the warnings the table has accepted; ``version`` is the session's
     version the form was built on."""
     _check_open(session)
-    if version is not None and version != session.version:
-        raise Conflict(version)
+    _check_version(session, version)  # before scoring: a stale page's errors don't matter
     coming = upcoming(session)
     score = _score(coming.order, entries, session.rules, confirmed)
     _claim(session, version)
@@ -487,8 +510,7 @@ def edit_round(round_: Round, entries: dict[str, Entry], confirmed: str | None =
     """Change what was entered for a round; later rounds are scored again."""
     session = round_.session
     _check_open(session)
-    if version is not None and version != session.version:
-        raise Conflict(version)
+    _check_version(session, version)  # before scoring: a stale page's errors don't matter
     order = [e.player for e in sorted(round_.entries, key=lambda e: e.turn)]
     score = _score(order, entries, session.rules, confirmed)
     before = round_snapshot(round_)
@@ -699,8 +721,7 @@ def change_house_rules(session: GameSession, rules: HouseRules, currency: str, *
     round can't be scored under them.
     """
     _check_open(session)
-    if version is not None and version != session.version:
-        raise Conflict(version)
+    _check_version(session, version)  # before scoring: a stale page's errors don't matter
     _check_table(rules, len(active_players(session)))
     scores = []
     for round_ in session.rounds:
@@ -724,9 +745,7 @@ def change_house_rules(session: GameSession, rules: HouseRules, currency: str, *
 
 def rename_player(player: Player, name: str, *, device: str = "") -> None:
     """Correct a player's name everywhere; the audit trail keeps the old one."""
-    name = clean_name(name)
-    if not 1 <= len(name) <= NAME_MAX:
-        raise ServiceError(f"A name needs 1 to {NAME_MAX} characters")
+    name = _player_name(name)
     if name == player.name:
         return
     taken = db.session.scalar(sa.select(Player.id).where(
@@ -765,13 +784,6 @@ def revoke_share_link(link: ShareLink, *, device: str = "") -> None:
     _audit(session.group_id, "share.revoke", f"Share link {link.id}", session=session,
            before={"link": link.id}, device=device)
     db.session.commit()
-
-
-def share_links(session: GameSession) -> list[ShareLink]:
-    """The session's links: those that still work first, the newest first."""
-    return list(db.session.scalars(
-        sa.select(ShareLink).where(ShareLink.session_id == session.id)
-        .order_by(ShareLink.revoked_at.is_not(None), ShareLink.id.desc())))
 
 
 # Importing a group's backup
@@ -854,4 +866,105 @@ def set_timezone(group: Group, timezone: str, *, device: str = "") -> None:
     group.timezone = timezone
     _audit(group.id, "group.timezone", f"Time zone {timezone}", before=before,
            after={"timezone": timezone}, device=device)
+    db.session.commit()
+
+
+# Demo data (flask seed-demo): a plan of scorekeeper.demo, written in bulk
+
+DEMO_GROUP = "Demo table"
+DEMO_DEVICE = "Demo"
+DEMO_CURRENCY = "RM"
+DEMO_CHUNK = 500  # sessions per transaction
+
+
+def next_demo_group_name() -> str:
+    """"Demo table N", N one more than any demo table so far."""
+    numbers = [0]
+    for name in db.session.scalars(sa.select(Group.name).where(
+            Group.name_key.like(f"{DEMO_GROUP.casefold()} %"))):
+        match = re.fullmatch(rf"{DEMO_GROUP} (\d+)", name)
+        if match:
+            numbers.append(int(match[1]))
+    return f"{DEMO_GROUP} {max(numbers) + 1}"
+
+
+def seed_demo_group(name: str, passphrase: str, plan: DemoGroup,
+                    chunk: int = DEMO_CHUNK) -> tuple[Group, int, int]:
+    """A new group holding ``plan``, its sessions ``chunk`` to a transaction
+    (bulk INSERTs rather than a use case per round): the group, its number of
+    sessions and of rounds."""
+    group = create_group(name, passphrase)
+    group.created_at = plan.since
+    players = _write_demo_players(group, plan.players, plan.since)
+    db.session.commit()
+    sessions = iter(plan.sessions)
+    written = rounds = 0
+    while batch := list(islice(sessions, chunk)):
+        rounds += _write_demo_batch(group.id, players, batch)
+        written += len(batch)
+        db.session.commit()
+    return group, written, rounds
+
+
+def _write_demo_players(group: Group, names: list[str], at: datetime) -> dict[str, int]:
+    """The group's players, added; their ids by name."""
+    ids = db.session.scalars(
+        sa.insert(Player).returning(Player.id, sort_by_parameter_order=True),
+        [{"group_id": group.id, "name": name, "created_at": at} for name in names]).all()
+    db.session.execute(sa.insert(AuditEvent.__table__), [
+        {"group_id": group.id, "at": at, "device": DEMO_DEVICE, "action": "player.add",
+         "subject": name, "after": {"name": name}} for name in names])
+    return dict(zip(names, ids))
+
+
+def _write_demo_batch(group_id: int, players: dict[str, int],
+                      batch: list[DemoSession]) -> int:
+    session_ids = db.session.scalars(
+        sa.insert(GameSession).returning(GameSession.id, sort_by_parameter_order=True), [
+            {"group_id": group_id, "version": s.version, "started_at": s.started_at,
+             "ended_at": s.ended_at, "currency": DEMO_CURRENCY,
+             "house_rules": dataclasses.asdict(s.rules),
+             "first_dealer_id": players[s.first_dealer]}
+            for s in batch]).all()
+    db.session.execute(sa.insert(Seat.__table__), [
+        {"session_id": sid, "player_id": players[seat.player], "position": seat.position,
+         "active": seat.active}
+        for sid, s in zip(session_ids, batch) for seat in s.seats])
+    db.session.execute(sa.insert(AuditEvent.__table__), [
+        {"group_id": group_id, "session_id": sid, "at": s.started_at, "device": DEMO_DEVICE,
+         "action": "session.start", "subject": "Session started", "version": 1,
+         "after": {"players": s.table, "first_dealer": s.first_dealer, "currency": DEMO_CURRENCY,
+                   "house_rules": dataclasses.asdict(s.rules)}}
+        for sid, s in zip(session_ids, batch)])
+    payments = [
+        {"session_id": sid, "payer_id": players[p.payer], "payee_id": players[p.payee],
+         "cents": p.cents, "paid_at": p.paid_at}
+        for sid, s in zip(session_ids, batch) for p in s.payments]
+    if payments:
+        db.session.execute(sa.insert(Payment.__table__), payments)
+    rounds = [(sid, r) for sid, s in zip(session_ids, batch) for r in s.rounds]
+    db.session.execute(sa.insert(Round.__table__), [
+        {"session_id": sid, "number": r.number, "dealer_id": players[r.dealer],
+         "created_at": r.created_at}
+        for sid, r in rounds])
+    # Found by (session, number) in one query: RETURNING in order would take,
+    # on SQLite, one INSERT per round.
+    round_ids = {(sid, number): rid for sid, number, rid in db.session.execute(
+        sa.select(Round.session_id, Round.number, Round.id)
+        .where(Round.session_id.in_(session_ids)))}
+    db.session.execute(sa.insert(RoundEntry.__table__), [
+        {"round_id": round_ids[sid, r.number], "player_id": players[e.player], "seat": e.seat,
+         "turn": e.turn, "outcome": e.outcome, "cards": e.cards, "points": e.points,
+         "position": e.position, "tier_cents": e.tier_cents, "hu_cents": e.hu_cents,
+         "joker_ace_cents": e.joker_ace_cents, "net_cents": e.net_cents}
+        for sid, r in rounds for e in r.entries])
+    return len(rounds)
+
+
+def analyze_tables() -> None:
+    """Fresh statistics for the query planner, which would otherwise plan for
+    the tables as they were before the bulk load."""
+    quote = db.engine.dialect.identifier_preparer.quote
+    for table in db.metadata.sorted_tables:
+        db.session.execute(sa.text(f"ANALYZE {quote(table.name)}"))
     db.session.commit()

@@ -19,7 +19,7 @@ PASSPHRASE_MAX = 200
 
 def _device_field():
     return StringField(
-        "This phone's name", validators=[
+        "This phone's name", filters=[lambda text: (text or "").strip()], validators=[
             InputRequired("Name this phone, so the history says who changed what."),
             Length(max=DEVICE_MAX, message=f"Use at most {DEVICE_MAX} characters.")])
 

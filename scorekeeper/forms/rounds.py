@@ -2,7 +2,14 @@
 
 from flask_wtf import FlaskForm
 from wtforms import Form
-from wtforms.fields import FieldList, FormField, HiddenField, IntegerField, RadioField, StringField
+from wtforms.fields import (
+    FieldList,
+    FormField,
+    HiddenField,
+    IntegerField,
+    RadioField,
+    StringField,
+)
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import InputRequired, Length
 from wtforms.widgets import HiddenInput
@@ -13,6 +20,7 @@ OUTCOMES = [
     SelectChoice("tien_hu", "Tien Hu"),
     SelectChoice("no_passport", "No passport"),
 ]
+OUTCOME_LABELS = {choice.value: choice.label for choice in OUTCOMES}
 
 CARDS_MAX = 300  # a full hand of 25 cards, written out generously
 VERSION_DIGITS = 9
@@ -35,26 +43,21 @@ class EntryForm(Form):
         Length(max=CARDS_MAX, message=f"Type at most {CARDS_MAX} characters.")])
 
 
-class RoundForm(FlaskForm):
+class VersionForm(FlaskForm):
+    """A form that carries the session's version when its page was made, so a
+    change saved meanwhile from another phone is noticed. On its own: a
+    button-only POST (delete or restore a round)."""
+
+    version = HiddenField()
+
+    def parsed_version(self) -> int | None:
+        return parse_version(self.version.data)
+
+
+class RoundForm(VersionForm):
     """Every player's entry, in playing order. ``number`` is the round the page
-    was made for and ``version`` the session's version then, so a change saved
-    meanwhile from another phone is noticed; ``confirmed`` is the digest of the
-    warnings the table accepted."""
+    was made for; ``confirmed`` is the digest of the warnings the table accepted."""
 
     number = IntegerField(widget=HiddenInput(), validators=[InputRequired()])
-    version = HiddenField()
     entries = FieldList(FormField(EntryForm))
     confirmed = HiddenField()
-
-    def parsed_version(self) -> int | None:
-        return parse_version(self.version.data)
-
-
-class VersionForm(FlaskForm):
-    """A button-only POST (delete or restore a round) that carries the session's
-    version when its page was made."""
-
-    version = HiddenField()
-
-    def parsed_version(self) -> int | None:
-        return parse_version(self.version.data)

@@ -7,7 +7,6 @@ from flask_wtf import FlaskForm
 from wtforms import (
     BooleanField,
     FieldList,
-    HiddenField,
     IntegerField,
     SelectField,
     StringField,
@@ -18,11 +17,18 @@ from wtforms.widgets import HiddenInput
 
 from ..models import NAME_MAX
 from ..rules import HouseRules
-from ..services import MAX_PLAYERS, MIN_PLAYERS, clean_name
+from ..services import (
+    MAX_PLAYERS,
+    MAX_TIERS,
+    MIN_PLAYERS,
+    RULE_MONEY_MAX,
+    RULE_RANGES,
+    TIER_MAX,
+    clean_name,
+)
+from .rounds import VersionForm
 
 PRESETS = {"penang": HouseRules.penang, "rummi": HouseRules.rummi}
-MONEY_MAX_CENTS = 10_000_000  # 100,000.00: more is surely a typing slip
-MAX_TIERS = 6
 AMOUNT = re.compile(r"\d+(\.\d*)?|\.\d+")
 
 
@@ -36,7 +42,7 @@ def cents_from_text(text: str) -> int:
     cents = Decimal(text) * 100
     if cents != cents.to_integral_value():
         raise ValueError("Use at most two decimals: whole cents.")
-    if cents > MONEY_MAX_CENTS:
+    if cents > RULE_MONEY_MAX:
         raise ValueError("That amount is too large.")
     return int(cents)
 
@@ -76,8 +82,8 @@ class TiersField(StringField):
                 raise ValueError("Type whole numbers of units, e.g. 0 1 2 3 4 5.")
             if len(words) > MAX_TIERS:
                 raise ValueError(f"Type at most {MAX_TIERS} numbers, one per place.")
-            if any(int(w) > 100 for w in words):
-                raise ValueError("A place pays at most 100 units.")
+            if any(int(w) > TIER_MAX for w in words):
+                raise ValueError(f"A place pays at most {TIER_MAX} units.")
             self.data = tuple(int(w) for w in words)
 
     def _value(self):
@@ -100,15 +106,19 @@ def _choices(*pairs):
     return [SelectChoice(value, label) for value, label in pairs]
 
 
-def _number(label, low, high, **kwargs):
+def _number(label, rule):
+    """A whole-number house rule, within RULE_RANGES[rule]; the input carries
+    the range as its min and max."""
+    low, high = RULE_RANGES[rule]
     message = f"Type a number from {low} to {high}."
 
     def in_range(form, field):
         if field.data is not None and not low <= field.data <= high:  # None: not a number, said
             raise ValidationError(message)
 
+    in_range.field_flags = {"min": low, "max": high}
     return IntegerField(label, validators=[InputRequired(message), in_range],
-                        invalid_value_message=message, **kwargs)
+                        invalid_value_message=message)
 
 
 def _money(label, **kwargs):
@@ -131,13 +141,13 @@ class HouseRulesForm(FlaskForm):
     currency = StringField("Currency", default="RM", filters=[lambda s: (s or "").strip()],
                            validators=[Length(1, 8, "Type 1 to 8 characters, e.g. RM.")])
 
-    packs = _number("Packs", 1, 4)
+    packs = _number("Packs", "packs")
     extra_pack_players = SelectField("Extra pack from", choices=_choices(
         (NEVER, "Never"), *((str(n), f"{n} players") for n in range(MIN_PLAYERS, MAX_PLAYERS + 1))))
-    jokers = _number("Jokers", 0, 16)
-    joker_points = _number("Joker points", 0, 100)
-    hand_size = _number("Cards dealt", 1, 40)
-    hand_size_three = _number("If three play", 1, 40)
+    jokers = _number("Jokers", "jokers")
+    joker_points = _number("Joker points", "joker_points")
+    hand_size = _number("Cards dealt", "hand_size")
+    hand_size_three = _number("If three play", "hand_size_three")
     passport = SelectField("Passport", choices=_choices(("any", "Any meld"), ("run", "Run only")))
     direction = SelectField("Play goes", choices=_choices(
         ("clockwise", "Clockwise"), ("anticlockwise", "Anticlockwise")))
@@ -254,5 +264,5 @@ class PaidForm(FlaskForm):
             raise ValidationError("An amount is always positive.")
 
 
-class EditRulesForm(HouseRulesForm):
-    version = HiddenField()
+class EditRulesForm(HouseRulesForm, VersionForm):
+    """The house rules of a running session, as of the session's version."""

@@ -4,14 +4,22 @@ import json
 import re
 import unicodedata
 
-from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 
 from .. import backup, services
 from ..forms.backup import ImportGroupForm
 from ..models import utcnow
-from .access import current_group, device_label, sign_in, signed_in
+from .access import current_group, sign_in, signed_in
 from .filters import local_time
-from .groups import guess_device, may_create_group, single_group
+from .groups import group_form, group_name, may_create_group, single_group
 
 bp = Blueprint("backup", __name__)
 
@@ -68,9 +76,7 @@ def export_session_csv(session_id):
 def import_group():
     if not may_create_group():
         abort(404)
-    form = ImportGroupForm(data={"device": device_label() or guess_device()})
-    if single_group():
-        del form.name  # the instance's one group: its name is not typed
+    form = group_form(ImportGroupForm)
     error = None
     if form.validate_on_submit():
         try:
@@ -78,14 +84,13 @@ def import_group():
         except backup.BackupError as problem:
             form.backup.errors.append(str(problem))
         else:
-            device = form.device.data.strip()
             try:
-                group = services.import_group(single_group() or form.name.data,
-                                              form.passphrase.data, found, device=device)
+                group = services.import_group(group_name(form), form.passphrase.data, found,
+                                              device=form.device.data)
             except services.ServiceError as problem:
                 error = str(problem)
             else:
-                sign_in(group, device)
+                sign_in(group, form.device.data)
                 return redirect(url_for("home.index"))
     page = render_template("backup/import.html", form=form, error=error,
                            fixed_name=single_group())

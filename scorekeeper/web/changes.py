@@ -1,8 +1,8 @@
 """A session's history of changes (the audit trail), and restoring a deleted round.
 
 The trail's before/after snapshots name players by name; this module puts them
-into words for the history page and for the "saved from another phone" notice
-of the round forms.
+into words for the history page, the "saved from another phone" notice of the
+round forms and the group page's own history.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from flask import Blueprint, abort, g, redirect, render_template, url_for
 
 from .. import audit_queries, services
-from ..forms.rounds import OUTCOMES, VersionForm
+from ..forms.rounds import OUTCOME_LABELS, VersionForm
 from ..models import AuditEvent
 from ..rules import HouseRules
 from ..rules.cards import scan_cards
@@ -26,7 +26,6 @@ bp = Blueprint("changes", __name__, url_prefix="/sessions/<int:session_id>/chang
 bp.url_value_preprocessor(load_game_session)
 bp.url_defaults(add_session_id)
 
-OUTCOME_LABELS = {choice.value: choice.label for choice in OUTCOMES}
 # A label that names the device ("Mei's phone", "Kitchen tablet") is shown as
 # typed; any other label ("Mei") is someone's phone.
 DEVICE_WORDS = ("phone", "tablet", "ipad", "laptop", "computer")
@@ -222,7 +221,15 @@ def describe(event: AuditEvent, currency: str) -> Change:
         except (KeyError, TypeError, ValueError):
             title = f"{event.subject} marked {state}"
         return Change(event, title)
-    titles = {"session.end": "Session ended", "session.reopen": "Session reopened",
+    if action == "player.add":
+        return Change(event, f"{after.get('name', event.subject)} joined the group")
+    if action == "player.rename":
+        return Change(event, f"{before['name']} renamed {after['name']}")
+    if action == "group.timezone":
+        return Change(event, f"Time zone changed from {before['timezone']} "
+                             f"to {after['timezone']}")
+    titles = {"group.passphrase": "Passphrase changed",
+              "session.end": "Session ended", "session.reopen": "Session reopened",
               "share.create": "Share link made", "share.revoke": "Share link revoked"}
     return Change(event, titles.get(action) or event.subject or action)
 

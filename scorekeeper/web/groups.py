@@ -28,10 +28,15 @@ from .access import (
     device_label,
     safe_next,
     set_device_label,
-    sign_in as remember_group,
     signed_in,
+)
+from .access import (
+    sign_in as remember_group,
+)
+from .access import (
     sign_out as forget_group,
 )
+from .changes import describe_all
 
 bp = Blueprint("groups", __name__)
 
@@ -56,22 +61,33 @@ def may_create_group() -> bool:
     return current_app.config["NEW_GROUPS"]
 
 
+def group_form(form_class, **data):
+    """A form naming a group and this phone: the phone's name filled in, and no
+    group name to type on an instance that serves one group."""
+    form = form_class(data={"device": device_label() or guess_device(), **data})
+    if single_group():
+        del form.name
+    return form
+
+
+def group_name(form) -> str:
+    """The group a form of group_form names."""
+    return single_group() or form.name.data
+
+
 @bp.route("/groups/new", methods=["GET", "POST"])
 def new():
     if not may_create_group():
         abort(404)
-    form = CreateGroupForm(data={"device": device_label() or guess_device()})
-    if single_group():
-        del form.name  # the instance's one group: its name is not typed
+    form = group_form(CreateGroupForm)
     error = None
     if form.validate_on_submit():
         try:
-            group = services.create_group(single_group() or form.name.data,
-                                          form.passphrase.data)
+            group = services.create_group(group_name(form), form.passphrase.data)
         except services.ServiceError as problem:
             error = str(problem)
         else:
-            remember_group(group, form.device.data.strip())
+            remember_group(group, form.device.data)
             return redirect(url_for("home.index"))
     return render_template("groups/new.html", form=form, error=error,
                            fixed_name=single_group())
@@ -97,20 +113,16 @@ def _sign_in_limit() -> str:
 @limiter.limit(_sign_in_limit, key_func=_sign_in_key, methods=["POST"],
                deduct_when=_failed, scope="sign-in-group")
 def sign_in():
-    form = SignInForm(data={"device": device_label() or guess_device(),
-                            "next": request.args.get("next", "")})
-    if single_group():
-        del form.name  # the instance's one group: its name is not typed
+    form = group_form(SignInForm, next=request.args.get("next", ""))
     error = None
     if form.validate_on_submit():
-        group = services.group_for_sign_in(single_group() or form.name.data,
-                                           form.passphrase.data)
+        group = services.group_for_sign_in(group_name(form), form.passphrase.data)
         if group is None:
             g.wrong_passphrase = True
             error = ("That group name and passphrase don't match."
                      if not single_group() else "That passphrase is not right.")
         else:
-            remember_group(group, form.device.data.strip())
+            remember_group(group, form.device.data)
             return redirect(safe_next(form.next.data) or url_for("home.index"))
     return render_template("groups/sign_in.html", form=form, error=error,
                            fixed_name=single_group(), may_create=may_create_group())
@@ -135,7 +147,8 @@ def render_settings(passphrase_form=None, device_form=None, timezone_form=None,
                     passphrase_changed=False, timezone_changed=False):
     group = current_group()
     return render_template(
-        "groups/settings.html", group=group, events=queries.group_events(group),
+        "groups/settings.html", group=group,
+        changes=describe_all(queries.group_events(group), currency=""),
         passphrase_form=passphrase_form or PassphraseForm(formdata=None),
         device_form=device_form or DeviceForm(formdata=None, data={"device": device_label()}),
         timezone_form=timezone_form or TimeZoneForm(formdata=None,
@@ -166,7 +179,7 @@ def change_passphrase():
 def rename_device():
     form = DeviceForm()
     if form.validate():
-        set_device_label(form.device.data.strip())
+        set_device_label(form.device.data)
         return redirect(url_for(".settings"))
     return render_settings(device_form=form), 422
 

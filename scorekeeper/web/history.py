@@ -4,12 +4,12 @@ from flask import Blueprint, abort, redirect, render_template, request, url_for
 from wtforms.fields.choices import SelectChoice
 
 from .. import queries, services
-from ..extensions import db
 from ..forms.history import HistoryFilterForm, RenameForm
 from ..models import Player
 from ..rules import HouseRules, parse_cards
 from .access import current_group, device_label, require_group
 from .filters import money
+from .loading import group_row_or_404
 from .paging import page_number
 
 bp = Blueprint("history", __name__)
@@ -49,16 +49,9 @@ def session(session_id: int):
         parse_cards=parse_cards)
 
 
-def _player_or_404(player_id: int) -> Player:
-    person = db.session.get(Player, player_id)
-    if person is None or person.group_id != current_group().id:
-        abort(404)
-    return person
-
-
 @bp.get("/players/<int:player_id>")
 def player(player_id: int):
-    return render_player(_player_or_404(player_id))
+    return render_player(group_row_or_404(Player, player_id))
 
 
 def render_player(person: Player, rename_form: RenameForm | None = None):
@@ -74,13 +67,12 @@ def render_player(person: Player, rename_form: RenameForm | None = None):
 
 @bp.post("/players/<int:player_id>/name")
 def rename(player_id: int):
-    person = _player_or_404(player_id)
+    person = group_row_or_404(Player, player_id)
     form = RenameForm()
     if form.validate():
         try:
             services.rename_player(person, form.name.data, device=device_label())
         except services.ServiceError as error:
-            db.session.rollback()
             form.name.errors.append(str(error))
         else:
             return redirect(url_for(".player", player_id=person.id))

@@ -1,10 +1,10 @@
 from flask import Blueprint, render_template, request
 
 from .. import queries
-from .access import current_group
-from .groups import may_create_group
 from ..forms.home import CheckHandForm
 from ..rules import CardError, HouseRules, best_melds, parse_cards
+from .access import current_group
+from .groups import may_create_group
 
 bp = Blueprint("home", __name__)
 

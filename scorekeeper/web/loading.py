@@ -9,14 +9,19 @@ from .access import current_group, require_group
 
 def load_game_session(endpoint, values):
     """A url_value_preprocessor for a group's pages: puts the session named by
-    ``session_id`` on ``g.game`` so views and templates never pass it around.
-    Another group's session is a 404, as if it did not exist."""
+    ``session_id`` on ``g.game`` so views and templates never pass it around."""
     require_group(endpoint, values)
     if values and "session_id" in values:
-        game = db.session.get(GameSession, values.pop("session_id"))
-        if game is None or game.group_id != current_group().id:
-            abort(404)
-        g.game = game
+        g.game = group_row_or_404(GameSession, values.pop("session_id"))
+
+
+def group_row_or_404(model, row_id: int):
+    """The signed-in group's row of ``model`` (a session, a player) with that id;
+    another group's is a 404, as if it did not exist."""
+    row = db.session.get(model, row_id)
+    if row is None or row.group_id != current_group().id:
+        abort(404)
+    return row
 
 
 def add_session_id(endpoint, values):

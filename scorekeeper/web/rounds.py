@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from flask import Blueprint, abort, g, redirect, render_template, url_for
 
 from .. import audit_queries, queries, services
-from ..forms.rounds import OUTCOMES, RoundForm, VersionForm
+from ..forms.rounds import OUTCOME_LABELS, RoundForm, VersionForm
 from ..models import Player
 from ..rules import Entry, RoundError, format_cards, parse_cards
 from ..rules.cards import scan_cards
@@ -19,7 +19,6 @@ bp = Blueprint("rounds", __name__, url_prefix="/sessions/<int:session_id>/rounds
 bp.url_value_preprocessor(load_game_session)
 bp.url_defaults(add_session_id)
 
-OUTCOME_LABELS = {choice.value: choice.label for choice in OUTCOMES}
 
 
 @dataclass

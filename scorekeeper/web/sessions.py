@@ -7,7 +7,6 @@ from flask import Blueprint, abort, g, redirect, render_template, request, url_f
 from wtforms.fields.choices import SelectChoice
 
 from .. import queries, services
-from ..forms.rounds import parse_version
 from ..forms.sessions import (
     PRESETS,
     EditRulesForm,
@@ -172,7 +171,7 @@ def rules():
         try:
             services.change_house_rules(game, form.house_rules(), form.currency.data,
                                         device=device_label(),
-                                        version=parse_version(form.version.data))
+                                        version=form.parsed_version())
         except services.Conflict as conflict:
             error, status = str(conflict), 409
             form.version.data = str(game.version)  # saving again applies these rules

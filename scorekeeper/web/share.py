@@ -10,7 +10,16 @@ import hashlib
 import qrcode
 import qrcode.image.svg
 import sqlalchemy as sa
-from flask import Blueprint, Response, abort, current_app, g, redirect, render_template, url_for
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    g,
+    redirect,
+    render_template,
+    url_for,
+)
 from itsdangerous import BadSignature, URLSafeSerializer
 from sqlalchemy.orm import joinedload
 
@@ -95,7 +104,7 @@ def _link_of_session(link_id: int) -> ShareLink:
 
 @bp.get("/sessions/<int:session_id>/share")
 def manage():
-    links = services.share_links(g.game)
+    links = queries.share_links(g.game)
     return render_template(
         "share/manage.html", game=g.game, form=ButtonForm(),
         active=[(link, share_url(link, g.game.group)) for link in links if link.revoked_at is None],

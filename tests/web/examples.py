@@ -13,3 +13,8 @@ EXAMPLE_2 = {"A": Entry("dead", "5S 5H"), "B": Entry("dead", "10C"),
              "C": Entry("dead", "2D"), "D": Entry("dead", "KS QS")}
 EXAMPLE_3 = {"A": Entry("dead", "JK 3C"), "B": Entry("hu"),
              "C": Entry("dead", "AH"), "D": Entry("dead", "4S 4D")}
+
+# The same rounds, for the players Ann, Bob, Cat and Dan.
+TABLE = ["Ann", "Bob", "Cat", "Dan"]
+NO_HU, TIE, HU = ({name: entry for name, entry in zip(TABLE, example.values())}
+                  for example in (EXAMPLE_1, EXAMPLE_2, EXAMPLE_3))

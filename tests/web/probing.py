@@ -117,12 +117,6 @@ def rule_id(rule) -> str:
     return f"{rule.endpoint}:{rule.rule}"
 
 
-def csrf_token(client) -> str:
-    """A CSRF token for the client's own cookie, from the sign-in form."""
-    html = client.get("/sign-in").get_data(as_text=True)
-    return token_in(html)
-
-
 def token_in(html: str) -> str:
     tag = re.search(r'<input[^>]*name="csrf_token"[^>]*>', html)
     assert tag, "no CSRF token on the page"

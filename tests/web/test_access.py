@@ -11,9 +11,9 @@ from urllib.parse import parse_qs, urljoin, urlsplit
 import pytest
 
 from scorekeeper.web.access import safe_next
+from tests.conftest import csrf_token
 from tests.web.probing import (
     REDIRECTS,
-    csrf_token,
     is_public,
     listed_rules,
     redirect_path,

@@ -9,8 +9,13 @@ import sqlalchemy as sa
 
 from scorekeeper import create_app, services
 from scorekeeper.app import MissingSecretKey
-from scorekeeper.config import create_secret_key, normalise_database_url, read_secret_key
+from scorekeeper.config import (
+    create_secret_key,
+    normalise_database_url,
+    read_secret_key,
+)
 from scorekeeper.extensions import db
+from tests.conftest import csrf_token
 
 
 def sqlite_url(tmp_path):
@@ -218,9 +223,7 @@ def test_a_nul_character_anywhere_is_refused_before_it_reaches_the_database(clie
     response = client.get("/history?player=%00")
     assert response.status_code == 400
     assert "could not be used" in response.text
-    page = client.get("/sign-in").text
-    token = page.split('name="csrf_token" type="hidden" value="')[1].split('"')[0]
-    response = client.post("/sign-in", data={"csrf_token": token, "name": "a\x00b",
+    response = client.post("/sign-in", data={"csrf_token": csrf_token(client), "name": "a\x00b",
                                              "passphrase": "x", "device": "Phone"})
     assert response.status_code == 400
     assert "could not be used" in response.text

@@ -30,24 +30,20 @@ from scorekeeper.models import (
 )
 from scorekeeper.rules import Entry, HouseRules
 from scorekeeper.web.backup import slug
-from tests.conftest import PASSPHRASE, fresh_app, signed_in_client, the_group
+from tests.conftest import (
+    PASSPHRASE,
+    csrf_token,
+    fresh_app,
+    signed_in_client,
+    the_group,
+)
+from tests.web.examples import HU, NO_HU, TIE
 
-NO_HU = {"Ann": Entry("dead", "JK 7H"), "Bob": Entry("dead", "AC AC 2S"),
-         "Cat": Entry("dead", "3D 4D"), "Dan": Entry("dead", "AS 9H")}
-TIE = {"Ann": Entry("dead", "5S 5H"), "Bob": Entry("dead", "10C"),
-       "Cat": Entry("dead", "2D"), "Dan": Entry("dead", "KS QS")}
-HU = {"Ann": Entry("dead", "JK 3C"), "Bob": Entry("hu"),
-      "Cat": Entry("dead", "AH"), "Dan": Entry("dead", "4S 4D")}
 # Penang with seven cards dealt, tiers 0-2-5, the biggest loser deals, play anticlockwise.
 CUSTOM = dataclasses.replace(HouseRules.penang(), hand_size=7, hand_size_three=7,
                              tiers=(0, 2, 5), unit_cents=50, dealer_rule="loser",
                              direction="anticlockwise", joker_ace_cents=20)
 NEW_PASSPHRASE = "a brand new passphrase"
-
-
-def csrf_token(client, url):
-    page = client.get(url).text
-    return re.search(r'name="csrf_token"[^>]*value="([^"]+)"', page).group(1)
 
 
 def page_text(response) -> str:

@@ -11,6 +11,7 @@ from scorekeeper import services
 from scorekeeper.extensions import db
 from scorekeeper.models import AuditEvent
 from scorekeeper.rules import Entry, HouseRules
+from tests.conftest import csrf_token
 from tests.web.examples import EXAMPLE_1, EXAMPLE_2, EXAMPLE_3, EXAMPLE_RULES
 
 
@@ -93,11 +94,6 @@ def test_a_rename_to_a_taken_or_bad_name_is_refused(table, name, message):
         services.rename_player(player, name)
     db.session.rollback()
     assert player.name == "A"
-
-
-def csrf_token(client, url):
-    html = client.get(url).text
-    return html.split('name="csrf_token" type="hidden" value="')[1].split('"')[0]
 
 
 def test_the_player_page_corrects_a_name(client, table):

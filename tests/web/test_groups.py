@@ -12,10 +12,15 @@ from werkzeug.security import check_password_hash
 from scorekeeper import services
 from scorekeeper.extensions import db
 from scorekeeper.models import AuditEvent, Group
-from tests.conftest import GROUP_NAME, PASSPHRASE, fresh_app, signed_in_client
+from tests.conftest import (
+    GROUP_NAME,
+    PASSPHRASE,
+    csrf_token,
+    fresh_app,
+    signed_in_client,
+)
 from tests.web.probing import (
     REDIRECTS,
-    csrf_token,
     database_rows,
     forms_on,
     redirect_path,

@@ -13,7 +13,7 @@ from datetime import datetime, timedelta
 import pytest
 import sqlalchemy as sa
 
-from scorekeeper import demo
+from scorekeeper import demo, services
 from scorekeeper.extensions import db
 from scorekeeper.models import GameSession, Round, Seat
 from scorekeeper.rules import HouseRules
@@ -69,7 +69,7 @@ def seed(app, plan: demo.DemoGroup, name: str) -> dict[str, str]:
     """The group written; the URLs of its pages, its open session's and its
     most seated player's, and a client signed in to it."""
     with app.app_context():
-        group, _, _ = demo.write_group(name, demo.DEMO_PASSPHRASE, plan)
+        group, _, _ = services.seed_demo_group(name, demo.DEMO_PASSPHRASE, plan)
         open_id = db.session.scalar(sa.select(GameSession.id).where(
             GameSession.group_id == group.id, GameSession.ended_at.is_(None)))
         player_id = db.session.scalar(

@@ -7,9 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import GROUP_NAME, PASSPHRASE, fresh_app, the_group
+from tests.conftest import GROUP_NAME, PASSPHRASE, csrf_token, fresh_app, the_group
 from tests.web.probing import (
-    csrf_token,
     listed_rules,
     rule_id,
     rule_url,

@@ -10,22 +10,9 @@ from scorekeeper import services
 from scorekeeper.extensions import db
 from scorekeeper.forms.sessions import cents_from_text, rule_texts
 from scorekeeper.models import AuditEvent, GameSession, Payment, Player
-from scorekeeper.rules import Entry, HouseRules
-from tests.conftest import the_group
-
-# Rummi-preset rounds for the players Ann, Bob, Cat and Dan (RULES.md §12).
-NO_HU = {"Ann": Entry("dead", "JK 7H"), "Bob": Entry("dead", "AC AC 2S"),
-         "Cat": Entry("dead", "3D 4D"), "Dan": Entry("dead", "AS 9H")}
-TIE = {"Ann": Entry("dead", "5S 5H"), "Bob": Entry("dead", "10C"),
-       "Cat": Entry("dead", "2D"), "Dan": Entry("dead", "KS QS")}
-HU = {"Ann": Entry("dead", "JK 3C"), "Bob": Entry("hu"),
-      "Cat": Entry("dead", "AH"), "Dan": Entry("dead", "4S 4D")}
-TABLE = ["Ann", "Bob", "Cat", "Dan"]
-
-
-def csrf_token(client, url):
-    html = client.get(url).text
-    return re.search(r'name="csrf_token"[^>]*value="([^"]+)"', html).group(1)
+from scorekeeper.rules import HouseRules
+from tests.conftest import csrf_token, the_group
+from tests.web.examples import HU, NO_HU, TABLE, TIE
 
 
 def make_session(app, rounds=(), names=TABLE, rules=None, dealer="Dan", ended=False):
@@ -525,7 +512,7 @@ def test_pages_stay_small(app, client):
     assets = len(css.data)
     css.close()
     for url, script in [("/sessions/new", "sessions.js"), (f"/sessions/{sid}", "sessions.js"),
-                        (f"/sessions/{sid}/settle", "settle.js")]:
+                        (f"/sessions/{sid}/settle", "copy.js")]:
         js = client.get(f"/static/js/{script}")
         size = len(client.get(url).data) + assets + len(js.data)
         js.close()

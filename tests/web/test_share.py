@@ -14,7 +14,7 @@ from itsdangerous import URLSafeSerializer
 from scorekeeper import services
 from scorekeeper.extensions import db
 from scorekeeper.models import AuditEvent, GameSession, Group, ShareLink
-from tests.conftest import signed_in_client, the_group
+from tests.conftest import csrf_token, signed_in_client, the_group
 from tests.web.examples import EXAMPLE_1, EXAMPLE_2, EXAMPLE_3, EXAMPLE_RULES
 
 
@@ -34,11 +34,6 @@ def add_rounds(app, session_id, *rounds):
         session = db.session.get(GameSession, session_id)
         for entries in rounds:
             services.record_round(session, entries)
-
-
-def csrf_token(client, url):
-    html = client.get(url).text
-    return re.search(r'name="csrf_token"[^>]*value="([^"]+)"', html).group(1)
 
 
 def make_link(client, session_id) -> str:

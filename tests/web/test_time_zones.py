@@ -18,9 +18,16 @@ import sqlalchemy as sa
 
 from scorekeeper import backup, services
 from scorekeeper.extensions import db
-from scorekeeper.models import DEFAULT_TIMEZONE, AuditEvent, GameSession, Group, Player, ShareLink
+from scorekeeper.models import (
+    DEFAULT_TIMEZONE,
+    AuditEvent,
+    GameSession,
+    Group,
+    Player,
+    ShareLink,
+)
 from scorekeeper.web.filters import date_time, day_time, iso_time, local_time, long_date
-from tests.conftest import PASSPHRASE, signed_in_client
+from tests.conftest import PASSPHRASE, csrf_token, signed_in_client
 from tests.web import test_rounds
 from tests.web.examples import EXAMPLE_1, EXAMPLE_2, EXAMPLE_RULES
 from tests.web.test_rounds import filled, text
@@ -31,10 +38,6 @@ AT = datetime(2026, 11, 21, 16, 17)  # UTC
 UTC_DAY, LOCAL_DAY = "Sat 21 Nov 2026", "Sun 22 Nov 2026"
 LOCAL_WHEN = "Sun 22 Nov, 00:17"
 WEEKDAY_DATE = re.compile(r"\b(Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d{1,2} [A-Z][a-z]{2}\b")
-
-
-def csrf_token(client, url="/group"):
-    return re.search(r'name="csrf_token"[^>]*value="([^"]+)"', client.get(url).text)[1]
 
 
 def at_known_time(session_id=None):
@@ -108,6 +111,7 @@ def test_summer_time_is_followed():
 def test_without_a_zone_the_filters_use_the_signed_in_groups(app, our_group):
     with app.test_request_context():
         from flask import session
+
         from scorekeeper.web.access import sign_in
         sign_in(our_group, "Test phone")
         assert iso_time(AT) == "2026-11-22T00:17+08:00"
