@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+import dataclasses
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import cache
@@ -71,6 +72,15 @@ class DemoGroup:
     players: list[str]
     since: datetime  # before the first session
     sessions: Iterable[DemoSession]  # oldest first; the last one still open
+
+
+def moved(session: DemoSession, by: timedelta) -> DemoSession:
+    """The same session played ``by`` later (many sessions from a few played ones)."""
+    return dataclasses.replace(
+        session, started_at=session.started_at + by,
+        ended_at=session.ended_at and session.ended_at + by,
+        rounds=[dataclasses.replace(r, created_at=r.created_at + by) for r in session.rounds],
+        payments=[dataclasses.replace(p, paid_at=p.paid_at + by) for p in session.payments])
 
 
 # Generation

@@ -112,6 +112,9 @@ class Seat(db.Model):
     """A player's place at a session's table, clockwise by position.
 
     A player who leaves keeps the row (inactive) so their rounds and balance stay.
+    The player's totals over the session's rounds are stored here, kept by the
+    services whenever a round changes, so that the history and player pages
+    read one row per session rather than every round.
     """
 
     __table_args__ = (
@@ -126,6 +129,16 @@ class Seat(db.Model):
     player_id: Mapped[int] = mapped_column(sa.ForeignKey("player.id"))
     position: Mapped[int]
     active: Mapped[bool] = mapped_column(default=True)
+    rounds_played: Mapped[int] = mapped_column(default=0, server_default="0")
+    points: Mapped[int] = mapped_column(default=0, server_default="0")
+    net_cents: Mapped[int] = mapped_column(default=0, server_default="0")
+    wins: Mapped[int] = mapped_column(default=0, server_default="0")  # first place, ties too
+    hu: Mapped[int] = mapped_column(default=0, server_default="0")
+    tien_hu: Mapped[int] = mapped_column(default=0, server_default="0")
+    # Rounds (and their points) that count for the player's average: all but
+    # those someone else won with a Tien Hu, where the others' cards may be missing.
+    counted_rounds: Mapped[int] = mapped_column(default=0, server_default="0")
+    counted_points: Mapped[int] = mapped_column(default=0, server_default="0")
 
     session: Mapped[GameSession] = relationship(back_populates="seats")
     player: Mapped[Player] = relationship()

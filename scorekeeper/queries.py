@@ -1,7 +1,9 @@
 """Read-only queries for the pages; nothing here writes or commits.
 
 The database does the counting and summing (GROUP BY), and each function runs
-a fixed number of statements however many sessions and rounds there are.
+a fixed number of statements however many sessions and rounds there are. A
+player's totals per session are read from their seat (the services keep them),
+not summed from every round.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 
 import sqlalchemy as sa
-from sqlalchemy.orm import aliased, joinedload, selectinload
+from sqlalchemy.orm import joinedload, selectinload
 
 from .extensions import db
 from .models import (
@@ -23,7 +25,7 @@ from .models import (
     Seat,
     ShareLink,
 )
-from .services import Upcoming, balances, upcoming
+from .services import Upcoming, upcoming
 
 PER_PAGE = 10
 
@@ -97,22 +99,14 @@ def finished_sessions(group: Group, number: int, player_id: int | None = None) -
 def _summaries(sessions: list[GameSession]) -> list[SessionSummary]:
     if not sessions:
         return []
-    ids = [s.id for s in sessions]
     rounds = dict(db.session.execute(
         sa.select(Round.session_id, sa.func.count(Round.id))
-        .where(Round.session_id.in_(ids)).group_by(Round.session_id)).all())
-    balances: dict[int, dict[int, int]] = {}
-    for session_id, player_id, cents in db.session.execute(
-            sa.select(Round.session_id, RoundEntry.player_id, sa.func.sum(RoundEntry.net_cents))
-            .join(Round).where(Round.session_id.in_(ids))
-            .group_by(Round.session_id, RoundEntry.player_id)):
-        balances.setdefault(session_id, {})[player_id] = int(cents)
+        .where(Round.session_id.in_([s.id for s in sessions])).group_by(Round.session_id)).all())
     summaries = []
     for session in sessions:
         players = [seat.player for seat in session.seats]
-        cents = balances.get(session.id, {})
-        best = max(cents.values(), default=0)
-        winners = [p for p in players if best > 0 and cents.get(p.id) == best]
+        best = max((seat.net_cents for seat in session.seats), default=0)
+        winners = [seat.player for seat in session.seats if best > 0 and seat.net_cents == best]
         summaries.append(SessionSummary(
             session, players, int(rounds.get(session.id, 0)), winners, best))
     return summaries
@@ -191,93 +185,55 @@ class PlayedSession:
     balance_cents: int
 
 
-def _count_if(condition) -> sa.ColumnElement[int]:
-    return sa.func.coalesce(sa.func.sum(sa.case((condition, 1), else_=0)), 0)
-
-
-def player_record(player_id: int) -> PlayerRecord:
+def player_record(player: Player) -> PlayerRecord:
     """Counts over every round the player played and money over every session
-    they sat at. A Hu or Tien Hu scores 0 points; rounds that someone else won
-    with a Tien Hu don't count for the average (the others' cards need not be
-    entered then)."""
-    entry = RoundEntry
-    tien_hu = aliased(RoundEntry)
-    by_other_tien_hu = sa.and_(tien_hu.id.is_not(None), tien_hu.player_id != entry.player_id)
-    counted = sa.not_(by_other_tien_hu)
-    row = db.session.execute(
-        sa.select(
-            sa.func.count(entry.id),
-            _count_if(entry.position == 1),
-            _count_if(entry.outcome == "hu"),
-            _count_if(entry.outcome == "tien_hu"),
-            _count_if(counted),
-            sa.func.coalesce(sa.func.sum(sa.case((counted, entry.points), else_=0)), 0),
-        )
-        .select_from(entry)
-        .outerjoin(tien_hu, sa.and_(tien_hu.round_id == entry.round_id,
-                                    tien_hu.outcome == "tien_hu"))
-        .where(entry.player_id == player_id)
-    ).one()
-    balance = _session_balances(player_id).subquery()
-    money = [
-        Money(currency, int(sessions), int(won), int(lost))
-        for currency, sessions, won, lost in db.session.execute(
-            sa.select(
-                GameSession.currency,
-                sa.func.count(balance.c.session_id),
-                sa.func.sum(sa.case((balance.c.cents > 0, balance.c.cents), else_=0)),
-                sa.func.sum(sa.case((balance.c.cents < 0, balance.c.cents), else_=0)),
-            )
-            .join(balance, balance.c.session_id == GameSession.id)
-            .group_by(GameSession.currency)
-            .order_by(sa.func.count(balance.c.session_id).desc(), GameSession.currency))
-    ]
-    return PlayerRecord(*(int(value) for value in row), money=money)
+    they sat at, summed from their seats in one pass. A Hu or Tien Hu scores 0
+    points; rounds that someone else won with a Tien Hu don't count for the
+    average (the others' cards need not be entered then)."""
+    counts = (Seat.rounds_played, Seat.wins, Seat.hu, Seat.tien_hu,
+              Seat.counted_rounds, Seat.counted_points)
+    rows = db.session.execute(
+        sa.select(GameSession.currency, sa.func.count(Seat.id),
+                  sa.func.sum(sa.case((Seat.net_cents > 0, Seat.net_cents), else_=0)),
+                  sa.func.sum(sa.case((Seat.net_cents < 0, Seat.net_cents), else_=0)),
+                  *(sa.func.sum(column) for column in counts))
+        .join(GameSession, GameSession.id == Seat.session_id)
+        .where(Seat.player_id == player.id)
+        .group_by(GameSession.currency)
+        .order_by(sa.func.count(Seat.id).desc(), GameSession.currency)).all()
+    money = [Money(currency, int(sessions), int(won), int(lost))
+             for currency, sessions, won, lost, *_ in rows]
+    return PlayerRecord(*(sum(int(row[4 + i]) for row in rows) for i in range(len(counts))),
+                        money=money)
 
 
-def _session_balances(player_id: int) -> sa.Select:
-    """session_id, rounds played and balance (cents) for each session the player sat at."""
-    return (
-        sa.select(
-            Seat.session_id.label("session_id"),
-            sa.func.count(RoundEntry.id).label("rounds"),
-            sa.func.coalesce(sa.func.sum(RoundEntry.net_cents), 0).label("cents"),
-        )
-        .outerjoin(Round, Round.session_id == Seat.session_id)
-        .outerjoin(RoundEntry, sa.and_(RoundEntry.round_id == Round.id,
-                                       RoundEntry.player_id == Seat.player_id))
-        .where(Seat.player_id == player_id)
-        .group_by(Seat.session_id)
-    )
-
-
-def played_sessions(player_id: int, number: int, total: int) -> Page:
+def played_sessions(player: Player, number: int, total: int) -> Page:
     """Page ``number`` of the sessions the player sat at, newest first, as
     PlayedSession items; ``total`` is how many there are (PlayerRecord.sessions)."""
-    balance = _session_balances(player_id).subquery()
     rows = db.session.execute(
-        sa.select(GameSession, balance.c.rounds, balance.c.cents)
-        .join(balance, balance.c.session_id == GameSession.id)
+        sa.select(GameSession, Seat.rounds_played, Seat.net_cents)
+        .join(Seat, Seat.session_id == GameSession.id)
+        # The group's sessions newest first, each looked up in the player's seats:
+        # a page is read without sorting every session the player sat at.
+        .where(GameSession.group_id == player.group_id, Seat.player_id == player.id)
         .order_by(GameSession.started_at.desc(), GameSession.id.desc())
         .limit(PER_PAGE).offset(_offset(number))
     ).all()
-    return Page([PlayedSession(s, int(rounds), int(cents)) for s, rounds, cents in rows],
-                number, total)
+    return Page([PlayedSession(s, rounds, cents) for s, rounds, cents in rows], number, total)
 
 
 # What the session and round pages show
 
 
 def known_players(group: Group) -> list[Player]:
-    """Everyone in the group, who played most recently first."""
-    last_played = sa.func.max(GameSession.started_at)
+    """Everyone in the group, who sat at the latest session first (a lookup
+    in the seat index per player, not a read of every seat)."""
+    last_session = (sa.select(sa.func.max(Seat.session_id))
+                    .where(Seat.player_id == Player.id).scalar_subquery())
     return list(db.session.scalars(
         sa.select(Player)
         .where(Player.group_id == group.id)
-        .outerjoin(Seat, Seat.player_id == Player.id)
-        .outerjoin(GameSession, GameSession.id == Seat.session_id)
-        .group_by(Player.id)
-        .order_by(last_played.desc().nulls_last(), Player.created_at.desc(), Player.id.desc())
+        .order_by(last_session.desc().nulls_last(), Player.created_at.desc(), Player.id.desc())
     ))
 
 
@@ -302,14 +258,12 @@ def recently_finished(group: Group, limit: int) -> list[SessionSummary]:
 
 
 def load_board(session: GameSession) -> GameSession:
-    """The session with its seats, rounds and entries loaded, in a fixed
-    number of statements however many rounds it has."""
+    """The session read afresh with its group, seats (their totals) and players,
+    and none of its rounds."""
     return db.session.scalars(
         sa.select(GameSession).where(GameSession.id == session.id)
         .options(joinedload(GameSession.group),
-                 selectinload(GameSession.seats).selectinload(Seat.player),
-                 selectinload(GameSession.rounds).selectinload(Round.entries)
-                 .selectinload(RoundEntry.player))
+                 selectinload(GameSession.seats).joinedload(Seat.player))
         .execution_options(populate_existing=True)
     ).one()
 
@@ -322,44 +276,85 @@ class Standing:
     cents: int   # money over the session
 
 
+BOARD_ROUNDS = 20  # the latest rounds a scoreboard shows; all of them are in history
+
+
+@dataclass(frozen=True)
+class BoardRow:
+    """A round on the scoreboard: in the order of the standings, each player's
+    entry (a row with outcome, points, position and net_cents), None for a
+    player who was not at the table."""
+
+    number: int
+    cells: list[sa.Row | None]
+
+
 @dataclass(frozen=True)
 class Scoreboard:
     standings: list[Standing]  # seated players clockwise, then those who left
-    rows: list[tuple[Round, dict[int, RoundEntry]]]  # each round's entries by player id
+    rows: list[BoardRow]  # the latest rounds, in order
+    rounds: int  # how many rounds the session has
     upcoming: Upcoming | None  # None once the session has ended
 
 
+def standings(session: GameSession) -> list[Standing]:
+    """Totals from the session's seats: seated players clockwise, then those
+    who left."""
+    return [Standing(seat.player, seat.active, seat.points, seat.net_cents)
+            for seat in sorted(session.seats, key=lambda seat: not seat.active)]
+
+
 def scoreboard(session: GameSession) -> Scoreboard:
-    """Running totals and the rounds so far, from a session loaded by load_board."""
-    money = balances(session)
-    points = {seat.player_id: 0 for seat in session.seats}
-    rows = []
-    for round_ in session.rounds:
-        for entry in round_.entries:
-            points[entry.player_id] += entry.points
-        rows.append((round_, {e.player_id: e for e in round_.entries}))
-    standings = [Standing(seat.player, seat.active, points[seat.player_id], money[seat.player_id])
-                 for seat in sorted(session.seats, key=lambda seat: not seat.active)]
+    """Totals, the latest BOARD_ROUNDS rounds in order and who deals next."""
+    table = standings(session)
+    column = {standing.player.id: i for i, standing in enumerate(table)}
+    last = sa.select(sa.func.max(Round.number)).where(Round.session_id == session.id)
+    rows: dict[int, BoardRow] = {}
+    for entry in db.session.execute(  # plain rows: no objects to build for a table
+            sa.select(Round.number, RoundEntry.player_id, RoundEntry.outcome,
+                      RoundEntry.points, RoundEntry.position, RoundEntry.net_cents)
+            .join(RoundEntry.round)
+            .where(Round.session_id == session.id,
+                   Round.number > last.scalar_subquery() - BOARD_ROUNDS)
+            .order_by(Round.number)):
+        row = rows.get(entry.number)
+        if row is None:
+            row = rows[entry.number] = BoardRow(entry.number, [None] * len(table))
+        row.cells[column[entry.player_id]] = entry
     coming = None if session.is_finished else upcoming(session)
-    return Scoreboard(standings, rows, coming)
+    return Scoreboard(table, list(rows.values()), max(rows, default=0), coming)
 
 
 def load_round_pages(session: GameSession, number: int | None = None) -> Round | None:
-    """What the round pages read, in a fixed number of statements however many
-    rounds the session has: its seats and players, its rounds, and round
-    ``number`` (None: the latest) with its entries; None if there is no such round."""
+    """What the round pages read: the session's seats and players, and round
+    ``number`` (None: the latest) with its entries and their players; None if
+    there is no such round."""
     session = db.session.scalars(
         sa.select(GameSession).where(GameSession.id == session.id)
-        .options(selectinload(GameSession.seats).selectinload(Seat.player),
-                 selectinload(GameSession.rounds))
+        .options(selectinload(GameSession.seats).joinedload(Seat.player))
         .execution_options(populate_existing=True)
     ).one()
-    if number is None:
-        number = len(session.rounds)
+    latest = sa.select(sa.func.max(Round.number)).where(Round.session_id == session.id)
     return db.session.scalars(
-        sa.select(Round).where(Round.session_id == session.id, Round.number == number)
-        .options(selectinload(Round.entries))
+        sa.select(Round).where(
+            Round.session_id == session.id,
+            Round.number == (number if number is not None else latest.scalar_subquery()))
+        .options(selectinload(Round.entries).joinedload(RoundEntry.player))
     ).one_or_none()
+
+
+def dealer_of(session: GameSession, number: int) -> Player | None:
+    """Who dealt round ``number`` of the session."""
+    return db.session.scalar(
+        sa.select(Player).join(Round, Round.dealer_id == Player.id)
+        .where(Round.session_id == session.id, Round.number == number))
+
+
+def round_count(session: GameSession) -> int:
+    """How many rounds the session has (they are numbered 1 to that)."""
+    return db.session.scalar(
+        sa.select(sa.func.coalesce(sa.func.max(Round.number), 0))
+        .where(Round.session_id == session.id))
 
 
 def share_links(session: GameSession) -> list[ShareLink]:

@@ -18,6 +18,8 @@ import hashlib
 import random
 import re
 import zoneinfo
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from itertools import islice
@@ -25,6 +27,7 @@ from typing import TYPE_CHECKING
 
 import sqlalchemy as sa
 from flask import current_app
+from sqlalchemy.orm import aliased
 from sqlalchemy.orm.attributes import set_committed_value
 from werkzeug.security import check_password_hash, generate_password_hash
 
@@ -416,19 +419,45 @@ def _pass_deal(session: GameSession, player: Player) -> Player:
     raise ServiceError("Nobody is seated")
 
 
+@dataclass(frozen=True)
+class LastRound:
+    """The session's latest round as stored: what next_dealer reads of its score."""
+
+    number: int
+    dealer_id: int
+    order: tuple[int, ...]  # player ids in playing order
+    points: dict[int, int]
+    position: dict[int, int]
+
+
+def last_round(session: GameSession) -> LastRound | None:
+    """The latest round's stored results, read without loading the rounds
+    before it nor scoring it again."""
+    latest = sa.select(sa.func.max(Round.number)).where(Round.session_id == session.id)
+    rows = db.session.execute(
+        sa.select(Round.number, Round.dealer_id, RoundEntry.player_id, RoundEntry.points,
+                  RoundEntry.position)
+        .join(RoundEntry.round)
+        .where(Round.session_id == session.id, Round.number == latest.scalar_subquery())
+        .order_by(RoundEntry.turn)).all()
+    if not rows:
+        return None
+    return LastRound(rows[0].number, rows[0].dealer_id, tuple(r.player_id for r in rows),
+                     {r.player_id: r.points for r in rows},
+                     {r.player_id: r.position for r in rows})
+
+
 def upcoming(session: GameSession) -> Upcoming:
     rules = session.rules
     seated = active_players(session)
-    if not session.rounds:
+    last = last_round(session)
+    if last is None:
         dealer = _pass_deal(session, session.first_dealer)
     else:
-        last = session.rounds[-1]
-        by_name = {p.name: p for p in seated}
-        name = next_dealer([p.name for p in seated], last.dealer.name,
-                           _round_score(last, rules), rules)
-        dealer = by_name[name]
+        by_id = {seat.player_id: seat.player for seat in session.seats}
+        dealer = by_id[next_dealer([p.id for p in seated], last.dealer_id, last, rules)]
     order = playing_order(seated, dealer, rules)
-    return Upcoming(len(session.rounds) + 1, dealer, order)
+    return Upcoming((last.number if last else 0) + 1, dealer, order)
 
 
 def _write_score(round_: Round, seats: list[Player], order: list[Player],
@@ -483,18 +512,22 @@ def record_round(session: GameSession, entries: dict[str, Entry],
     coming = upcoming(session)
     score = _score(coming.order, entries, session.rules, confirmed)
     _claim(session, version)
-    round_ = Round(number=coming.number, dealer=coming.dealer)
-    session.rounds.append(round_)
-    _write_score(round_, active_players(session), coming.order, entries, score)
-    _audit(session.group_id, "round.add", f"Round {round_.number}", session=session,
-           after=round_snapshot(round_), device=device)
-    _commit_or_conflict(version)
+    with _saving(version):
+        round_ = Round(session=session, number=coming.number, dealer=coming.dealer)
+        db.session.add(round_)
+        _write_score(round_, active_players(session), coming.order, entries, score)
+        _total_seats(session)
+        _audit(session.group_id, "round.add", f"Round {round_.number}", session=session,
+               after=round_snapshot(round_), device=device)
     return round_
 
 
-def _commit_or_conflict(version: int | None) -> None:
-    """Commit; a unique constraint broken by a concurrent change is a Conflict."""
+@contextmanager
+def _saving(version: int | None) -> Iterator[None]:
+    """Commit what the block writes. A unique constraint broken by a concurrent
+    change, when the block flushes or at the commit, is a Conflict."""
     try:
+        yield
         db.session.commit()
     except sa.exc.IntegrityError:
         db.session.rollback()
@@ -515,11 +548,12 @@ def edit_round(round_: Round, entries: dict[str, Entry], confirmed: str | None =
     score = _score(order, entries, session.rules, confirmed)
     before = round_snapshot(round_)
     _claim(session, version)
-    _write_score(round_, _round_seats(round_), order, entries, score)
-    _rescore_after(session, round_.number)
-    _audit(session.group_id, "round.edit", f"Round {round_.number}", session=session,
-           before=before, after=round_snapshot(round_), device=device)
-    _commit_or_conflict(version)
+    with _saving(version):
+        _write_score(round_, _round_seats(round_), order, entries, score)
+        _rescore_after(session, round_.number)
+        _total_seats(session)
+        _audit(session.group_id, "round.edit", f"Round {round_.number}", session=session,
+               before=before, after=round_snapshot(round_), device=device)
     return round_
 
 
@@ -531,16 +565,17 @@ def delete_round(round_: Round, *, device: str = "", version: int | None = None)
     number = round_.number
     before = round_snapshot(round_)
     _claim(session, version)
-    session.rounds.remove(round_)
-    db.session.flush()
-    for later in session.rounds:
-        if later.number > number:
-            later.number -= 1
-            db.session.flush()  # one at a time keeps (session, number) unique
-    _rescore_after(session, number - 1)
-    _audit(session.group_id, "round.delete", f"Round {number}", session=session,
-           before=before, device=device)
-    _commit_or_conflict(version)
+    with _saving(version):
+        session.rounds.remove(round_)
+        db.session.flush()
+        for later in session.rounds:
+            if later.number > number:
+                later.number -= 1
+                db.session.flush()  # one at a time keeps (session, number) unique
+        _rescore_after(session, number - 1)
+        _total_seats(session)
+        _audit(session.group_id, "round.delete", f"Round {number}", session=session,
+               before=before, device=device)
 
 
 def restore_round(session: GameSession, deletion: AuditEvent, *, device: str = "",
@@ -554,25 +589,27 @@ def restore_round(session: GameSession, deletion: AuditEvent, *, device: str = "
         raise ServiceError("That round has been restored already")
     number, dealer, entries = _deleted_round(session, deletion.before)
     _claim(session, version)
-    number = min(number, len(session.rounds) + 1)
-    for later in sorted(session.rounds, key=lambda r: -r.number):
-        if later.number >= number:
-            later.number += 1
-            db.session.flush()  # one at a time, from the last, keeps (session, number) unique
-    round_ = Round(number=number, dealer=dealer, entries=[
-        RoundEntry(player=player, seat=seat, turn=turn, outcome=outcome, cards=cards, points=0,
-                   position=0, tier_cents=0, hu_cents=0, joker_ace_cents=0, net_cents=0)
-        for player, seat, turn, outcome, cards in entries])
-    session.rounds.insert(number - 1, round_)
-    db.session.flush()
-    try:
-        _rescore_after(session, number - 1)
-    except ValueError as error:  # a record the rules engine refuses (an edited import)
-        db.session.rollback()
-        raise ServiceError(f"That round can't be scored: {error}") from None
-    _audit(session.group_id, "round.restore", f"Round {number}", session=session,
-           after={**round_snapshot(round_), "restores": deletion.id}, device=device)
-    _commit_or_conflict(version)
+    with _saving(version):
+        number = min(number, len(session.rounds) + 1)
+        for later in sorted(session.rounds, key=lambda r: -r.number):
+            if later.number >= number:
+                later.number += 1
+                db.session.flush()  # one at a time, from the last, keeps (session, number) unique
+        round_ = Round(number=number, dealer=dealer, entries=[
+            RoundEntry(player=player, seat=seat, turn=turn, outcome=outcome, cards=cards,
+                       points=0, position=0, tier_cents=0, hu_cents=0, joker_ace_cents=0,
+                       net_cents=0)
+            for player, seat, turn, outcome, cards in entries])
+        session.rounds.insert(number - 1, round_)
+        db.session.flush()
+        try:
+            _rescore_after(session, number - 1)
+        except ValueError as error:  # a record the rules engine refuses (an edited import)
+            db.session.rollback()
+            raise ServiceError(f"That round can't be scored: {error}") from None
+        _total_seats(session)
+        _audit(session.group_id, "round.restore", f"Round {number}", session=session,
+               after={**round_snapshot(round_), "restores": deletion.id}, device=device)
     return round_
 
 
@@ -631,20 +668,74 @@ def _rescore_after(session: GameSession, number: int) -> None:
         previous = round_
 
 
+# Seat totals: each player's sums over a session's rounds, stored on the seat
+
+SEAT_TOTALS = ("rounds_played", "points", "net_cents", "wins", "hu", "tien_hu",
+               "counted_rounds", "counted_points")
+
+
+def _count_if(condition) -> sa.ColumnElement[int]:
+    return sa.func.sum(sa.case((condition, 1), else_=0))
+
+
+def _seat_totals(*where) -> sa.Select:
+    """(session_id, player_id, *SEAT_TOTALS) from the round entries of the
+    sessions that ``where`` picks (it may name Round and RoundEntry)."""
+    entry = RoundEntry
+    tien_hu = aliased(RoundEntry)
+    counted = ~sa.select(tien_hu.id).where(
+        tien_hu.round_id == entry.round_id, tien_hu.outcome == "tien_hu",
+        tien_hu.player_id != entry.player_id).exists()
+    return (
+        sa.select(
+            Round.session_id, entry.player_id,
+            sa.func.count(entry.id).label("rounds_played"),
+            sa.func.sum(entry.points).label("points"),
+            sa.func.sum(entry.net_cents).label("net_cents"),
+            _count_if(entry.position == 1).label("wins"),
+            _count_if(entry.outcome == "hu").label("hu"),
+            _count_if(entry.outcome == "tien_hu").label("tien_hu"),
+            _count_if(counted).label("counted_rounds"),
+            sa.func.sum(sa.case((counted, entry.points), else_=0)).label("counted_points"),
+        )
+        .join(Round, Round.id == entry.round_id)
+        .where(*where)
+        .group_by(Round.session_id, entry.player_id)
+    )
+
+
+def _total_seats(session: GameSession) -> None:
+    """Store the session's seat totals as its rounds now stand."""
+    db.session.flush()
+    totals = {row.player_id: row for row in db.session.execute(
+        _seat_totals(Round.session_id == session.id))}
+    for seat in session.seats:
+        row = totals.get(seat.player_id)
+        for name in SEAT_TOTALS:
+            setattr(seat, name, int(getattr(row, name)) if row else 0)
+
+
+def _total_seats_in_bulk(*where) -> None:
+    """Store the seat totals of the sessions that ``where`` picks (see
+    _seat_totals), for rows written in bulk; loaded Seat objects are not updated."""
+    rows = [{"session": row.session_id, "player": row.player_id,
+             **{f"new_{name}": int(getattr(row, name)) for name in SEAT_TOTALS}}
+            for row in db.session.execute(_seat_totals(*where))]
+    if rows:
+        db.session.execute(
+            sa.update(Seat.__table__)
+            .where(Seat.session_id == sa.bindparam("session"),
+                   Seat.player_id == sa.bindparam("player"))
+            .values({name: sa.bindparam(f"new_{name}") for name in SEAT_TOTALS}),
+            rows)
+
+
 # Money
 
 
 def balances(session: GameSession) -> dict[int, int]:
     """Each player's money over the session, in cents, by player id."""
-    rows = db.session.execute(
-        sa.select(RoundEntry.player_id, sa.func.sum(RoundEntry.net_cents))
-        .join(Round)
-        .where(Round.session_id == session.id)
-        .group_by(RoundEntry.player_id)
-    ).all()
-    totals = {seat.player_id: 0 for seat in session.seats}
-    totals.update({player_id: int(total) for player_id, total in rows})
-    return totals
+    return {seat.player_id: seat.net_cents for seat in session.seats}
 
 
 @dataclass(frozen=True)
@@ -737,6 +828,7 @@ def change_house_rules(session: GameSession, rules: HouseRules, currency: str, *
     for round_, score in zip(session.rounds, scores):
         order = [e.player for e in sorted(round_.entries, key=lambda e: e.turn)]
         _write_score(round_, _round_seats(round_), order, {}, score)
+    _total_seats(session)
     _audit(session.group_id, "session.rules", "House rules", session=session, before=before,
            after={"house_rules": session.house_rules, "currency": session.currency},
            device=device)
@@ -830,6 +922,8 @@ def _write_backup(name: str, passphrase: str, backup, device: str) -> Group:
     ) for s in backup.sessions]
     db.session.add_all(sessions)
     db.session.flush()
+    _total_seats_in_bulk(Round.session_id.in_(
+        sa.select(GameSession.id).where(GameSession.group_id == group.id)))
     events = [AuditEvent(
         group_id=group.id, session_id=None if e.session is None else sessions[e.session].id,
         at=e.at, device=e.device, action=e.action, subject=e.subject, before=e.before,
@@ -958,6 +1052,7 @@ def _write_demo_batch(group_id: int, players: dict[str, int],
          "position": e.position, "tier_cents": e.tier_cents, "hu_cents": e.hu_cents,
          "joker_ace_cents": e.joker_ace_cents, "net_cents": e.net_cents}
         for sid, r in rounds for e in r.entries])
+    _total_seats_in_bulk(Round.session_id.in_(session_ids))
     return len(rounds)
 
 

@@ -8,6 +8,8 @@ passes the zone of the shared session's group). A page of no group shows no time
 
 from datetime import datetime
 
+from markupsafe import Markup
+
 from ..models import wall_clock
 from .access import current_group
 
@@ -24,6 +26,14 @@ def money(cents: int) -> str:
 def signed_money(cents: int) -> str:
     """Like money, with a plus sign for gains: "+9.00", "−1.00", "0.00"."""
     return ("+" if cents > 0 else "") + money(cents)
+
+
+def amount(cents: int) -> Markup:
+    """Signed money in a span whose class colours it as a gain, a loss or even
+    (the currency goes in the column heading). A filter rather than a macro: a
+    scoreboard shows a hundred of them."""
+    kind = "gain" if cents > 0 else "loss" if cents < 0 else "even"
+    return Markup(f'<span class="sessions-{kind}">{signed_money(cents)}</span>')
 
 
 def local_time(moment: datetime, zone: str | None = None) -> datetime:
@@ -65,5 +75,5 @@ def iso_time(moment: datetime, zone: str | None = None) -> str:
 
 
 def register(app) -> None:
-    for fn in (money, signed_money, long_date, day_time, date_time, iso_time):
+    for fn in (money, signed_money, amount, long_date, day_time, date_time, iso_time):
         app.add_template_filter(fn)

@@ -55,8 +55,8 @@ def player(player_id: int):
 
 
 def render_player(person: Player, rename_form: RenameForm | None = None):
-    record = queries.player_record(person.id)
-    page = queries.played_sessions(person.id, page_number(), record.sessions)
+    record = queries.player_record(person)
+    page = queries.played_sessions(person, page_number(), record.sessions)
     if not page.exists:
         abort(404)
     if rename_form is None:

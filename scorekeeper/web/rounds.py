@@ -97,21 +97,22 @@ def new():
 
 
 def _coming() -> services.Upcoming:
-    queries.load_round_pages(g.game)  # loads what upcoming() reads
+    queries.load_board(g.game)  # afresh, with the seats that upcoming() reads
     return services.upcoming(g.game)
 
 
 @bp.get("/<int:number>")
 def show(number):
     round_ = _round_or_404(number)
-    rounds = g.game.rounds
-    latest = number == len(rounds)
-    next_dealer = services.upcoming(g.game).dealer if latest else rounds[number].dealer
+    count = queries.round_count(g.game)
+    latest = number == count
+    next_dealer = (services.upcoming(g.game).dealer if latest
+                   else queries.dealer_of(g.game, number + 1))
     entries = sorted(round_.entries, key=lambda e: (e.position, e.turn))
     cards = {e.player_id: parse_cards(e.cards) for e in entries}
     parts = _money_parts(entries, g.game.rules.scheme)
-    return render_template("rounds/show.html", round=round_, latest=latest, entries=entries,
-                           cards=cards, parts=parts, next_dealer=next_dealer,
+    return render_template("rounds/show.html", round=round_, latest=latest, count=count,
+                           entries=entries, cards=cards, parts=parts, next_dealer=next_dealer,
                            outcome_labels=OUTCOME_LABELS,
                            delete_form=VersionForm(formdata=None, version=g.game.version))
 
@@ -150,7 +151,7 @@ def edit(number):
 def _edit_conflict(form: RoundForm, number: int, since: int):
     """The edit page of the round the form was for, wherever the changes made
     since moved it, with what was typed kept; or why it can't be saved."""
-    queries.load_round_pages(g.game)  # afresh: a refused save rolled back
+    queries.load_board(g.game)  # afresh: a refused save rolled back
     conflict = _conflicted(since)
     if g.game.is_finished:
         return _closed(conflict)
@@ -194,12 +195,12 @@ def delete(number):
 
 def _delete_conflict(number: int, since: int):
     """Nothing deleted: what changed meanwhile, and where the round is now."""
-    queries.load_round_pages(g.game)  # afresh: a refused delete rolled back
+    queries.load_board(g.game)  # afresh: a refused delete rolled back
     conflict = _conflicted(since)
     if g.game.is_finished:
         return _closed(conflict)
     now = _follow(number, conflict.changes)
-    if now is not None and now > len(g.game.rounds):
+    if now is not None and now > queries.round_count(g.game):
         now = None
     return render_template("rounds/conflict.html", conflict=conflict, number=number, now=now,
                            editing=False), 409
@@ -249,7 +250,9 @@ def _saved_round(conflict: Conflicted | None) -> int | None:
     if conflict is None or not conflict.added:
         return None
     number = conflict.added[-1].round_number
-    return number if isinstance(number, int) and 1 <= number <= len(g.game.rounds) else None
+    if isinstance(number, int) and 1 <= number <= queries.round_count(g.game):
+        return number
+    return None
 
 
 def _round_or_404(number: int):

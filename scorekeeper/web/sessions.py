@@ -57,7 +57,7 @@ def board():
 def render_board(join_form=None, leave_error=None, leaving=None):
     """The scoreboard; after a refused POST, with the join form as typed or why
     player ``leaving`` could not leave."""
-    game = queries.load_board(g.game)
+    game = g.game
     seated = services.active_players(game)
     if join_form is None:
         join_form = JoinForm(formdata=None, position=len(seated))
@@ -105,10 +105,10 @@ def settle():
 
 
 def render_settle(error=None):
-    game = queries.load_board(g.game)
+    game = g.game
     plan = services.settlement(game)
     return render_template(
-        "sessions/settle.html", game=game, board=queries.scoreboard(game), plan=plan,
+        "sessions/settle.html", game=game, standings=queries.standings(game), plan=plan,
         message=share_text(game, plan), error=error)
 
 

@@ -155,5 +155,5 @@ def board(token):
 def settle(token):
     game = queries.load_board(shared_session(token))
     return _public(render_template(
-        "share/settle.html", game=game, board=queries.scoreboard(game),
+        "share/settle.html", game=game, standings=queries.standings(game),
         plan=services.settlement(game), token=token))

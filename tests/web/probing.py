@@ -196,6 +196,36 @@ def invariant_problems() -> list[str]:
         sa.select(RoundEntry.id).join(Round).where(~sa.select(Seat.id).where(
             Seat.session_id == Round.session_id, Seat.player_id == RoundEntry.player_id).exists()))
     problems += [f"entry {entry_id}: player not seated in the session" for entry_id in strangers]
+    return problems + seat_total_problems()
+
+
+def seat_total_problems() -> list[str]:
+    """Seats whose stored totals differ from their round entries, counted here
+    in Python, independently of the services' SQL."""
+    rows = db.session.execute(
+        sa.select(Round.id, Round.session_id, RoundEntry.player_id, RoundEntry.outcome,
+                  RoundEntry.points, RoundEntry.position, RoundEntry.net_cents)
+        .join(RoundEntry.round)).all()
+    tien_hu_by = {row.id: row.player_id for row in rows if row.outcome == "tien_hu"}
+    expected: dict[tuple[int, int], dict[str, int]] = {}
+    for row in rows:
+        counted = tien_hu_by.get(row.id, row.player_id) == row.player_id
+        totals = expected.setdefault((row.session_id, row.player_id), dict.fromkeys(
+            services.SEAT_TOTALS, 0))
+        totals["rounds_played"] += 1
+        totals["points"] += row.points
+        totals["net_cents"] += row.net_cents
+        totals["wins"] += row.position == 1
+        totals["hu"] += row.outcome == "hu"
+        totals["tien_hu"] += row.outcome == "tien_hu"
+        totals["counted_rounds"] += counted
+        totals["counted_points"] += row.points if counted else 0
+    problems = []
+    for seat in db.session.scalars(sa.select(Seat)):
+        want = expected.get((seat.session_id, seat.player_id), dict.fromkeys(services.SEAT_TOTALS, 0))
+        stored = {name: getattr(seat, name) for name in services.SEAT_TOTALS}
+        if stored != want:
+            problems.append(f"seat {seat.id}: totals {stored}, rounds say {want}")
     return problems
 
 

@@ -224,7 +224,7 @@ def test_a_round_saved_while_the_page_loads_is_a_conflict(app, group):
     saved = []
 
     def another_phone_saves_now(connection, cursor, statement, *args):
-        if saved or not re.search(r"FROM round\s+WHERE round\.session_id IN", statement):
+        if saved or not re.search(r"FROM round\b.*WHERE round\.session_id", statement, re.S):
             return
         saved.append(True)
         with app.app_context():  # the other phone's request, with a connection of its own

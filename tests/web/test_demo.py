@@ -20,6 +20,7 @@ from scorekeeper.rules import (
     playing_order,
     score_round,
 )
+from tests.web.probing import seat_total_problems
 
 ARGS = ["seed-demo", "--groups", "2", "--sessions", "3", "--rounds", "5", "--seed", "7"]
 
@@ -115,6 +116,7 @@ def test_every_round_is_valid_and_scored_by_the_engine(app, runner):
                 # Whoever sits now played the last round.
                 assert round_seats(session.rounds[-1]) == \
                     [seat.player.name for seat in session.seats if seat.active]
+        assert seat_total_problems() == []
 
 
 def test_versions_and_payments_are_as_services_leave_them(app, runner):

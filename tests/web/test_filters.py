@@ -1,6 +1,6 @@
 import pytest
 
-from scorekeeper.web.filters import money, signed_money
+from scorekeeper.web.filters import amount, money, signed_money
 
 
 @pytest.mark.parametrize("cents, text, signed", [
@@ -10,3 +10,9 @@ from scorekeeper.web.filters import money, signed_money
 def test_money(cents, text, signed):
     assert money(cents) == text
     assert signed_money(cents) == signed
+
+
+def test_amount_is_coloured_by_its_sign():
+    assert amount(900) == '<span class="sessions-gain">+9.00</span>'
+    assert amount(-50) == '<span class="sessions-loss">\u22120.50</span>'
+    assert amount(0) == '<span class="sessions-even">0.00</span>'

@@ -6,8 +6,12 @@ from alembic.migration import MigrationContext
 
 from scorekeeper import services
 from scorekeeper.extensions import db
-from scorekeeper.models import GameSession, Group, Player
+from scorekeeper.models import GameSession, Group, Player, Seat
+from scorekeeper.rules import Entry
 from tests.conftest import drop_everything
+from tests.web.examples import EXAMPLE_RULES
+from tests.web.probing import seat_total_problems
+from tests.web.test_history import TIEN_HU
 
 
 def test_models_and_migrations_agree(app, runner):
@@ -57,3 +61,34 @@ def test_rows_from_before_groups_move_into_one_group(app, runner):
     assert result.exit_code == 0, result.output
     with app.app_context():
         assert services.group_for_sign_in("Our table", "a new one at last").id == group.id
+
+
+def test_seat_totals_are_computed_for_rounds_played_before_0004(app, runner):
+    """0004 adds the seats' totals and fills them in from the rounds: the same
+    totals the services keep, Hu, Tien Hu and players who left included."""
+    with app.app_context():
+        drop_everything()
+    assert runner.invoke(args=["db", "upgrade"]).exit_code == 0
+    with app.app_context():
+        group = services.create_group("Old table", "an old passphrase")
+        game = services.start_session(group, ["A", "B", "Eve"], EXAMPLE_RULES, first_dealer="A")
+        services.record_round(game, {"A": Entry("tien_hu", TIEN_HU),
+                                     "B": Entry("dead"), "Eve": Entry("dead")})
+        services.record_round(game, {"A": Entry("dead", "KS QS"), "B": Entry("hu"),
+                                     "Eve": Entry("dead", "2H")})
+        services.leave_session(game, game.seats[2].player_id)
+        services.record_round(game, {"A": Entry("dead", "5S"), "B": Entry("dead", "2D")})
+        services.start_session(group, ["A", "Zed"], EXAMPLE_RULES, first_dealer="A")
+        kept = totals()
+    assert runner.invoke(args=["db", "downgrade", "0003"]).exit_code == 0
+    assert runner.invoke(args=["db", "upgrade"]).exit_code == 0
+    with app.app_context():
+        assert totals() == kept
+        assert seat_total_problems() == []
+        assert {name for (_, name), (rounds, *_) in kept.items() if rounds == 0} == {"Zed", "A"}
+
+
+def totals() -> dict[tuple[int, str], tuple[int, ...]]:
+    return {(seat.session_id, seat.player.name): tuple(
+        getattr(seat, name) for name in services.SEAT_TOTALS)
+        for seat in db.session.scalars(sa.select(Seat))}

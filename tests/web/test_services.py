@@ -2,6 +2,7 @@
 
 import pytest
 import sqlalchemy as sa
+from sqlalchemy import event
 
 from scorekeeper import services
 from scorekeeper.extensions import db
@@ -16,6 +17,7 @@ from scorekeeper.models import (
 )
 from scorekeeper.rules import Entry, HouseRules, RoundError
 from tests.conftest import the_group
+from tests.web.probing import seat_total_problems
 from tests.web.examples import EXAMPLE_1, EXAMPLE_2, EXAMPLE_3, EXAMPLE_RULES
 
 
@@ -183,13 +185,58 @@ def test_an_ended_session_refuses_edits_and_deletes(table):
 
 
 def test_a_round_number_taken_meanwhile_is_refused_cleanly(table, app):
-    coming = services.upcoming(table)  # this phone has read the session: no rounds yet
-    with app.app_context():  # another phone, with a database session of its own
-        db.session.add(Round(session_id=table.id, number=1, dealer_id=coming.dealer.id))
-        db.session.commit()
-    with pytest.raises(services.ServiceError, match="another phone"):
-        services.record_round(table, EXAMPLE_1)
-    assert db.session.query(RoundEntry).count() == 0
+    """A round that another writer adds after this phone has read the session,
+    just before its first write, breaks the unique round number: a clean refusal."""
+    dealer_id = services.upcoming(table).dealer.id
+    taken = []
+
+    def another_writer(connection, cursor, statement, *args):
+        if taken or not statement.startswith("UPDATE game_session"):
+            return
+        taken.append(True)
+        with app.app_context():  # a database session of its own
+            db.session.add(Round(session_id=table.id, number=1, dealer_id=dealer_id))
+            db.session.commit()
+
+    event.listen(db.engine, "before_cursor_execute", another_writer)
+    try:
+        with pytest.raises(services.ServiceError, match="another phone"):
+            services.record_round(table, EXAMPLE_1)
+    finally:
+        event.remove(db.engine, "before_cursor_execute", another_writer)
+    assert taken and db.session.query(RoundEntry).count() == 0
+
+
+def seat_totals(session) -> dict[str, tuple[int, int, int]]:
+    return {seat.player.name: (seat.rounds_played, seat.points, seat.net_cents)
+            for seat in session.seats}
+
+
+def test_seat_totals_follow_every_change_to_the_rounds(table):
+    """The totals that history and player pages read are kept by each service
+    that changes a round (checked against the entries by seat_total_problems)."""
+    services.record_round(table, EXAMPLE_1)
+    assert seat_totals(table) == {"A": (1, 27, -100), "B": (1, 32, -800),
+                                  "C": (1, 7, 900), "D": (1, 24, 0)}  # RULES.md §12
+    services.leave_session(table, table.seats[3].player_id)
+    services.record_round(table, {"A": Entry("dead", "5S"), "B": Entry("hu"),
+                                  "C": Entry("dead", "2D")})
+    services.join_session(table, "D", 3)
+    services.join_session(table, "Eve", 4)
+    services.record_round(table, {**EXAMPLE_3, "Eve": Entry("dead", "9C")})
+    assert seat_totals(table)["D"][0] == 2 and seat_totals(table)["Eve"][0] == 1
+    assert seat_total_problems() == []
+    services.edit_round(table.rounds[0], EXAMPLE_2)
+    assert seat_total_problems() == []
+    services.delete_round(table.rounds[1])
+    assert seat_total_problems() == []
+    deletion = db.session.scalars(sa.select(AuditEvent).where(
+        AuditEvent.action == "round.delete")).one()
+    services.restore_round(table, deletion)
+    assert seat_total_problems() == []
+    services.change_house_rules(table, HouseRules.rummi(), "SGD")
+    assert seat_total_problems() == []
+    assert sum(net for _, _, net in seat_totals(table).values()) == 0
 
 
 def test_a_reopened_session_takes_corrections(table):

@@ -1,0 +1,150 @@
+"""Unloaded server time of the main pages, one request at a time.
+
+A group with 10,000 finished sessions of about 20 rounds and one open session
+of 400 rounds (the scoreboard's stress case) is seeded once into a database
+that later runs reuse. Each page is then requested in-process through the WSGI
+app (no network), as a signed-in phone that accepts compressed responses, and
+the median, 90th percentile and maximum are printed in milliseconds.
+
+    .venv/bin/python bench/pages.py                       # SQLite file in instance/
+    .venv/bin/python bench/pages.py --database-url postgresql://...
+    .venv/bin/python bench/pages.py --profile scoreboard  # pyinstrument, if installed
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import random
+import statistics
+import sys
+import time
+from datetime import datetime, timedelta
+from pathlib import Path
+
+import sqlalchemy as sa
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from scorekeeper import create_app, demo, services  # noqa: E402
+from scorekeeper.extensions import db  # noqa: E402
+from scorekeeper.models import GameSession, Group, Seat  # noqa: E402
+from scorekeeper.rules import HouseRules  # noqa: E402
+from scorekeeper.web.access import passphrase_check  # noqa: E402
+
+GROUP = "Bench table"
+PASSPHRASE = "bench passphrase"
+SHAPES = 200  # distinct sessions, repeated (moved in time) to make up the count
+NOW = datetime(2026, 11, 20, 12)
+TARGETS_MS = {"scoreboard": 5, "settlement": 5, "round form": 5, "history": 5, "player": 20}
+PHONE_HEADERS = {"Accept-Encoding": "gzip, deflate, br, zstd"}
+
+
+def bench_plan(sessions: int, rounds: int, long_rounds: int) -> demo.DemoGroup:
+    """``sessions`` - 1 finished sessions of about ``rounds`` rounds over ten
+    years, then an open one of ``long_rounds``."""
+    rng = random.Random(2026)
+    players = demo.choose_players(rng)
+    since = NOW - timedelta(days=3650)
+    gap = timedelta(days=3650) / sessions
+    shapes = [demo.play_session(rng, players, rules, since, demo.about(rng, rounds))
+              for rules in [HouseRules.penang(), HouseRules.rummi()] * (SHAPES // 2)]
+    played = [demo.moved(shapes[i % SHAPES], i * gap) for i in range(sessions - 1)]
+    played.append(demo.play_session(rng, players, HouseRules.penang(),
+                                    since + sessions * gap, long_rounds, finished=False))
+    return demo.DemoGroup(players, since, played)
+
+
+def bench_group(args) -> Group:
+    """The bench group, seeded first if the database doesn't have it yet."""
+    group = db.session.scalar(sa.select(Group).where(Group.name == GROUP))
+    if group is None:
+        print(f"seeding {args.sessions} sessions (one of {args.long_rounds} rounds)...",
+              flush=True)
+        started = time.perf_counter()
+        plan = bench_plan(args.sessions, args.rounds, args.long_rounds)
+        group, written, rounds = services.seed_demo_group(GROUP, PASSPHRASE, plan)
+        services.analyze_tables()
+        print(f"seeded {written} sessions, {rounds} rounds in "
+              f"{time.perf_counter() - started:.0f} s", flush=True)
+    return group
+
+
+def pages(group: Group) -> dict[str, str]:
+    long_session = db.session.scalar(
+        sa.select(GameSession.id).where(GameSession.group_id == group.id,
+                                        GameSession.ended_at.is_(None)))
+    regular = db.session.scalar(
+        sa.select(Seat.player_id).join(GameSession)
+        .where(GameSession.group_id == group.id)
+        .group_by(Seat.player_id).order_by(sa.func.count().desc()).limit(1))
+    return {
+        "scoreboard": f"/sessions/{long_session}",
+        "settlement": f"/sessions/{long_session}/settle",
+        "round form": f"/sessions/{long_session}/rounds/new",
+        "history": "/history",
+        "player": f"/players/{regular}",
+        "home": "/",
+    }
+
+
+def time_page(client, url: str, repeat: int) -> list[float]:
+    for _ in range(5):  # warm: templates compiled, statements cached
+        assert client.get(url, headers=PHONE_HEADERS).status_code == 200, url
+    times = []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        response = client.get(url, headers=PHONE_HEADERS)
+        times.append((time.perf_counter() - started) * 1000)
+        assert response.status_code == 200, url
+    return times
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--database-url",
+                        default=f"sqlite:///{ROOT / 'instance' / 'bench-pages.sqlite3'}")
+    parser.add_argument("--sessions", type=int, default=10_000)
+    parser.add_argument("--rounds", type=int, default=20)
+    parser.add_argument("--long-rounds", type=int, default=400)
+    parser.add_argument("--repeat", type=int, default=200, help="requests per page")
+    parser.add_argument("--profile", metavar="PAGE", help="profile one page with pyinstrument")
+    args = parser.parse_args()
+
+    app = create_app({"SQLALCHEMY_DATABASE_URI": args.database_url,
+                      "SECRET_KEY": "bench", "PASSPHRASE_HASH_METHOD": "pbkdf2:sha256:1000"})
+    with app.app_context():
+        from flask_migrate import upgrade
+        upgrade(directory=str(ROOT / "migrations"))
+        group = bench_group(args)
+        urls = pages(group)
+        client = app.test_client()
+        with client.session_transaction() as cookie:
+            cookie.update(group_id=group.id, group_check=passphrase_check(group),
+                          device="Bench")
+        db.session.remove()
+    gc.freeze()  # what setup left behind is not the pages' cost
+
+    if args.profile:
+        from pyinstrument import Profiler
+        with Profiler(interval=0.0002) as profiler:
+            time_page(client, urls[args.profile], args.repeat)
+        print(profiler.output_text(unicode=True, color=False))
+        return
+
+    print(f"database: {sa.make_url(args.database_url).get_backend_name()}, "
+          f"{args.repeat} requests per page, ms")
+    print("| page | median | p90 | max | target (median) |")
+    print("|---|---|---|---|---|")
+    for name, url in urls.items():
+        times = sorted(time_page(client, url, args.repeat))
+        median = statistics.median(times)
+        target = TARGETS_MS.get(name)
+        verdict = f"< {target} ({'met' if median < target else 'MISSED'})" if target else ""
+        print(f"| {name} | {median:.2f} | {times[int(len(times) * 0.9)]:.2f} | "
+              f"{times[-1]:.2f} | {verdict} |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
