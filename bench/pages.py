@@ -14,8 +14,8 @@ the median, 90th percentile and maximum are printed in milliseconds.
 from __future__ import annotations
 
 import argparse
-import gc
 import random
+import runpy
 import statistics
 import sys
 import time
@@ -124,7 +124,8 @@ def main() -> None:
             cookie.update(group_id=group.id, group_check=passphrase_check(group),
                           device="Bench")
         db.session.remove()
-    gc.freeze()  # what setup left behind is not the pages' cost
+    # As in a gunicorn worker once the app is loaded (gunicorn.conf.py).
+    runpy.run_path(str(ROOT / "gunicorn.conf.py"))["post_worker_init"](None)
 
     if args.profile:
         from pyinstrument import Profiler

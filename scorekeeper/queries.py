@@ -66,9 +66,9 @@ def _offset(number: int) -> int:
 @dataclass(frozen=True)
 class SessionSummary:
     session: GameSession
-    players: list[Player]  # seat order, players who left included
+    players: list[sa.Row]  # id, name, active, net_cents; seat order, players who left included
     rounds: int
-    winners: list[Player]  # the highest balance, several when tied; empty if nobody won money
+    winners: list[sa.Row]  # the highest balance, several when tied; empty if nobody won money
     winner_cents: int
 
 
@@ -91,22 +91,28 @@ def finished_sessions(group: Group, number: int, player_id: int | None = None) -
     sessions = list(db.session.scalars(
         sa.select(GameSession).where(*where)
         .order_by(GameSession.started_at.desc(), GameSession.id.desc())
-        .limit(PER_PAGE).offset(_offset(number))
-        .options(selectinload(GameSession.seats).joinedload(Seat.player))))
+        .limit(PER_PAGE).offset(_offset(number))))
     return Page(_summaries(sessions), number, total)
 
 
 def _summaries(sessions: list[GameSession]) -> list[SessionSummary]:
     if not sessions:
         return []
+    ids = [s.id for s in sessions]
     rounds = dict(db.session.execute(
         sa.select(Round.session_id, sa.func.count(Round.id))
-        .where(Round.session_id.in_([s.id for s in sessions])).group_by(Round.session_id)).all())
+        .where(Round.session_id.in_(ids)).group_by(Round.session_id)).all())
+    seated: dict[int, list[sa.Row]] = {}
+    for row in db.session.execute(  # plain rows: a list needs no Seat and Player objects
+            sa.select(Seat.session_id, Player.id, Player.name, Seat.active, Seat.net_cents)
+            .join(Player, Player.id == Seat.player_id)
+            .where(Seat.session_id.in_(ids)).order_by(Seat.session_id, Seat.position)):
+        seated.setdefault(row.session_id, []).append(row)
     summaries = []
     for session in sessions:
-        players = [seat.player for seat in session.seats]
-        best = max((seat.net_cents for seat in session.seats), default=0)
-        winners = [seat.player for seat in session.seats if best > 0 and seat.net_cents == best]
+        players = seated.get(session.id, [])
+        best = max((p.net_cents for p in players), default=0)
+        winners = [p for p in players if best > 0 and p.net_cents == best]
         summaries.append(SessionSummary(
             session, players, int(rounds.get(session.id, 0)), winners, best))
     return summaries
@@ -238,8 +244,7 @@ def known_players(group: Group) -> list[Player]:
 
 
 def _sessions(query) -> list[SessionSummary]:
-    return _summaries(list(db.session.scalars(
-        query.options(selectinload(GameSession.seats).joinedload(Seat.player)))))
+    return _summaries(list(db.session.scalars(query)))
 
 
 def open_sessions(group: Group) -> list[SessionSummary]:

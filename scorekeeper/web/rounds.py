@@ -69,7 +69,7 @@ class Outcome:
 def new():
     if g.game.is_finished:
         return _closed()
-    coming = _coming()
+    coming = services.upcoming(g.game)
     form = RoundForm()
     outcome = Outcome()
     if not form.is_submitted():
@@ -82,7 +82,8 @@ def new():
                               g.game, entries, confirmed=confirmed, device=device_label(),
                               version=version))
         except services.Conflict as conflict:
-            coming = _coming()  # afresh: a refused save rolled back
+            queries.load_board(g.game)  # afresh: a refused save rolled back
+            coming = services.upcoming(g.game)
             outcome.conflict = _conflicted(conflict.since)
             if g.game.is_finished:
                 return _closed(outcome.conflict)
@@ -94,11 +95,6 @@ def new():
     return render_template("rounds/new.html", form=form, rows=rows, outcome=outcome,
                            coming=coming, saved_round=_saved_round(outcome.conflict)), \
         409 if outcome.conflict else 200
-
-
-def _coming() -> services.Upcoming:
-    queries.load_board(g.game)  # afresh, with the seats that upcoming() reads
-    return services.upcoming(g.game)
 
 
 @bp.get("/<int:number>")

@@ -51,19 +51,25 @@ def new():
 
 @bp.get("/sessions/<int:session_id>")
 def board():
-    return render_board()
+    return render_template("sessions/board.html", game=g.game,
+                           board=queries.scoreboard(g.game))
 
 
-def render_board(join_form=None, leave_error=None, leaving=None):
-    """The scoreboard; after a refused POST, with the join form as typed or why
-    player ``leaving`` could not leave."""
+@bp.get("/sessions/<int:session_id>/players")
+def players():
+    return render_players()
+
+
+def render_players(join_form=None, leave_error=None, leaving=None):
+    """Who sits where, a leave button each and the join form; after a refused
+    POST, with the join form as typed or why player ``leaving`` could not leave."""
     game = g.game
     seated = services.active_players(game)
     if join_form is None:
         join_form = JoinForm(formdata=None, position=len(seated))
     join_form.position.choices = seat_choices(seated)
     return render_template(
-        "sessions/board.html", game=game, board=queries.scoreboard(game),
+        "sessions/players.html", game=game, seated=seated,
         join_form=join_form, leave_error=leave_error, leaving=leaving,
         known=[] if game.is_finished else queries.known_players(current_group()))
 
@@ -87,7 +93,7 @@ def join():
             form.name.errors.append(str(error))
         else:
             return redirect(url_for("sessions.board"))
-    return render_board(join_form=form)
+    return render_players(join_form=form)
 
 
 @bp.post("/sessions/<int:session_id>/players/<int:player_id>/leave")
@@ -95,7 +101,7 @@ def leave(player_id):
     try:
         services.leave_session(g.game, player_id, device=device_label())
     except services.ServiceError as error:
-        return render_board(leave_error=str(error), leaving=player_id)
+        return render_players(leave_error=str(error), leaving=player_id)
     return redirect(url_for("sessions.board"))
 
 

@@ -40,7 +40,7 @@ if (newForm) {
   refresh();
 }
 
-// Scoreboard: leaving takes a second tap to confirm.
+// Players: leaving takes a second tap to confirm.
 for (const form of document.querySelectorAll(".board-leave")) {
   form.addEventListener("submit", (event) => {
     const name = form.querySelector(".board-seat-name").textContent;

@@ -53,6 +53,7 @@ def page_urls(ids) -> dict[str, str]:
         "group": "/group",
         "new session": "/sessions/new",
         "scoreboard": playing,
+        "players": f"{playing}/players",
         "round form": f"{playing}/rounds/new",
         "round result": f"{playing}/rounds/1",
         "round edit": f"{playing}/rounds/1/edit",

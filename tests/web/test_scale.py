@@ -26,7 +26,7 @@ SHAPES = 100  # distinct short sessions, repeated to make up the 10,000
 NOW = datetime(2026, 11, 20, 12)
 
 # The statements of each page: loading the group, then the page's own queries.
-EXPECTED = {"scoreboard": 6, "settlement": 4, "round form": 6, "history": 6, "player": 4,
+EXPECTED = {"scoreboard": 5, "players": 4, "settlement": 4, "round form": 4, "history": 6, "player": 4,
             "home": 7}
 
 
@@ -70,6 +70,7 @@ def seed(app, plan: demo.DemoGroup, name: str) -> dict[str, str]:
                                    .where(Round.session_id == open_id))
         urls = {
             "scoreboard": f"/sessions/{open_id}",
+            "players": f"/sessions/{open_id}/players",
             "settlement": f"/sessions/{open_id}/settle",
             "round form": f"/sessions/{open_id}/rounds/new",
             "history": "/history",

@@ -1,6 +1,7 @@
 """Serving in production: /healthz, fingerprinted static files, compression, the
 proxy setting, JSON logs, and gunicorn.conf.py run for real."""
 
+import gc
 import gzip
 import hashlib
 import io
@@ -287,6 +288,18 @@ def test_gunicorn_listens_on_loopback_unless_given_a_port(monkeypatch):
     assert 3 <= settings["workers"] <= 8
     settings = gunicorn_settings(monkeypatch, PORT="5001", WEB_CONCURRENCY="3")
     assert (settings["bind"], settings["workers"]) == ("0.0.0.0:5001", 3)
+
+
+def test_a_gunicorn_worker_keeps_the_loaded_app_out_of_the_collectors_way(monkeypatch):
+    settings = gunicorn_settings(monkeypatch)
+    threshold = gc.get_threshold()
+    try:
+        settings["post_worker_init"](None)
+        assert gc.get_freeze_count() > 0
+        assert gc.get_threshold()[0] == settings["GC_YOUNG_THRESHOLD"] > threshold[0]
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*threshold)
 
 
 def free_port() -> int:

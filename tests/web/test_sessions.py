@@ -233,7 +233,7 @@ def test_unknown_sessions_are_404(app, client):
     for url in ("/sessions/99", "/sessions/99/settle"):
         assert client.get(url).status_code == 404
     sid = make_session(app)
-    token = csrf_token(client, f"/sessions/{sid}")
+    token = csrf_token(client, f"/sessions/{sid}/players")
     for url in ("/sessions/99/players", "/sessions/99/players/1/leave",
                 "/sessions/99/settle/paid", "/sessions/99/end"):
         assert client.post(url, data={"csrf_token": token}).status_code == 404
@@ -290,12 +290,22 @@ def test_board_loads_in_a_fixed_number_of_statements(app, client):
 # Players joining and leaving
 
 
+def test_the_scoreboard_links_to_the_players_page(app, client):
+    sid = make_session(app, rounds=[NO_HU])
+    assert f'<a href="/sessions/{sid}/players">Players join or leave</a>' in \
+        client.get(f"/sessions/{sid}").text
+    html = client.get(f"/sessions/{sid}/players").text
+    assert [name for name in re.findall(r'<span class="board-seat-name">(\w+)</span>', html)] == \
+        ["Ann", "Bob", "Cat", "Dan"]
+    assert html.count('class="board-leave"') == 4
+
+
 def test_a_player_joins_between_two_players(app, client):
     sid = make_session(app, rounds=[NO_HU])
-    html = client.get(f"/sessions/{sid}").text
+    html = client.get(f"/sessions/{sid}/players").text
     assert '<option value="1">Between Ann and Bob</option>' in html
     assert '<option selected value="4">Between Dan and Ann</option>' in html
-    token = csrf_token(client, f"/sessions/{sid}")
+    token = csrf_token(client, f"/sessions/{sid}/players")
     response = client.post(f"/sessions/{sid}/players",
                            data={"csrf_token": token, "name": " Eve ", "position": "2"})
     assert response.status_code == 302
@@ -314,13 +324,13 @@ def test_a_player_joins_between_two_players(app, client):
 ])
 def test_join_errors_are_shown_by_the_field(app, client, name, position, field, message):
     sid = make_session(app)
-    token = csrf_token(client, f"/sessions/{sid}")
+    token = csrf_token(client, f"/sessions/{sid}/players")
     response = client.post(f"/sessions/{sid}/players",
                            data={"csrf_token": token, "name": name, "position": position})
     assert response.status_code == 200
     html = response.text
     assert error_of(html, field) == message
-    assert '<details class="panel board-players" id="players" open>' in html
+    assert "<h1>Players join or leave</h1>" in html
     assert re.search(rf'<input [^>]*id="name" list="known-players"[^>]*value="{name}"', html)
     with app.app_context():
         assert len(db.session.get(GameSession, sid).seats) == 4
@@ -328,7 +338,7 @@ def test_join_errors_are_shown_by_the_field(app, client, name, position, field, 
 
 def test_a_full_table_refuses_another_player(app, client):
     sid = make_session(app, names=list("ABCDEF"), rules=HouseRules.penang(), dealer="A")
-    token = csrf_token(client, f"/sessions/{sid}")
+    token = csrf_token(client, f"/sessions/{sid}/players")
     html = client.post(f"/sessions/{sid}/players",
                        data={"csrf_token": token, "name": "G", "position": "1"}).text
     assert error_of(html, "name") == "A table has 2 to 6 players"
@@ -340,7 +350,7 @@ def test_a_full_table_refuses_another_player(app, client):
 def test_a_player_leaves_and_keeps_their_money(app, client):
     sid = make_session(app, rounds=[NO_HU])
     cat = player_id(app, "Cat")
-    token = csrf_token(client, f"/sessions/{sid}")
+    token = csrf_token(client, f"/sessions/{sid}/players")
     response = client.post(f"/sessions/{sid}/players/{cat}/leave", data={"csrf_token": token})
     assert response.status_code == 302
     html = client.get(f"/sessions/{sid}").text
@@ -355,28 +365,28 @@ def test_a_player_leaves_and_keeps_their_money(app, client):
 def test_a_first_dealer_who_leaves_passes_the_deal_on(app, client):
     sid = make_session(app, rules=HouseRules.penang(), dealer="Bob")
     bob = player_id(app, "Bob")
-    token = csrf_token(client, f"/sessions/{sid}")
+    token = csrf_token(client, f"/sessions/{sid}/players")
     client.post(f"/sessions/{sid}/players/{bob}/leave", data={"csrf_token": token})
     html = client.get(f"/sessions/{sid}").text
     assert "<strong>Cat</strong> deals" in html  # Penang deals on clockwise
     # Bob comes back, now between Cat and Dan.
     client.post(f"/sessions/{sid}/players", data={"csrf_token": token, "name": "bob",
                                                   "position": "2"})
+    assert '<option value="2">Between Cat and Bob</option>' in \
+        client.get(f"/sessions/{sid}/players").text
     html = client.get(f"/sessions/{sid}").text
-    assert '<option value="2">Between Cat and Bob</option>' in html
     assert "<strong>Bob</strong> deals" in html  # seated again, so the first deal is his
 
 
 def test_the_last_two_players_cannot_leave(app, client):
     sid = make_session(app, names=["Ann", "Bob"], rules=HouseRules.penang(), dealer="Ann")
     bob = player_id(app, "Bob")
-    token = csrf_token(client, f"/sessions/{sid}")
+    token = csrf_token(client, f"/sessions/{sid}/players")
     response = client.post(f"/sessions/{sid}/players/{bob}/leave", data={"csrf_token": token})
     assert response.status_code == 200
     html = response.text
     leave_form = html[html.index(f"/players/{bob}/leave"):]
     assert leave_form.index("A table needs at least 2 players") < leave_form.index("</li>")
-    assert '<details class="panel board-players" id="players" open>' in html
 
 
 def test_someone_not_at_the_table_cannot_leave(app, client):
@@ -384,7 +394,7 @@ def test_someone_not_at_the_table_cannot_leave(app, client):
     other = make_session(app, names=["Zoe", "Yan"], rules=HouseRules.penang(), dealer="Zoe")
     zoe = player_id(app, "Zoe")
     assert other
-    token = csrf_token(client, f"/sessions/{sid}")
+    token = csrf_token(client, f"/sessions/{sid}/players")
     html = client.post(f"/sessions/{sid}/players/{zoe}/leave", data={"csrf_token": token}).text
     assert '<p class="error" role="alert">That player is not at the table</p>' in html
 
@@ -480,6 +490,9 @@ def test_a_finished_session_refuses_changes(app, client):
     html = client.post(f"/sessions/{sid}/players",
                        data={"csrf_token": token, "name": "Eve", "position": "1"}).text
     assert "This session has ended" in html
+    players = client.get(f"/sessions/{sid}/players").text
+    assert "This session has ended: players can no longer join or leave." in players
+    assert "<form" not in players.split("<main", 1)[1]
     with app.app_context():
         assert len(db.session.get(GameSession, sid).seats) == 4
 
@@ -488,7 +501,7 @@ def test_an_ended_session_can_be_reopened_to_correct_a_round(app, client):
     sid = make_session(app, rounds=[NO_HU], ended=True)
     board = client.get(f"/sessions/{sid}").text
     assert "Reopen the session" in board
-    token = csrf_token(client, f"/sessions/{sid}")
+    token = csrf_token(client, f"/sessions/{sid}")  # the reopen form's
     assert client.post(f"/sessions/{sid}/rounds/1/delete",
                        data={"csrf_token": token}).status_code == 409
     response = client.post(f"/sessions/{sid}/reopen", data={"csrf_token": token})
@@ -540,7 +553,7 @@ def test_every_change_made_here_is_audited_with_this_phones_name(app, client):
         services.record_round(db.session.get(GameSession, sid), NO_HU, device="Other phone")
         due = services.settlement(db.session.get(GameSession, sid))[0].transfer
         transfer = {"payer_id": due.payer.id, "payee_id": due.payee.id, "cents": due.cents}
-    token = csrf_token(client, f"/sessions/{sid}")
+    token = csrf_token(client, f"/sessions/{sid}/players")
     for url, data in [
         (f"/sessions/{sid}/players", {"name": "Eve", "position": "1"}),
         (f"/sessions/{sid}/players/{player_id(app, 'Bob')}/leave", {}),
