@@ -8,7 +8,7 @@ the median, 90th percentile and maximum are printed in milliseconds.
 
     .venv/bin/python bench/pages.py                       # SQLite file in instance/
     .venv/bin/python bench/pages.py --database-url postgresql://...
-    .venv/bin/python bench/pages.py --profile scoreboard  # pyinstrument, if installed
+    .venv/bin/python bench/pages.py --profile scoreboard  # pip install -e '.[bench]' first
 """
 
 from __future__ import annotations

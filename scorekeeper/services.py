@@ -516,7 +516,7 @@ def record_round(session: GameSession, entries: dict[str, Entry],
         round_ = Round(session=session, number=coming.number, dealer=coming.dealer)
         db.session.add(round_)
         _write_score(round_, active_players(session), coming.order, entries, score)
-        _total_seats(session)
+        _add_to_seat_totals(session, round_)
         _audit(session.group_id, "round.add", f"Round {round_.number}", session=session,
                after=round_snapshot(round_), device=device)
     return round_
@@ -713,6 +713,17 @@ def _total_seats(session: GameSession) -> None:
         row = totals.get(seat.player_id)
         for name in SEAT_TOTALS:
             setattr(seat, name, int(getattr(row, name)) if row else 0)
+
+
+def _add_to_seat_totals(session: GameSession, round_: Round) -> None:
+    """Add a round just written, the session's last, to its players' seat
+    totals (rather than summing every round again)."""
+    db.session.flush()
+    seats = {seat.player_id: seat for seat in session.seats}
+    for row in db.session.execute(_seat_totals(Round.id == round_.id)):
+        seat = seats[row.player_id]
+        for name in SEAT_TOTALS:
+            setattr(seat, name, getattr(Seat, name) + int(getattr(row, name)))
 
 
 def _total_seats_in_bulk(*where) -> None:
