@@ -8,6 +8,7 @@ not summed from every round.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 
@@ -309,19 +310,27 @@ def standings(session: GameSession) -> list[Standing]:
             for seat in sorted(session.seats, key=lambda seat: not seat.active)]
 
 
+@functools.cache
+def _board_entries() -> sa.Select:
+    """The entries of the latest BOARD_ROUNDS rounds of the session
+    ``session_id``, as plain rows (no objects to build for a table); a
+    statement built once, as are the others that every page of a session runs."""
+    session_id = sa.bindparam("session_id")
+    last = sa.select(sa.func.max(Round.number)).where(Round.session_id == session_id)
+    return (sa.select(Round.number, RoundEntry.player_id, RoundEntry.outcome,
+                      RoundEntry.points, RoundEntry.position, RoundEntry.net_cents)
+            .join(RoundEntry.round)
+            .where(Round.session_id == session_id,
+                   Round.number > last.scalar_subquery() - BOARD_ROUNDS)
+            .order_by(Round.number))
+
+
 def scoreboard(session: GameSession) -> Scoreboard:
     """Totals, the latest BOARD_ROUNDS rounds in order and who deals next."""
     table = standings(session)
     column = {standing.player.id: i for i, standing in enumerate(table)}
-    last = sa.select(sa.func.max(Round.number)).where(Round.session_id == session.id)
     rows: dict[int, BoardRow] = {}
-    for entry in db.session.execute(  # plain rows: no objects to build for a table
-            sa.select(Round.number, RoundEntry.player_id, RoundEntry.outcome,
-                      RoundEntry.points, RoundEntry.position, RoundEntry.net_cents)
-            .join(RoundEntry.round)
-            .where(Round.session_id == session.id,
-                   Round.number > last.scalar_subquery() - BOARD_ROUNDS)
-            .order_by(Round.number)):
+    for entry in db.session.execute(_board_entries(), {"session_id": session.id}):
         row = rows.get(entry.number)
         if row is None:
             row = rows[entry.number] = BoardRow(entry.number, [None] * len(table))
@@ -330,22 +339,19 @@ def scoreboard(session: GameSession) -> Scoreboard:
     return Scoreboard(table, list(rows.values()), max(rows, default=0), coming)
 
 
-def load_round_pages(session: GameSession, number: int | None = None) -> Round | None:
-    """What the round pages read: the session's seats and players, and round
-    ``number`` (None: the latest) with its entries and their players; None if
-    there is no such round."""
-    session = db.session.scalars(
-        sa.select(GameSession).where(GameSession.id == session.id)
-        .options(selectinload(GameSession.seats).joinedload(Seat.player))
-        .execution_options(populate_existing=True)
-    ).one()
-    latest = sa.select(sa.func.max(Round.number)).where(Round.session_id == session.id)
+@functools.cache
+def _round_with_entries() -> sa.Select:
+    return (sa.select(Round)
+            .where(Round.session_id == sa.bindparam("session_id"),
+                   Round.number == sa.bindparam("number"))
+            .options(selectinload(Round.entries).joinedload(RoundEntry.player)))
+
+
+def load_round(session: GameSession, number: int) -> Round | None:
+    """Round ``number`` of the session with its entries and their players; None
+    if there is no such round."""
     return db.session.scalars(
-        sa.select(Round).where(
-            Round.session_id == session.id,
-            Round.number == (number if number is not None else latest.scalar_subquery()))
-        .options(selectinload(Round.entries).joinedload(RoundEntry.player))
-    ).one_or_none()
+        _round_with_entries(), {"session_id": session.id, "number": number}).one_or_none()
 
 
 def dealer_of(session: GameSession, number: int) -> Player | None:
@@ -355,11 +361,15 @@ def dealer_of(session: GameSession, number: int) -> Player | None:
         .where(Round.session_id == session.id, Round.number == number))
 
 
+@functools.cache
+def _round_count() -> sa.Select:
+    return (sa.select(sa.func.coalesce(sa.func.max(Round.number), 0))
+            .where(Round.session_id == sa.bindparam("session_id")))
+
+
 def round_count(session: GameSession) -> int:
     """How many rounds the session has (they are numbered 1 to that)."""
-    return db.session.scalar(
-        sa.select(sa.func.coalesce(sa.func.max(Round.number), 0))
-        .where(Round.session_id == session.id))
+    return db.session.scalar(_round_count(), {"session_id": session.id})
 
 
 def share_links(session: GameSession) -> list[ShareLink]:

@@ -430,16 +430,23 @@ class LastRound:
     position: dict[int, int]
 
 
+@functools.cache
+def _last_round_entries() -> sa.Select:
+    """The entries of the session ``session_id``'s latest round, a statement
+    built once (every page of a session runs it)."""
+    session_id = sa.bindparam("session_id")
+    latest = sa.select(sa.func.max(Round.number)).where(Round.session_id == session_id)
+    return (sa.select(Round.number, Round.dealer_id, RoundEntry.player_id, RoundEntry.points,
+                      RoundEntry.position)
+            .join(RoundEntry.round)
+            .where(Round.session_id == session_id, Round.number == latest.scalar_subquery())
+            .order_by(RoundEntry.turn))
+
+
 def last_round(session: GameSession) -> LastRound | None:
     """The latest round's stored results, read without loading the rounds
     before it nor scoring it again."""
-    latest = sa.select(sa.func.max(Round.number)).where(Round.session_id == session.id)
-    rows = db.session.execute(
-        sa.select(Round.number, Round.dealer_id, RoundEntry.player_id, RoundEntry.points,
-                  RoundEntry.position)
-        .join(RoundEntry.round)
-        .where(Round.session_id == session.id, Round.number == latest.scalar_subquery())
-        .order_by(RoundEntry.turn)).all()
+    rows = db.session.execute(_last_round_entries(), {"session_id": session.id}).all()
     if not rows:
         return None
     return LastRound(rows[0].number, rows[0].dealer_id, tuple(r.player_id for r in rows),
@@ -715,15 +722,23 @@ def _total_seats(session: GameSession) -> None:
             setattr(seat, name, int(getattr(row, name)) if row else 0)
 
 
+@functools.cache
+def _one_round_totals() -> sa.Select:
+    """_seat_totals of the round ``round_id``, a statement built once: it runs on
+    every save, and building it costs more than running it."""
+    return _seat_totals(Round.id == sa.bindparam("round_id"))
+
+
 def _add_to_seat_totals(session: GameSession, round_: Round) -> None:
     """Add a round just written, the session's last, to its players' seat
-    totals (rather than summing every round again)."""
+    totals (rather than summing every round again). The seats read are current:
+    the version claimed for this change proves nothing changed since."""
     db.session.flush()
     seats = {seat.player_id: seat for seat in session.seats}
-    for row in db.session.execute(_seat_totals(Round.id == round_.id)):
+    for row in db.session.execute(_one_round_totals(), {"round_id": round_.id}):
         seat = seats[row.player_id]
         for name in SEAT_TOTALS:
-            setattr(seat, name, getattr(Seat, name) + int(getattr(row, name)))
+            setattr(seat, name, getattr(seat, name) + int(getattr(row, name)))
 
 
 def _total_seats_in_bulk(*where) -> None:

@@ -115,7 +115,7 @@ def show(number):
 
 @bp.route("/<int:number>/edit", methods=["GET", "POST"])
 def edit(number):
-    round_ = queries.load_round_pages(g.game, number)
+    round_ = queries.load_round(g.game, number)
     form = RoundForm()
     if form.is_submitted() and _stale(form.parsed_version()):
         return _edit_conflict(form, number, form.parsed_version())
@@ -152,7 +152,7 @@ def _edit_conflict(form: RoundForm, number: int, since: int):
     if g.game.is_finished:
         return _closed(conflict)
     now = _follow(number, conflict.changes)
-    round_ = queries.load_round_pages(g.game, now) if now is not None else None
+    round_ = queries.load_round(g.game, now) if now is not None else None
     if round_ is None:
         return render_template("rounds/conflict.html", conflict=conflict, number=number,
                                now=None, editing=True), 409
@@ -171,7 +171,7 @@ def _edit_conflict(form: RoundForm, number: int, since: int):
 
 @bp.post("/<int:number>/delete")
 def delete(number):
-    round_ = queries.load_round_pages(g.game, number)
+    round_ = queries.load_round(g.game, number)
     form = VersionForm()
     version = form.parsed_version()
     if _stale(version):
@@ -253,7 +253,7 @@ def _saved_round(conflict: Conflicted | None) -> int | None:
 
 def _round_or_404(number: int):
     """Round ``number`` of ``g.game``, loaded with what its pages read."""
-    round_ = queries.load_round_pages(g.game, number)
+    round_ = queries.load_round(g.game, number)
     if round_ is None:
         abort(404)
     return round_
