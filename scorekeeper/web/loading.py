@@ -1,7 +1,7 @@
 """Loading what a URL names, with the access and 404 checks in one place."""
 
 from flask import abort, g
-from sqlalchemy.orm import selectinload
+from sqlalchemy.orm import joinedload
 
 from ..extensions import db
 from ..models import GameSession, Seat
@@ -10,12 +10,12 @@ from .access import current_group, require_group
 
 def load_game_session(endpoint, values):
     """A url_value_preprocessor for a group's pages: puts the session named by
-    ``session_id`` on ``g.game``, with its seats and players, so views and
-    templates never pass it around."""
+    ``session_id`` on ``g.game``, with its seats and players (in the same
+    statement: one round trip), so views and templates never pass it around."""
     require_group(endpoint, values)
     if values and "session_id" in values:
         g.game = group_row_or_404(GameSession, values.pop("session_id"),
-                                  selectinload(GameSession.seats).joinedload(Seat.player))
+                                  joinedload(GameSession.seats).joinedload(Seat.player))
 
 
 def group_row_or_404(model, row_id: int, *options):
