@@ -45,6 +45,13 @@ a suit by the value of its part of the state (_EXPANSIONS), and the bound's
 forward sweep, position by position, by the suit's states there (_SUIT_STEPS,
 the most recently used). A hand then pays mostly for what depends on its
 points: the backward pass of each suit's bound and the search itself.
+
+Many jokers. A hand with _MELD_ALL_JOKERS jokers or more can usually meld
+every natural card. Such a hand is first searched with no bound at all and
+only for states with no dead card, for at most _MELD_ALL_BUDGET steps: an
+arrangement found leaves no natural card dead, so it is a best one, and the
+bound's tables are never made. Otherwise (some card must stay dead, or the
+steps ran out) the hand is solved as above.
 """
 
 from __future__ import annotations
@@ -65,6 +72,8 @@ _BIG = 10 ** 9  # the cost of a suit state that cannot finish
 _ZERO = (0, 0, 0)
 _PRICES = (8, 20)  # joker prices (points) for the bound, see _suit_bounds
 _SUIT_BUDGET = 1000  # moves _suit_bounds may look at for one suit
+_MELD_ALL_JOKERS = 6  # from this many jokers, first look for no dead card ...
+_MELD_ALL_BUDGET = 40  # ... for at most this many steps of the search
 
 
 @dataclass(frozen=True)
@@ -292,6 +301,9 @@ def _step_moves(key: tuple) -> tuple:
 
 # -- lower bounds -------------------------------------------------------------------
 
+_WINDOW_STARTS = sum(1 << a for a in range(1, HIGH_ACE - 1))  # runs of three at 1..12
+
+
 def _unmeldable(counts: list[list[int]], jokers: int) -> list[tuple[int, int]]:
     """(suit, rank) of every natural card that no meld with at most ``jokers``
     jokers can hold: its rank has too few cards for a set, and every run through
@@ -304,14 +316,22 @@ def _unmeldable(counts: list[list[int]], jokers: int) -> list[tuple[int, int]]:
     needed = 3 - jokers  # natural cards a set, or three run positions, need
     dropped = []
     for s, row in enumerate(counts):
-        present = [1 if n else 0 for n in row] + [1 if row[1] else 0]  # 14: the high ace
+        # Bit p: the suit has a card at run position p (14: the high ace).
+        present = (1 << HIGH_ACE) if row[1] else 0
         for q in range(1, 14):
-            if row[q] and rank_count[q] < needed:
-                spots = (q, HIGH_ACE) if q == 1 else (q,)
-                if not any(present[a] + present[a + 1] + present[a + 2] >= needed
-                           for spot in spots
-                           for a in range(max(1, spot - 2), min(spot, HIGH_ACE - 2) + 1)):
-                    dropped.append((s, q))
+            if row[q]:
+                present |= 1 << q
+        one, two = present >> 1, present >> 2
+        if needed == 3:
+            starts = present & one & two  # bit a: positions a, a+1, a+2 all held
+        else:  # two of the three held, the window inside 1..14
+            starts = (present & one | present & two | one & two) & _WINDOW_STARTS
+        covered = starts | starts << 1 | starts << 2  # bit p: such a window holds p
+        if row[1] and covered & (1 << HIGH_ACE):
+            covered |= 2  # the ace melds high
+        for q in range(1, 14):
+            if row[q] and rank_count[q] < needed and not covered >> q & 1:
+                dropped.append((s, q))
     return dropped
 
 
@@ -396,7 +416,7 @@ def _suit_step(states: tuple, nat: int, mode: int, gap: int, next1: int | None,
 
 
 def _suit_bounds(row: list[int], jokers: int, gaps: list[int], pool_costs: list) -> list | None:
-    """For one suit (``row``: its cards by run position, see _prepare), after
+    """For one suit (``row``: its cards by run position, see _layout), after
     each position p and for each of its states there
     (open-run id << 16 | aces kept): the least cost of the suit's cards still to
     come, as (cost with no joker, cost with jokers at _PRICES[0], at _PRICES[1]).
@@ -444,6 +464,11 @@ def _suit_bounds(row: list[int], jokers: int, gaps: list[int], pool_costs: list)
         c0, c1, c2 = pool_costs[q]
         here = {}
         for st, out in zip(before, trans):
+            if len(out) == 1:
+                nst, spent, left = out[0]
+                if not (spent or left):
+                    here[st] = after[nst]  # its one move costs nothing
+                    continue
             b0 = b1 = b2 = _BIG
             for nst, spent, left in out:
                 g0, g1, g2 = after[nst]
@@ -522,13 +547,35 @@ def _flat_bounds(row: list[int], jokers: int, values: list[int], pool_costs: lis
     return table
 
 
+# A bound table of no cost at all, for a search with no bound.
+_NO_BOUND = [_Flat(_ZERO)] * (HIGH_ACE + 1)
+
+
 # -- the search -----------------------------------------------------------------------
 
-def _prepare(counts: list[list[int]], jokers: int, values: list[int]) -> tuple:
+def _layout(counts: list[list[int]]) -> tuple:
     """Per suit: the distance from each position to its next natural card (4:
-    four or more); its bound table (see _suit_bounds), None for no cards; and
-    its cards by run position 0..16 (14: the aces again, 15 and 16: None), so
-    that the next two positions of any position 1..14 can be looked up."""
+    four or more), and its cards by run position 0..16 (14: the aces again, 15
+    and 16: None), so that the next two positions of any position 1..14 can be
+    looked up."""
+    gaps = []
+    ahead = []
+    for row in counts:
+        ahead.append(row + [row[1], None, None])
+        g = [4] * (HIGH_ACE + 1)
+        following = HIGH_ACE if row[1] else 99
+        for q in range(HIGH_ACE - 1, 0, -1):
+            if following - q < 4:
+                g[q] = following - q
+            if row[q]:
+                following = q
+        gaps.append(g)
+    return gaps, ahead
+
+
+def _bounds(counts: list[list[int]], jokers: int, values: list[int], layout: tuple) -> list:
+    """Per suit, its bound table (see _suit_bounds), None for no cards."""
+    gaps, ahead = layout
     rank_count = [sum(column) for column in zip(*counts)]
     pool_costs = [_ZERO] * (HIGH_ACE + 1)  # per card left in the pool at q
     for q in range(2, HIGH_ACE + 1):
@@ -546,23 +593,12 @@ def _prepare(counts: list[list[int]], jokers: int, values: list[int]) -> tuple:
                 # each card's share of the set's jokers, at each price (rounded down)
                 pool_costs[q] = (v, min(v, _PRICES[0] * short // rc),
                                  min(v, _PRICES[1] * short // rc))
-    gaps = []
     tables = [None] * 4
-    ahead = []
     for s, row in enumerate(counts):
-        ahead.append(row + [row[1], None, None])
-        g = [4] * (HIGH_ACE + 1)
-        following = HIGH_ACE if row[1] else 99
-        for q in range(HIGH_ACE - 1, 0, -1):
-            if following - q < 4:
-                g[q] = following - q
-            if row[q]:
-                following = q
-        gaps.append(g)
         if any(row):
-            tables[s] = (_suit_bounds(ahead[s], jokers, g, pool_costs)
+            tables[s] = (_suit_bounds(ahead[s], jokers, gaps[s], pool_costs)
                          or _flat_bounds(row, jokers, values, pool_costs))
-    return gaps, tables, ahead
+    return tables
 
 
 # The search's moves of one suit at one kind of step (see _solve), by key
@@ -572,8 +608,14 @@ _EXPANSIONS: dict[tuple, dict] = {}
 
 
 def _solve(counts: list[list[int]], jokers: int, values: list[int], width: int,
-           prepared: tuple) -> tuple[int, list]:
-    """(dead points, decisions) of a best arrangement of the natural cards."""
+           layout: tuple, tables: list, most: int = _BIG,
+           budget: int = _BIG) -> tuple[int, list] | None:
+    """(dead points, decisions) of a best arrangement of the natural cards.
+
+    With ``most`` or ``budget``: of a best arrangement leaving at most ``most``
+    dead points, found within ``budget`` steps taken (a state expanded), or
+    None if there is none or the budget runs out first.
+    """
     J = jokers
     kw = max(2, max(row[1] for row in counts).bit_length())
     pool_mask = (1 << max(4, max(map(sum, zip(*counts))).bit_length())) - 1
@@ -583,12 +625,12 @@ def _solve(counts: list[list[int]], jokers: int, values: list[int], width: int,
     sp = owed_shift + 5 + 4 * (width + kw)
     cap = (J + 1) << sp
     low_mask = (1 << (owed_shift + 5)) - 1  # pool and owed
-    gaps, tables, ahead = prepared
+    gaps, ahead = layout
     price1, price2 = _PRICES
-    layout = (width, kw, owed_shift)
-    layout_moves = _EXPANSIONS.get(layout)
+    key_layout = (width, kw, owed_shift)
+    layout_moves = _EXPANSIONS.get(key_layout)
     if layout_moves is None:
-        layout_moves = _EXPANSIONS[layout] = {}
+        layout_moves = _EXPANSIONS[key_layout] = {}
 
     # The positions, in order, each with the suits that may have something to
     # do there: a natural card, or a run still open (a run carries jokers at most
@@ -667,7 +709,8 @@ def _solve(counts: list[list[int]], jokers: int, values: list[int], width: int,
         return found
 
     # Best first: the heap holds (dead + bound, -step, state, dead). A child no
-    # worse than everything waiting is followed at once, without the heap.
+    # worse than everything waiting is followed at once, without the heap (of
+    # several, the least dead + bound, then the fewest jokers spent).
     heap: list = []
     push = heappush
     t = 0
@@ -679,6 +722,9 @@ def _solve(counts: list[list[int]], jokers: int, values: list[int], width: int,
     f = 0
     best[t][key] = (0,)
     while t < last:
+        budget -= 1
+        if budget < 0:
+            return None
         p, active, passive = steps[t]
         # Every combination of the suits' moves at p: (state, move numbers, and
         # the suits' bound costs after p summed, see _suit_bounds). A suit's
@@ -751,17 +797,6 @@ def _solve(counts: list[list[int]], jokers: int, values: list[int], width: int,
             else:
                 options = ((nk, dead, 0),)
             for nk, d, made_set in options:
-                # The bound: the suits' costs, less the jokers left at the price.
-                left = J - (nk >> sp)
-                if left:
-                    h = s1 - price1 * left
-                    if s2 - price2 * left > h:
-                        h = s2 - price2 * left
-                else:
-                    h = s0
-                    if h >= _BIG:
-                        continue  # some suit can't finish its open runs
-                cf = d + h if h > 0 else d
                 t2 = t1
                 if not next_busy:
                     while True:
@@ -773,8 +808,22 @@ def _solve(counts: list[list[int]], jokers: int, values: list[int], width: int,
                 old = seen.get(nk)
                 if old is not None and old[0] <= d:
                     continue
+                # The bound: the suits' costs, less the jokers left at the price.
+                left = J - (nk >> sp)
+                if left:
+                    h = s1 - price1 * left
+                    if s2 - price2 * left > h:
+                        h = s2 - price2 * left
+                else:
+                    h = s0
+                    if h >= _BIG:
+                        continue  # some suit can't finish its open runs
+                cf = d + h if h > 0 else d
+                if cf > most:
+                    continue
                 seen[nk] = (d, t, key, made, made_set)
-                if cf <= f and (follow is None or cf < follow[0]):
+                if cf <= f and (follow is None or cf < follow[0]
+                                or cf == follow[0] and nk < follow[2]):
                     if follow is not None:
                         push(heap, follow)
                     follow = (cf, -t2, nk, d)
@@ -785,6 +834,8 @@ def _solve(counts: list[list[int]], jokers: int, values: list[int], width: int,
             t = -t
             continue
         while True:
+            if not heap:
+                return None
             f, t, key, dead = heappop(heap)
             t = -t
             if best[t][key][0] == dead:
@@ -889,6 +940,17 @@ def _place_spare_jokers(melds: list[dict[int, Card]], spare: int) -> None:
     _place_spare_jokers(melds, spare)
 
 
+def _search(counts: list[list[int]], jokers: int, values: list[int], layout: tuple,
+            tables: list, **limits) -> tuple[int, list] | None:
+    """_solve, with the run id field as wide as the open-run counts need."""
+    width = max(5, len(_RUN_COUNTS).bit_length())
+    while True:
+        try:
+            return _solve(counts, jokers, values, width, layout, tables, **limits)
+        except _Overflow:
+            width += 2
+
+
 def _is_set_map(meld: dict[int, Card]) -> bool:
     """Sets are stored under positions 0.., runs under their run positions 1..14."""
     return min(meld) == 0
@@ -903,15 +965,18 @@ def best_melds(cards: Iterable[Card], rules: HouseRules) -> Arrangement:
         counts[s][q] = 0  # no meld can hold it: deadwood whatever else happens
     maps: list[dict[int, Card]] = []
     if any(any(row) for row in counts):
-        prepared = _prepare(counts, jokers, values)
-        width = max(5, len(_RUN_COUNTS).bit_length())
-        while True:
-            try:
-                _, events = _solve(counts, jokers, values, width, prepared)
-                break
-            except _Overflow:
-                width += 2
-        maps = _replay(events, counts)
+        layout = _layout(counts)
+        found = None
+        if jokers >= _MELD_ALL_JOKERS:
+            # Most such hands meld every natural card: look for that first,
+            # with no bound to work out, for a few steps.
+            no_bounds = [_NO_BOUND if any(row) else None for row in counts]
+            found = _search(counts, jokers, values, layout, no_bounds, most=0,
+                            budget=_MELD_ALL_BUDGET)
+        if found is None:
+            found = _search(counts, jokers, values, layout,
+                            _bounds(counts, jokers, values, layout))
+        maps = _replay(found[1], counts)
     if not maps:
         deadwood = sorted(cards, key=display_order)
         return Arrangement([], deadwood, sum(rules.points(c) for c in deadwood))
