@@ -4,7 +4,9 @@ A group with 10,000 finished sessions of about 20 rounds and one open session
 of 400 rounds (the scoreboard's stress case) is seeded once into a database
 that later runs reuse. Each page is then requested in-process through the WSGI
 app (no network), as a signed-in phone that accepts compressed responses, and
-the median, 90th percentile and maximum are printed in milliseconds.
+the median, 90th percentile and maximum are printed in milliseconds, with the
+SQL statements and Python function calls of one request (figures that a busy
+machine doesn't change).
 
     .venv/bin/python bench/pages.py                       # SQLite file in instance/
     .venv/bin/python bench/pages.py --database-url postgresql://...
@@ -14,6 +16,8 @@ the median, 90th percentile and maximum are printed in milliseconds.
 from __future__ import annotations
 
 import argparse
+import cProfile
+import pstats
 import random
 import runpy
 import statistics
@@ -101,6 +105,24 @@ def time_page(client, url: str, repeat: int) -> list[float]:
     return times
 
 
+def work_of(client, url: str) -> tuple[int, int]:
+    """SQL statements and Python function calls of one request: the same on
+    any machine, busy or not, unlike its time."""
+    statements = []
+
+    def count(*_):
+        statements.append(1)
+
+    sa.event.listen(sa.engine.Engine, "before_cursor_execute", count)
+    profile = cProfile.Profile()
+    profile.enable()
+    client.get(url, headers=PHONE_HEADERS)
+    profile.disable()
+    sa.event.remove(sa.engine.Engine, "before_cursor_execute", count)
+    calls = sum(stats[1] for stats in pstats.Stats(profile).stats.values())
+    return len(statements), calls
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--database-url",
@@ -136,15 +158,16 @@ def main() -> None:
 
     print(f"database: {sa.make_url(args.database_url).get_backend_name()}, "
           f"{args.repeat} requests per page, ms")
-    print("| page | median | p90 | max | target (median) |")
-    print("|---|---|---|---|---|")
+    print("| page | median | p90 | max | target (median) | statements | Python calls |")
+    print("|---|---|---|---|---|---|---|")
     for name, url in urls.items():
         times = sorted(time_page(client, url, args.repeat))
         median = statistics.median(times)
         target = TARGETS_MS.get(name)
         verdict = f"< {target} ({'met' if median < target else 'MISSED'})" if target else ""
+        statements, calls = work_of(client, url)
         print(f"| {name} | {median:.2f} | {times[int(len(times) * 0.9)]:.2f} | "
-              f"{times[-1]:.2f} | {verdict} |", flush=True)
+              f"{times[-1]:.2f} | {verdict} | {statements} | {calls:,} |", flush=True)
 
 
 if __name__ == "__main__":

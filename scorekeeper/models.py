@@ -119,8 +119,10 @@ class Seat(db.Model):
 
     __table_args__ = (
         sa.UniqueConstraint("session_id", "player_id"),
-        # The sessions a player sat at.
-        sa.Index("ix_seat_player_id_session_id", "player_id", "session_id"),
+        # The sessions a player sat at, with the totals that make up their
+        # record: a player's page sums them from the index alone.
+        sa.Index("ix_seat_player_id_totals", "player_id", "session_id", "net_cents",
+                 "rounds_played", "wins", "hu", "tien_hu", "counted_rounds", "counted_points"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)

@@ -3,7 +3,8 @@
 A player's page and the history list read one seat row per session instead of
 summing every round entry (120,000 of them for a regular of ten years). The
 services keep the totals whenever a round changes; here they are computed once
-for the rounds already played.
+for the rounds already played. The index of a player's seats takes the totals
+in, so that a player's record is summed from the index alone.
 
 Revision ID: 0004
 Revises: 0003
@@ -21,6 +22,9 @@ depends_on = None
 
 TOTALS = ("rounds_played", "points", "net_cents", "wins", "hu", "tien_hu",
           "counted_rounds", "counted_points")
+# The totals a player's record sums, in the index of their seats.
+INDEXED = ("net_cents", "rounds_played", "wins", "hu", "tien_hu", "counted_rounds",
+           "counted_points")
 
 # Each total as a sum over the seat's round entries (alias e, in the seat's session).
 NOT_BY_OTHERS_TIEN_HU = (
@@ -43,6 +47,8 @@ def upgrade():
         for name in TOTALS:
             batch_op.add_column(sa.Column(name, sa.Integer(), server_default="0",
                                           nullable=False))
+        batch_op.drop_index('ix_seat_player_id_session_id')
+        batch_op.create_index('ix_seat_player_id_totals', ['player_id', 'session_id', *INDEXED])
     of_the_seat = ("FROM round_entry e JOIN round r ON r.id = e.round_id"
                    " WHERE r.session_id = seat.session_id AND e.player_id = seat.player_id")
     op.execute(
@@ -53,5 +59,7 @@ def upgrade():
 
 def downgrade():
     with op.batch_alter_table('seat') as batch_op:
+        batch_op.drop_index('ix_seat_player_id_totals')
+        batch_op.create_index('ix_seat_player_id_session_id', ['player_id', 'session_id'])
         for name in reversed(TOTALS):
             batch_op.drop_column(name)
