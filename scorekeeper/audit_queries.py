@@ -15,7 +15,7 @@ CHANGES_PER_PAGE = 15  # a page lists every card of its rounds: 15 keep it under
 def session_changes(session: GameSession, number: int) -> Page:
     """Page ``number`` of the session's changes, newest first, in two statements."""
     where = AuditEvent.session_id == session.id
-    total = db.session.scalar(sa.select(sa.func.count(AuditEvent.id)).where(where))
+    total = db.session.scalar(sa.select(sa.func.count()).where(where))
     events = list(db.session.scalars(
         sa.select(AuditEvent).where(where)
         .order_by(AuditEvent.id.desc())

@@ -88,7 +88,7 @@ def finished_sessions(group: Group, number: int, player_id: int | None = None) -
     if player_id is not None:
         where.append(sa.select(Seat.id).where(
             Seat.session_id == GameSession.id, Seat.player_id == player_id).exists())
-    total = db.session.scalar(sa.select(sa.func.count(GameSession.id)).where(*where))
+    total = db.session.scalar(sa.select(sa.func.count()).where(*where))
     sessions = list(db.session.scalars(
         sa.select(GameSession).where(*where)
         .order_by(GameSession.started_at.desc(), GameSession.id.desc())
@@ -101,7 +101,7 @@ def _summaries(sessions: list[GameSession]) -> list[SessionSummary]:
         return []
     ids = [s.id for s in sessions]
     rounds = dict(db.session.execute(
-        sa.select(Round.session_id, sa.func.count(Round.id))
+        sa.select(Round.session_id, sa.func.count())
         .where(Round.session_id.in_(ids)).group_by(Round.session_id)).all())
     seated: dict[int, list[sa.Row]] = {}
     for row in db.session.execute(  # plain rows: a list needs no Seat and Player objects
@@ -136,7 +136,7 @@ def session_record(group: Group, session_id: int) -> GameSession | None:
 def session_rounds(session_id: int, number: int) -> Page:
     """Page ``number`` of a session's rounds, in order, with dealers and entries loaded."""
     total = db.session.scalar(
-        sa.select(sa.func.count(Round.id)).where(Round.session_id == session_id))
+        sa.select(sa.func.count()).where(Round.session_id == session_id))
     rounds = list(db.session.scalars(
         sa.select(Round).where(Round.session_id == session_id).order_by(Round.number)
         .limit(ROUNDS_PER_PAGE).offset((max(number, 1) - 1) * ROUNDS_PER_PAGE)
@@ -200,14 +200,14 @@ def player_record(player: Player) -> PlayerRecord:
     counts = (Seat.rounds_played, Seat.wins, Seat.hu, Seat.tien_hu,
               Seat.counted_rounds, Seat.counted_points)
     rows = db.session.execute(
-        sa.select(GameSession.currency, sa.func.count(Seat.id),
+        sa.select(GameSession.currency, sa.func.count(),
                   sa.func.sum(sa.case((Seat.net_cents > 0, Seat.net_cents), else_=0)),
                   sa.func.sum(sa.case((Seat.net_cents < 0, Seat.net_cents), else_=0)),
                   *(sa.func.sum(column) for column in counts))
         .join(GameSession, GameSession.id == Seat.session_id)
         .where(Seat.player_id == player.id)
         .group_by(GameSession.currency)
-        .order_by(sa.func.count(Seat.id).desc(), GameSession.currency)).all()
+        .order_by(sa.func.count().desc(), GameSession.currency)).all()
     money = [Money(currency, int(sessions), int(won), int(lost))
              for currency, sessions, won, lost, *_ in rows]
     return PlayerRecord(*(sum(int(row[4 + i]) for row in rows) for i in range(len(counts))),
