@@ -197,20 +197,20 @@ def player_record(player: Player) -> PlayerRecord:
     they sat at, summed from their seats in one pass. A Hu or Tien Hu scores 0
     points; rounds that someone else won with a Tien Hu don't count for the
     average (the others' cards need not be entered then)."""
-    counts = (Seat.rounds_played, Seat.wins, Seat.hu, Seat.tien_hu,
-              Seat.counted_rounds, Seat.counted_points)
+    counts = ("rounds_played", "wins", "hu", "tien_hu", "counted_rounds", "counted_points")
     rows = db.session.execute(
-        sa.select(GameSession.currency, sa.func.count(),
-                  sa.func.sum(sa.case((Seat.net_cents > 0, Seat.net_cents), else_=0)),
-                  sa.func.sum(sa.case((Seat.net_cents < 0, Seat.net_cents), else_=0)),
-                  *(sa.func.sum(column) for column in counts))
+        sa.select(GameSession.currency, sa.func.count().label("sessions"),
+                  sa.func.sum(sa.case((Seat.net_cents > 0, Seat.net_cents), else_=0))
+                  .label("won"),
+                  sa.func.sum(sa.case((Seat.net_cents < 0, Seat.net_cents), else_=0))
+                  .label("lost"),
+                  *(sa.func.sum(getattr(Seat, name)).label(name) for name in counts))
         .join(GameSession, GameSession.id == Seat.session_id)
         .where(Seat.player_id == player.id)
         .group_by(GameSession.currency)
         .order_by(sa.func.count().desc(), GameSession.currency)).all()
-    money = [Money(currency, int(sessions), int(won), int(lost))
-             for currency, sessions, won, lost, *_ in rows]
-    return PlayerRecord(*(sum(int(row[4 + i]) for row in rows) for i in range(len(counts))),
+    money = [Money(row.currency, int(row.sessions), int(row.won), int(row.lost)) for row in rows]
+    return PlayerRecord(*(sum(int(getattr(row, name)) for row in rows) for name in counts),
                         money=money)
 
 
