@@ -96,18 +96,28 @@ def finished_sessions(group: Group, number: int, player_id: int | None = None) -
     return Page(_summaries(sessions), number, total)
 
 
+@functools.cache
+def _summary_statements() -> tuple[sa.Select, sa.Select]:
+    """The round counts and the players (plain rows: a list needs no Seat and
+    Player objects) of the sessions ``ids``, built once."""
+    ids = sa.bindparam("ids", expanding=True)
+    return (
+        sa.select(Round.session_id, sa.func.count())
+        .where(Round.session_id.in_(ids)).group_by(Round.session_id),
+        sa.select(Seat.session_id, Player.id, Player.name, Seat.active, Seat.net_cents)
+        .join(Player, Player.id == Seat.player_id)
+        .where(Seat.session_id.in_(ids)).order_by(Seat.session_id, Seat.position),
+    )
+
+
 def _summaries(sessions: list[GameSession]) -> list[SessionSummary]:
     if not sessions:
         return []
-    ids = [s.id for s in sessions]
-    rounds = dict(db.session.execute(
-        sa.select(Round.session_id, sa.func.count())
-        .where(Round.session_id.in_(ids)).group_by(Round.session_id)).all())
+    round_counts, players = _summary_statements()
+    ids = {"ids": [s.id for s in sessions]}
+    rounds = dict(db.session.execute(round_counts, ids).all())
     seated: dict[int, list[sa.Row]] = {}
-    for row in db.session.execute(  # plain rows: a list needs no Seat and Player objects
-            sa.select(Seat.session_id, Player.id, Player.name, Seat.active, Seat.net_cents)
-            .join(Player, Player.id == Seat.player_id)
-            .where(Seat.session_id.in_(ids)).order_by(Seat.session_id, Seat.position)):
+    for row in db.session.execute(players, ids):
         seated.setdefault(row.session_id, []).append(row)
     summaries = []
     for session in sessions:
