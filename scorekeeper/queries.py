@@ -26,7 +26,7 @@ from .models import (
     Seat,
     ShareLink,
 )
-from .services import Upcoming, upcoming
+from .services import LastRound, Upcoming, coming_after
 
 PER_PAGE = 10
 
@@ -327,26 +327,30 @@ def _board_entries() -> sa.Select:
     statement built once, as are the others that every page of a session runs."""
     session_id = sa.bindparam("session_id")
     last = sa.select(sa.func.max(Round.number)).where(Round.session_id == session_id)
-    return (sa.select(Round.number, RoundEntry.player_id, RoundEntry.outcome,
+    return (sa.select(Round.number, Round.dealer_id, RoundEntry.player_id, RoundEntry.outcome,
                       RoundEntry.points, RoundEntry.position, RoundEntry.net_cents)
             .join(RoundEntry.round)
             .where(Round.session_id == session_id,
                    Round.number > last.scalar_subquery() - BOARD_ROUNDS)
-            .order_by(Round.number))
+            .order_by(Round.number, RoundEntry.turn))
 
 
 def scoreboard(session: GameSession) -> Scoreboard:
-    """Totals, the latest BOARD_ROUNDS rounds in order and who deals next."""
+    """Totals, the latest BOARD_ROUNDS rounds in order and who deals next (from
+    the same rows: the last round's entries come in playing order)."""
     table = standings(session)
     column = {standing.player.id: i for i, standing in enumerate(table)}
     rows: dict[int, BoardRow] = {}
-    for entry in db.session.execute(_board_entries(), {"session_id": session.id}):
+    entries = db.session.execute(_board_entries(), {"session_id": session.id}).all()
+    for entry in entries:
         row = rows.get(entry.number)
         if row is None:
             row = rows[entry.number] = BoardRow(entry.number, [None] * len(table))
         row.cells[column[entry.player_id]] = entry
-    coming = None if session.is_finished else upcoming(session)
-    return Scoreboard(table, list(rows.values()), max(rows, default=0), coming)
+    last = max(rows, default=0)
+    coming = None if session.is_finished else coming_after(
+        session, LastRound.of([entry for entry in entries if entry.number == last]))
+    return Scoreboard(table, list(rows.values()), last, coming)
 
 
 @functools.cache

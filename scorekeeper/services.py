@@ -429,6 +429,15 @@ class LastRound:
     points: dict[int, int]
     position: dict[int, int]
 
+    @classmethod
+    def of(cls, rows) -> LastRound | None:
+        """From the round's entry rows (number, dealer_id, player_id, points,
+        position) in playing order; None for no rows (no round yet)."""
+        if not rows:
+            return None
+        return cls(rows[0].number, rows[0].dealer_id, tuple(r.player_id for r in rows),
+                   {r.player_id: r.points for r in rows}, {r.player_id: r.position for r in rows})
+
 
 @functools.cache
 def _last_round_entries() -> sa.Select:
@@ -446,18 +455,19 @@ def _last_round_entries() -> sa.Select:
 def last_round(session: GameSession) -> LastRound | None:
     """The latest round's stored results, read without loading the rounds
     before it nor scoring it again."""
-    rows = db.session.execute(_last_round_entries(), {"session_id": session.id}).all()
-    if not rows:
-        return None
-    return LastRound(rows[0].number, rows[0].dealer_id, tuple(r.player_id for r in rows),
-                     {r.player_id: r.points for r in rows},
-                     {r.player_id: r.position for r in rows})
+    return LastRound.of(
+        db.session.execute(_last_round_entries(), {"session_id": session.id}).all())
 
 
 def upcoming(session: GameSession) -> Upcoming:
+    return coming_after(session, last_round(session))
+
+
+def coming_after(session: GameSession, last: LastRound | None) -> Upcoming:
+    """Who deals and who plays when after ``last``, the session's latest round
+    (None: before the first)."""
     rules = session.rules
     seated = active_players(session)
-    last = last_round(session)
     if last is None:
         dealer = _pass_deal(session, session.first_dealer)
     else:

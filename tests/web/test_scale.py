@@ -26,7 +26,7 @@ SHAPES = 100  # distinct short sessions, repeated to make up the 10,000
 NOW = datetime(2026, 11, 20, 12)
 
 # The statements of each page: loading the group, then the page's own queries.
-EXPECTED = {"scoreboard": 4, "players": 3, "settlement": 3, "round form": 3, "history": 6, "player": 4,
+EXPECTED = {"scoreboard": 3, "players": 3, "settlement": 3, "round form": 3, "history": 6, "player": 4,
             "home": 7}
 
 
