@@ -166,6 +166,23 @@ def put_back(rows: dict[str, list]) -> None:
                                                     for row in rows[table.name]])
 
 
+@contextmanager
+def statements(app):
+    """The SQL statements the app's engine runs inside the block, as a list."""
+    with app.app_context():
+        engine = db.engine
+    seen = []
+
+    def record(conn, cursor, statement, *args):
+        seen.append(statement)
+
+    sa.event.listen(engine, "before_cursor_execute", record)
+    try:
+        yield seen
+    finally:
+        sa.event.remove(engine, "before_cursor_execute", record)
+
+
 def invariant_problems() -> list[str]:
     """What is wrong with the stored rounds: money of a round that does not sum
     to zero, a player twice in a round, round numbers not 1..n in a session.

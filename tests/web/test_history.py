@@ -3,11 +3,9 @@
 import dataclasses
 import html
 import re
-from contextlib import contextmanager
 from datetime import datetime
 
 import pytest
-from sqlalchemy import event
 
 from scorekeeper import services
 from scorekeeper.extensions import db
@@ -18,6 +16,7 @@ from scorekeeper.web.history import preset_name, rules_summary
 from tests.conftest import the_group
 from tests.web.examples import EXAMPLE_1, EXAMPLE_2, EXAMPLE_3
 from tests.web.examples import EXAMPLE_RULES as RULES
+from tests.web.probing import statements
 
 TIEN_HU = "AS 2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS 7H 7D 7C 9H 10H JH QH"
 
@@ -384,20 +383,6 @@ def test_unknown_player_is_404(client, evenings):
 # A fixed number of SQL statements per page
 
 
-@contextmanager
-def statements(app):
-    with app.app_context():
-        engine = db.engine
-    seen = []
-
-    def record(conn, cursor, statement, parameters, context, executemany):
-        seen.append(statement)
-
-    event.listen(engine, "before_cursor_execute", record)
-    try:
-        yield seen
-    finally:
-        event.remove(engine, "before_cursor_execute", record)
 
 
 def count_statements(app, client, url) -> int:

@@ -18,7 +18,7 @@ from scorekeeper.extensions import db
 from scorekeeper.models import GameSession, Round, Seat
 from scorekeeper.rules import HouseRules
 from tests.conftest import fresh_app, signed_in_client
-from tests.web.test_history import statements
+from tests.web.probing import statements
 
 SESSIONS = 10_000
 LONG_ROUNDS = 400  # the scoreboard's stress case

@@ -3,7 +3,6 @@ scoreboard and the settlement, and can change nothing."""
 
 import hashlib
 import re
-from contextlib import contextmanager
 
 import pytest
 import qrcode
@@ -16,6 +15,7 @@ from scorekeeper.extensions import db
 from scorekeeper.models import AuditEvent, GameSession, Group, ShareLink
 from tests.conftest import csrf_token, signed_in_client, the_group
 from tests.web.examples import EXAMPLE_1, EXAMPLE_2, EXAMPLE_3, EXAMPLE_RULES
+from tests.web.probing import statements
 
 
 def make_session(app, *rounds, ended=False) -> int:
@@ -326,20 +326,6 @@ def test_a_post_without_csrf_token_is_refused(app, client, session_id):
 # A fixed number of SQL statements
 
 
-@contextmanager
-def statements(app):
-    with app.app_context():
-        engine = db.engine
-    seen = []
-
-    def record(conn, cursor, statement, *args):
-        seen.append(statement)
-
-    sa.event.listen(engine, "before_cursor_execute", record)
-    try:
-        yield seen
-    finally:
-        sa.event.remove(engine, "before_cursor_execute", record)
 
 
 def count_statements(app, client, url) -> int:
