@@ -28,6 +28,11 @@ def signed_money(cents: int) -> str:
     return ("+" if cents > 0 else "") + money(cents)
 
 
+def count(number: int) -> str:
+    """A count with thousands separators: 152100 -> "152,100"."""
+    return f"{number:,}"
+
+
 def amount(cents: int) -> Markup:
     """Signed money in a span whose class colours it as a gain, a loss or even
     (the currency goes in the column heading). A filter rather than a macro: a
@@ -75,5 +80,5 @@ def iso_time(moment: datetime, zone: str | None = None) -> str:
 
 
 def register(app) -> None:
-    for fn in (money, signed_money, amount, long_date, day_time, date_time, iso_time):
+    for fn in (money, signed_money, count, amount, long_date, day_time, date_time, iso_time):
         app.add_template_filter(fn)

@@ -1,6 +1,6 @@
 import pytest
 
-from scorekeeper.web.filters import amount, money, signed_money
+from scorekeeper.web.filters import amount, count, money, signed_money
 
 
 @pytest.mark.parametrize("cents, text, signed", [
@@ -16,3 +16,7 @@ def test_amount_is_coloured_by_its_sign():
     assert amount(900) == '<span class="sessions-gain">+9.00</span>'
     assert amount(-50) == '<span class="sessions-loss">\u22120.50</span>'
     assert amount(0) == '<span class="sessions-even">0.00</span>'
+
+
+def test_count_has_thousands_separators():
+    assert [count(n) for n in (0, 999, 9999, 152100)] == ["0", "999", "9,999", "152,100"]
