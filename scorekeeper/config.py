@@ -18,6 +18,9 @@ SQLALCHEMY_ENGINE_OPTIONS = {"pool_pre_ping": True}
 SESSION_COOKIE_SAMESITE = "Lax"
 SESSION_COOKIE_HTTPONLY = True
 PERMANENT_SESSION_LIFETIME = timedelta(days=400)  # the longest browsers keep a cookie
+# The 400 days slide forward once a day (access.keep_signed_in), not with a
+# newly signed cookie on every response.
+SESSION_REFRESH_EACH_REQUEST = False
 HTTPS = False
 
 # Groups: anyone may create one unless NEW_GROUPS is False; SINGLE_GROUP names

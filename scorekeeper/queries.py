@@ -358,14 +358,15 @@ def _round_with_entries() -> sa.Select:
     return (sa.select(Round)
             .where(Round.session_id == sa.bindparam("session_id"),
                    Round.number == sa.bindparam("number"))
-            .options(selectinload(Round.entries).joinedload(RoundEntry.player)))
+            .options(joinedload(Round.entries).joinedload(RoundEntry.player)))
 
 
 def load_round(session: GameSession, number: int) -> Round | None:
-    """Round ``number`` of the session with its entries and their players; None
-    if there is no such round."""
+    """Round ``number`` of the session with its entries and their players (one
+    statement); None if there is no such round."""
     return db.session.scalars(
-        _round_with_entries(), {"session_id": session.id, "number": number}).one_or_none()
+        _round_with_entries(), {"session_id": session.id, "number": number}
+    ).unique().one_or_none()
 
 
 def dealer_of(session: GameSession, number: int) -> Player | None:

@@ -150,17 +150,23 @@ def _audit(group_id: int, action: str, subject: str, *, session: GameSession | N
         action=action, subject=subject[:80], before=before, after=after))
 
 
+SNAPSHOT_FIELDS = ("seat", "turn", "outcome", "cards", "points", "position", "net_cents")
+
+
 def round_snapshot(round_: Round) -> dict:
     """A round as the audit trail keeps it: enough to show it and to restore it."""
-    return {
-        "number": round_.number,
-        "dealer": round_.dealer.name,
-        "entries": [
-            {"player": e.player.name, "seat": e.seat, "turn": e.turn, "outcome": e.outcome,
-             "cards": e.cards, "points": e.points, "position": e.position,
-             "net_cents": e.net_cents}
-            for e in sorted(round_.entries, key=lambda e: e.turn)],
-    }
+    entries = sorted(round_.entries, key=lambda e: e.turn)
+    return _snapshot(round_.number, round_.dealer.name,
+                     [(e.player.name, {name: getattr(e, name) for name in SNAPSHOT_FIELDS})
+                      for e in entries])
+
+
+def _snapshot(number: int, dealer: str, entries: list[tuple[str, dict]]) -> dict:
+    """round_snapshot of a round's number, dealer and (player, values) entries
+    in playing order."""
+    return {"number": number, "dealer": dealer,
+            "entries": [{"player": player, **{name: values[name] for name in SNAPSHOT_FIELDS}}
+                        for player, values in entries]}
 
 
 # Groups
@@ -438,6 +444,14 @@ class LastRound:
         return cls(rows[0].number, rows[0].dealer_id, tuple(r.player_id for r in rows),
                    {r.player_id: r.points for r in rows}, {r.player_id: r.position for r in rows})
 
+    @classmethod
+    def of_round(cls, round_: Round) -> LastRound:
+        """From a loaded round, when it is the latest."""
+        entries = sorted(round_.entries, key=lambda e: e.turn)
+        return cls(round_.number, round_.dealer_id, tuple(e.player_id for e in entries),
+                   {e.player_id: e.points for e in entries},
+                   {e.player_id: e.position for e in entries})
+
 
 @functools.cache
 def _last_round_entries() -> sa.Select:
@@ -477,30 +491,34 @@ def coming_after(session: GameSession, last: LastRound | None) -> Upcoming:
     return Upcoming((last.number if last else 0) + 1, dealer, order)
 
 
+def _entry_values(seats: list[Player], order: list[Player], entries: dict[str, Entry],
+                  score: RoundScore) -> list[dict]:
+    """The stored values of a round's entries, in playing order. A player
+    missing from ``entries`` keeps the outcome and cards already stored."""
+    values = []
+    for turn, player in enumerate(order):
+        parts = score.breakdown[player.name]
+        row = {"player_id": player.id, "seat": seats.index(player), "turn": turn,
+               "points": score.points[player.name], "position": score.position[player.name],
+               "tier_cents": parts.tier, "hu_cents": parts.hu,
+               "joker_ace_cents": parts.joker_ace, "net_cents": parts.total}
+        given = entries.get(player.name)
+        if given is not None:
+            row.update(outcome=given.outcome, cards=format_cards(_cards_of(given)))
+        values.append(row)
+    if sum(row["net_cents"] for row in values) != 0:
+        raise RuntimeError("A round's money does not sum to zero")
+    return values
+
+
 def _write_score(round_: Round, seats: list[Player], order: list[Player],
                  entries: dict[str, Entry], score: RoundScore) -> None:
-    existing = {e.player_id: e for e in round_.entries}
-    for turn, player in enumerate(order):
-        entry = existing.get(player.id)
-        if entry is None:
-            entry = RoundEntry(player=player)
-            round_.entries.append(entry)
-        name = player.name
-        given = entries.get(name)
-        if given is not None:
-            entry.outcome = given.outcome
-            entry.cards = format_cards(_cards_of(given))
-        parts = score.breakdown[name]
-        entry.seat = seats.index(player)
-        entry.turn = turn
-        entry.points = score.points[name]
-        entry.position = score.position[name]
-        entry.tier_cents = parts.tier
-        entry.hu_cents = parts.hu
-        entry.joker_ace_cents = parts.joker_ace
-        entry.net_cents = parts.total
-    if sum(e.net_cents for e in round_.entries) != 0:
-        raise RuntimeError(f"Round {round_.number}'s money does not sum to zero")
+    """Store a new score on a round's entries."""
+    stored = {e.player_id: e for e in round_.entries}
+    for row in _entry_values(seats, order, entries, score):
+        entry = stored[row["player_id"]]
+        for name, value in row.items():
+            setattr(entry, name, value)
 
 
 def _cards_of(entry: Entry):
@@ -520,23 +538,42 @@ def _score(order: list[Player], entries: dict[str, Entry], rules: HouseRules,
 
 def record_round(session: GameSession, entries: dict[str, Entry],
                  confirmed: str | None = None, *, device: str = "",
-                 version: int | None = None) -> Round:
-    """Save the next round. ``entries`` are by player name; ``confirmed`` is the
-    digest of the warnings the table has accepted; ``version`` is the session's
-    version the form was built on."""
+                 version: int | None = None, coming: Upcoming | None = None) -> int:
+    """Save the next round and return its number. ``entries`` are by player
+    name; ``confirmed`` is the digest of the warnings the table has accepted;
+    ``version`` is the session's version the form was built on; ``coming`` is
+    upcoming(session) if the caller has read it in this transaction.
+
+    It is written without ORM objects (the most frequent write, kept lean):
+    the round, its entries in one statement, and its totals added to the seats
+    in another."""
     _check_open(session)
     _check_version(session, version)  # before scoring: a stale page's errors don't matter
-    coming = upcoming(session)
+    coming = coming or upcoming(session)
     score = _score(coming.order, entries, session.rules, confirmed)
+    rows = _entry_values(active_players(session), coming.order, entries, score)
     _claim(session, version)
     with _saving(version):
-        round_ = Round(session=session, number=coming.number, dealer=coming.dealer)
-        db.session.add(round_)
-        _write_score(round_, active_players(session), coming.order, entries, score)
-        _add_to_seat_totals(session, round_)
-        _audit(session.group_id, "round.add", f"Round {round_.number}", session=session,
-               after=round_snapshot(round_), device=device)
-    return round_
+        round_id = db.session.execute(_insert_round(), {
+            "session_id": session.id, "number": coming.number, "dealer_id": coming.dealer.id,
+        }).scalar_one()
+        db.session.execute(_insert_entries(), [{**row, "round_id": round_id} for row in rows])
+        db.session.execute(_add_round_to_seats(), {"round_id": round_id})
+        _audit(session.group_id, "round.add", f"Round {coming.number}", session=session,
+               after=_snapshot(coming.number, coming.dealer.name,
+                               list(zip([p.name for p in coming.order], rows))),
+               device=device)
+    return coming.number
+
+
+@functools.cache
+def _insert_round() -> sa.Insert:
+    return sa.insert(Round.__table__).returning(Round.__table__.c.id)
+
+
+@functools.cache
+def _insert_entries() -> sa.Insert:
+    return sa.insert(RoundEntry.__table__)
 
 
 @contextmanager
@@ -733,22 +770,17 @@ def _total_seats(session: GameSession) -> None:
 
 
 @functools.cache
-def _one_round_totals() -> sa.Select:
-    """_seat_totals of the round ``round_id``, a statement built once: it runs on
-    every save, and building it costs more than running it."""
-    return _seat_totals(Round.id == sa.bindparam("round_id"))
-
-
-def _add_to_seat_totals(session: GameSession, round_: Round) -> None:
-    """Add a round just written, the session's last, to its players' seat
-    totals (rather than summing every round again). The seats read are current:
-    the version claimed for this change proves nothing changed since."""
-    db.session.flush()
-    seats = {seat.player_id: seat for seat in session.seats}
-    for row in db.session.execute(_one_round_totals(), {"round_id": round_.id}):
-        seat = seats[row.player_id]
-        for name in SEAT_TOTALS:
-            setattr(seat, name, getattr(seat, name) + int(getattr(row, name)))
+def _add_round_to_seats() -> sa.Update:
+    """Add the round ``round_id``, just written as the session's last, to its
+    players' seat totals, rather than summing every round again: one statement,
+    built once. The seats are current: the version claimed for the change
+    proves nothing changed since they were read."""
+    seat = Seat.__table__
+    totals = _seat_totals(Round.id == sa.bindparam("round_id")).subquery()
+    return (sa.update(seat)
+            .where(seat.c.session_id == totals.c.session_id,
+                   seat.c.player_id == totals.c.player_id)
+            .values({name: seat.c[name] + totals.c[name] for name in SEAT_TOTALS}))
 
 
 def _total_seats_in_bulk(*where) -> None:

@@ -2,6 +2,7 @@
 every page of a group makes before anything is loaded."""
 
 import hashlib
+from datetime import date
 from functools import wraps
 from urllib.parse import urlsplit
 
@@ -43,6 +44,18 @@ def sign_in(group: Group, device: str) -> None:
     session["group_id"] = group.id
     session["group_check"] = passphrase_check(group)
     session["device"] = device
+    session["day"] = today()
+
+
+def today() -> int:
+    return date.today().toordinal()
+
+
+def keep_signed_in() -> None:
+    """Renew the cookie on a phone's first group page of the day, so that it
+    stays signed in for 400 days after it was last used."""
+    if session.get("day") != today():
+        session["day"] = today()
 
 
 def sign_out() -> None:
@@ -66,6 +79,7 @@ def require_group(endpoint, values):
     sign in and come back."""
     if current_group() is None:
         abort(redirect(url_for("groups.sign_in", next=request.full_path.rstrip("?"))))
+    keep_signed_in()
 
 
 def signed_in(view):

@@ -1,5 +1,8 @@
 """Loading what a URL names, with the access and 404 checks in one place."""
 
+import functools
+
+import sqlalchemy as sa
 from flask import abort, g
 from sqlalchemy.orm import joinedload
 
@@ -8,20 +11,38 @@ from ..models import GameSession, Seat
 from .access import current_group, require_group
 
 
+@functools.cache
+def _session_page_load() -> sa.Select:
+    """A session page's session, its group, seats and players: one round trip,
+    and a statement built once (every session page runs it)."""
+    return (sa.select(GameSession).where(GameSession.id == sa.bindparam("session_id"))
+            .options(joinedload(GameSession.group),
+                     joinedload(GameSession.seats).joinedload(Seat.player)))
+
+
 def load_game_session(endpoint, values):
     """A url_value_preprocessor for a group's pages: puts the session named by
-    ``session_id`` on ``g.game``, with its seats and players (in the same
-    statement: one round trip), so views and templates never pass it around."""
+    ``session_id`` on ``g.game``, so views and templates never pass it around.
+
+    The session is read before the access check, with its group: the check
+    then finds the signed-in group already loaded (a session of another group
+    is a 404 either way)."""
+    if not values or "session_id" not in values:
+        require_group(endpoint, values)
+        return
+    game = db.session.scalars(_session_page_load(), {"session_id": values.pop("session_id")}
+                              ).unique().one_or_none()
     require_group(endpoint, values)
-    if values and "session_id" in values:
-        g.game = group_row_or_404(GameSession, values.pop("session_id"),
-                                  joinedload(GameSession.seats).joinedload(Seat.player))
+    g.game = _own_or_404(game)
 
 
 def group_row_or_404(model, row_id: int, *options):
     """The signed-in group's row of ``model`` (a session, a player) with that id,
     loaded with ``options``; another group's is a 404, as if it did not exist."""
-    row = db.session.get(model, row_id, options=options)
+    return _own_or_404(db.session.get(model, row_id, options=options))
+
+
+def _own_or_404(row):
     if row is None or row.group_id != current_group().id:
         abort(404)
     return row
@@ -30,4 +51,5 @@ def group_row_or_404(model, row_id: int, *options):
 def add_session_id(endpoint, values):
     """A url_defaults hook: url_for inside a session's pages needs no session_id."""
     if "session_id" not in values and "game" in g and g.game is not None:
-        values["session_id"] = g.game.id
+        # Its identity, which a commit doesn't expire: no reload for a redirect.
+        values["session_id"] = sa.inspect(g.game).identity[0]

@@ -80,7 +80,7 @@ def new():
             saved = _save(form, coming.number, coming.order, outcome,
                           lambda entries, confirmed, version: services.record_round(
                               g.game, entries, confirmed=confirmed, device=device_label(),
-                              version=version))
+                              version=version, coming=coming))
         except services.Conflict as conflict:
             queries.load_board(g.game)  # afresh: a refused save rolled back
             coming = services.upcoming(g.game)
@@ -90,7 +90,7 @@ def new():
             _rebuild(form, coming.number, coming.order)
         else:
             if saved is not None:
-                return redirect(url_for(".show", number=saved.number))
+                return redirect(url_for(".show", number=saved))
     rows = _rows(form, coming.order, coming.dealer, outcome)
     return render_template("rounds/new.html", form=form, rows=rows, outcome=outcome,
                            coming=coming, saved_round=_saved_round(outcome.conflict)), \
@@ -102,8 +102,8 @@ def show(number):
     round_ = _round_or_404(number)
     count = queries.round_count(g.game)
     latest = number == count
-    next_dealer = (services.upcoming(g.game).dealer if latest
-                   else queries.dealer_of(g.game, number + 1))
+    next_dealer = (services.coming_after(g.game, services.LastRound.of_round(round_)).dealer
+                   if latest else queries.dealer_of(g.game, number + 1))
     entries = sorted(round_.entries, key=lambda e: (e.position, e.turn))
     cards = {e.player_id: parse_cards(e.cards) for e in entries}
     parts = _money_parts(entries, g.game.rules.scheme)
@@ -274,7 +274,7 @@ def _fill(form: RoundForm, number: int, prefill: list[dict]) -> None:
 
 def _save(form: RoundForm, number: int, order: list[Player], outcome: Outcome, save):
     """Validate a posted round form and save it with ``save(entries, confirmed,
-    version)``; the saved round, or None with what went wrong put in
+    version)``; what ``save`` returned, or None with what went wrong put in
     ``outcome``. Raises services.Conflict if the form missed another phone's change."""
     version = form.parsed_version()
     if version is None:

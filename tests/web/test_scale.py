@@ -18,16 +18,18 @@ from scorekeeper.extensions import db
 from scorekeeper.models import GameSession, Round, Seat
 from scorekeeper.rules import HouseRules
 from tests.conftest import fresh_app, signed_in_client
-from tests.web.probing import statements
+from tests.web.probing import forms_on, statements
 
 SESSIONS = 10_000
 LONG_ROUNDS = 400  # the scoreboard's stress case
 SHAPES = 100  # distinct short sessions, repeated to make up the 10,000
 NOW = datetime(2026, 11, 20, 12)
 
-# The statements of each page: loading the group, then the page's own queries.
-EXPECTED = {"scoreboard": 3, "players": 3, "settlement": 3, "round form": 3, "history": 6, "player": 4,
-            "home": 7}
+# The statements of each page. A session's pages read the session with its
+# group, seats and players in one; a saved round is the load, the last round,
+# the version claimed, the round, its entries, the seat totals and the audit.
+EXPECTED = {"scoreboard": 2, "players": 2, "settlement": 2, "round form": 2, "latest round": 3,
+            "earlier round": 4, "history": 6, "player": 4, "home": 7, "save a round": 7}
 
 
 def tiny_group(rng: random.Random) -> demo.DemoGroup:
@@ -73,6 +75,8 @@ def seed(app, plan: demo.DemoGroup, name: str) -> dict[str, str]:
             "players": f"/sessions/{open_id}/players",
             "settlement": f"/sessions/{open_id}/settle",
             "round form": f"/sessions/{open_id}/rounds/new",
+            "latest round": f"/sessions/{open_id}/rounds/{rounds}",
+            "earlier round": f"/sessions/{open_id}/rounds/1",
             "history": "/history",
             "player": f"/players/{player_id}",
             "home": "/",
@@ -87,6 +91,17 @@ def count_statements(app, site) -> dict[str, int]:
         with statements(app) as seen:
             assert site["client"].get(url).status_code == 200, url
         counts[page] = len(seen)
+    client, form_url = site["client"], site["urls"]["round form"]
+    (form,) = [f for f in forms_on(client.get(form_url).get_data(as_text=True), form_url)
+               if f.action == form_url]
+    fields = {name: values[0] for name, values in form.values.items()}
+    held = iter(["2C", "3D", "4H", "5S", "6C", "7D"])  # one card each: a valid round
+    for name in fields:
+        if name.endswith("-cards"):
+            fields[name] = next(held)
+    with statements(app) as seen:
+        assert client.post(form_url, data=fields).status_code == 302
+    counts["save a round"] = len(seen)
     return counts
 
 

@@ -164,6 +164,29 @@ def test_the_session_cookie_is_httponly_and_samesite_lax(app):
     assert "Domain=" not in header
 
 
+def session_cookies(response) -> list[str]:
+    return [h for h in response.headers.getlist("Set-Cookie") if h.startswith("session=")]
+
+
+def test_the_sign_in_is_renewed_once_a_day(app, monkeypatch):
+    """The cookie's 400 days start again on the first page of each day, and
+    the other responses of the day carry no new cookie."""
+    from scorekeeper.web import access
+
+    phone = app.test_client()
+    sign_in_answer = sign_in(app)
+    phone.set_cookie("session", session_cookie(sign_in_answer)[1].value)
+    assert phone.get("/history").status_code == 200
+    assert session_cookies(phone.get("/history")) == []
+    day = access.today()
+    monkeypatch.setattr(access, "today", lambda: day + 1)
+    renewed = phone.get("/history")
+    assert renewed.status_code == 200
+    _, morsel = session_cookie(renewed)
+    assert morsel["expires"]
+    assert session_cookies(phone.get("/history")) == []
+
+
 def test_with_https_the_session_cookie_is_secure(tmp_path):
     with fresh_app(tmp_path, TESTING=True, SECRET_KEY="https-key", HTTPS=True) as app:
         _, morsel = session_cookie(sign_in(app, "https://localhost"))

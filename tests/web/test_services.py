@@ -4,7 +4,7 @@ import pytest
 import sqlalchemy as sa
 from sqlalchemy import event
 
-from scorekeeper import services
+from scorekeeper import queries, services
 from scorekeeper.extensions import db
 from scorekeeper.models import (
     AuditEvent,
@@ -23,6 +23,12 @@ from tests.web.examples import EXAMPLE_1, EXAMPLE_2, EXAMPLE_3, EXAMPLE_RULES
 
 def names(players):
     return [p.name for p in players]
+
+
+def recorded(table, entries, **options) -> Round:
+    """record_round, and the round it saved."""
+    number = services.record_round(table, entries, **options)
+    return queries.load_round(table, number)
 
 
 def net_by_name(round_):
@@ -67,12 +73,12 @@ def test_start_session_refuses_a_deck_too_small(ctx):
 
 
 def test_worked_examples_recorded_in_a_row(table):
-    first = services.record_round(table, EXAMPLE_1)
+    first = recorded(table, EXAMPLE_1)
     assert net_by_name(first) == {"A": -100, "B": -800, "C": 900, "D": 0}
     assert first.dealer.name == "D"
     assert services.upcoming(table).dealer.name == "C"
     services.record_round(table, EXAMPLE_2)
-    third = services.record_round(table, EXAMPLE_3)
+    third = recorded(table, EXAMPLE_3)
     assert net_by_name(third) == {"A": -400, "B": 1000, "C": -400, "D": -200}
     balances = {db.session.get(Player, pid).name: cents
                 for pid, cents in services.balances(table).items()}
@@ -81,7 +87,7 @@ def test_worked_examples_recorded_in_a_row(table):
 
 
 def test_stored_entries_keep_canonical_cards_and_parts(table):
-    round_ = services.record_round(table, {**EXAMPLE_1, "A": Entry("dead", "jk, 7♥")})
+    round_ = recorded(table, {**EXAMPLE_1, "A": Entry("dead", "jk, 7♥")})
     a = next(e for e in round_.entries if e.player.name == "A")
     assert (a.cards, a.points, a.position) == ("JK 7H", 27, 3)
     assert (a.tier_cents, a.hu_cents, a.joker_ace_cents, a.net_cents) == (-200, 0, 100, -100)
@@ -104,13 +110,12 @@ def test_warnings_need_the_matching_confirmation(table):
     assert [w.code for w in caught.value.warnings] == ["dead_without_cards"]
     with pytest.raises(services.NeedsConfirmation):
         services.record_round(table, entries, confirmed="something else")
-    round_ = services.record_round(table, entries, confirmed=caught.value.digest)
-    assert round_.number == 1
+    assert services.record_round(table, entries, confirmed=caught.value.digest) == 1
 
 
 def test_editing_a_round_recomputes_later_dealers_and_money(table):
     services.record_round(table, EXAMPLE_1)          # C wins, so C deals round 2
-    second = services.record_round(table, EXAMPLE_2)
+    second = recorded(table, EXAMPLE_2)
     assert second.dealer.name == "C"
     assert names(e.player for e in second.entries) == list("DABC")
     first = table.rounds[0]
