@@ -66,33 +66,55 @@ def _offset(number: int) -> int:
 
 @dataclass(frozen=True)
 class SessionSummary:
-    session: GameSession
+    session: sa.Row  # id, started_at, currency, is_finished
     players: list[sa.Row]  # id, name, active, net_cents; seat order, players who left included
     rounds: int
     winners: list[sa.Row]  # the highest balance, several when tied; empty if nobody won money
     winner_cents: int
 
 
-def players_on_record(group: Group) -> list[Player]:
-    """Everyone in the group who has sat at a table, by name."""
+# What a list shows of each session: plain rows, as a list needs no objects.
+LISTED = (GameSession.id, GameSession.started_at, GameSession.currency,
+          GameSession.ended_at.is_not(None).label("is_finished"))
+
+
+@functools.cache
+def _players_on_record() -> sa.Select:
     seated = sa.select(Seat.id).where(Seat.player_id == Player.id).exists()
-    return list(db.session.scalars(
-        sa.select(Player).where(Player.group_id == group.id, seated)
-        .order_by(sa.func.lower(Player.name), Player.id)))
+    return (sa.select(Player.id, Player.name)
+            .where(Player.group_id == sa.bindparam("group_id"), seated)
+            .order_by(sa.func.lower(Player.name), Player.id))
+
+
+def players_on_record(group: Group) -> list[sa.Row]:
+    """Everyone in the group who has sat at a table, by name: (id, name) rows."""
+    return db.session.execute(_players_on_record(), {"group_id": group.id}).all()
+
+
+@functools.cache
+def _finished_statements(with_player: bool) -> tuple[sa.Select, sa.Select]:
+    """The count and one page of the group ``group_id``'s finished sessions,
+    newest first, with ``with_player``: only those where ``player_id`` sat.
+    Built once for each case."""
+    where = [GameSession.group_id == sa.bindparam("group_id"), GameSession.ended_at.is_not(None)]
+    if with_player:
+        where.append(sa.select(Seat.id).where(
+            Seat.session_id == GameSession.id,
+            Seat.player_id == sa.bindparam("player_id")).exists())
+    return (sa.select(sa.func.count()).select_from(GameSession).where(*where),
+            sa.select(*LISTED).where(*where)
+            .order_by(GameSession.started_at.desc(), GameSession.id.desc())
+            .limit(sa.bindparam("limit")).offset(sa.bindparam("offset")))
 
 
 def finished_sessions(group: Group, number: int, player_id: int | None = None) -> Page:
     """Page ``number`` of the group's finished sessions, newest first, as
     SessionSummary items; only those where ``player_id`` sat, if given."""
-    where = [GameSession.group_id == group.id, GameSession.ended_at.is_not(None)]
-    if player_id is not None:
-        where.append(sa.select(Seat.id).where(
-            Seat.session_id == GameSession.id, Seat.player_id == player_id).exists())
-    total = db.session.scalar(sa.select(sa.func.count()).where(*where))
-    sessions = list(db.session.scalars(
-        sa.select(GameSession).where(*where)
-        .order_by(GameSession.started_at.desc(), GameSession.id.desc())
-        .limit(PER_PAGE).offset(_offset(number))))
+    count, page = _finished_statements(player_id is not None)
+    values = {"group_id": group.id, "player_id": player_id}
+    total = db.session.scalar(count, values)
+    sessions = db.session.execute(
+        page, {**values, "limit": PER_PAGE, "offset": _offset(number)}).all()
     return Page(_summaries(sessions), number, total)
 
 
@@ -110,7 +132,8 @@ def _summary_statements() -> tuple[sa.Select, sa.Select]:
     )
 
 
-def _summaries(sessions: list[GameSession]) -> list[SessionSummary]:
+def _summaries(sessions: list[sa.Row]) -> list[SessionSummary]:
+    """SessionSummary of each of these LISTED rows."""
     if not sessions:
         return []
     round_counts, players = _summary_statements()
@@ -255,19 +278,19 @@ def known_players(group: Group) -> list[Player]:
 
 
 def _sessions(query) -> list[SessionSummary]:
-    return _summaries(list(db.session.scalars(query)))
+    return _summaries(db.session.execute(query).all())
 
 
 def open_sessions(group: Group) -> list[SessionSummary]:
     """The group's sessions still being played, the latest first."""
-    return _sessions(sa.select(GameSession)
+    return _sessions(sa.select(*LISTED)
                      .where(GameSession.group_id == group.id, GameSession.ended_at.is_(None))
                      .order_by(GameSession.started_at.desc(), GameSession.id.desc()))
 
 
 def recently_finished(group: Group, limit: int) -> list[SessionSummary]:
     """The group's last ``limit`` sessions that ended, the latest first."""
-    return _sessions(sa.select(GameSession)
+    return _sessions(sa.select(*LISTED)
                      .where(GameSession.group_id == group.id, GameSession.ended_at.is_not(None))
                      .order_by(GameSession.ended_at.desc(), GameSession.id.desc())
                      .limit(limit))

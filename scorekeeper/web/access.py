@@ -20,16 +20,21 @@ def passphrase_check(group: Group) -> str:
 
 def current_group() -> Group | None:
     """The group the signed cookie names, if its passphrase is unchanged since
-    sign-in. The row is kept on ``g`` under the cookie's id, so it is read once
-    per request."""
-    group_id = session.get("group_id")
+    sign-in. Pages ask often (every date shown is in the group's time zone),
+    so the answer is kept on ``g`` for as long as the cookie says the same:
+    signing in again during a request (as a passphrase change does) asks anew."""
+    signed = (session.get("group_id"), session.get("group_check"))
+    known = g.get("signed_in")
+    if known is None or known[0] != signed:
+        known = g.signed_in = (signed, _group_signed_in(*signed))
+    return known[1]
+
+
+def _group_signed_in(group_id, check) -> Group | None:
     if not isinstance(group_id, int):
         return None
-    loaded = g.setdefault("groups", {})
-    if group_id not in loaded:
-        loaded[group_id] = db.session.get(Group, group_id)
-    group = loaded[group_id]
-    if group is None or session.get("group_check") != passphrase_check(group):
+    group = db.session.get(Group, group_id)
+    if group is None or check != passphrase_check(group):
         return None
     return group
 

@@ -425,7 +425,7 @@ def count_statements(app, action):
     engine = db.engine
     # The requests share the test's app context: start afresh, as a server's requests do.
     db.session.close()
-    g.pop("groups", None)
+    g.pop("signed_in", None)
     sa.event.listen(engine, "before_cursor_execute", listen)
     try:
         assert action().status_code == 200
