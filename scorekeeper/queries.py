@@ -66,16 +66,21 @@ def _offset(number: int) -> int:
 
 @dataclass(frozen=True)
 class SessionSummary:
-    session: sa.Row  # id, started_at, currency, is_finished
+    session: sa.Row  # LISTED: id, started_at, currency, is_finished, rounds
     players: list[sa.Row]  # id, name, active, net_cents; seat order, players who left included
-    rounds: int
     winners: list[sa.Row]  # the highest balance, several when tied; empty if nobody won money
     winner_cents: int
+
+    @property
+    def rounds(self) -> int:
+        return self.session.rounds
 
 
 # What a list shows of each session: plain rows, as a list needs no objects.
 LISTED = (GameSession.id, GameSession.started_at, GameSession.currency,
-          GameSession.ended_at.is_not(None).label("is_finished"))
+          GameSession.ended_at.is_not(None).label("is_finished"),
+          sa.select(sa.func.count()).where(Round.session_id == GameSession.id)
+          .scalar_subquery().label("rounds"))
 
 
 @functools.cache
@@ -119,36 +124,28 @@ def finished_sessions(group: Group, number: int, player_id: int | None = None) -
 
 
 @functools.cache
-def _summary_statements() -> tuple[sa.Select, sa.Select]:
-    """The round counts and the players (plain rows: a list needs no Seat and
-    Player objects) of the sessions ``ids``, built once."""
-    ids = sa.bindparam("ids", expanding=True)
-    return (
-        sa.select(Round.session_id, sa.func.count())
-        .where(Round.session_id.in_(ids)).group_by(Round.session_id),
-        sa.select(Seat.session_id, Player.id, Player.name, Seat.active, Seat.net_cents)
-        .join(Player, Player.id == Seat.player_id)
-        .where(Seat.session_id.in_(ids)).order_by(Seat.session_id, Seat.position),
-    )
+def _seated_in() -> sa.Select:
+    """The players (plain rows: a list needs no Seat and Player objects) of
+    the sessions ``ids``, built once."""
+    return (sa.select(Seat.session_id, Player.id, Player.name, Seat.active, Seat.net_cents)
+            .join(Player, Player.id == Seat.player_id)
+            .where(Seat.session_id.in_(sa.bindparam("ids", expanding=True)))
+            .order_by(Seat.session_id, Seat.position))
 
 
 def _summaries(sessions: list[sa.Row]) -> list[SessionSummary]:
     """SessionSummary of each of these LISTED rows."""
     if not sessions:
         return []
-    round_counts, players = _summary_statements()
-    ids = {"ids": [s.id for s in sessions]}
-    rounds = dict(db.session.execute(round_counts, ids).all())
     seated: dict[int, list[sa.Row]] = {}
-    for row in db.session.execute(players, ids):
+    for row in db.session.execute(_seated_in(), {"ids": [s.id for s in sessions]}):
         seated.setdefault(row.session_id, []).append(row)
     summaries = []
     for session in sessions:
         players = seated.get(session.id, [])
         best = max((p.net_cents for p in players), default=0)
         winners = [p for p in players if best > 0 and p.net_cents == best]
-        summaries.append(SessionSummary(
-            session, players, int(rounds.get(session.id, 0)), winners, best))
+        summaries.append(SessionSummary(session, players, winners, best))
     return summaries
 
 

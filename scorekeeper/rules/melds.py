@@ -43,7 +43,7 @@ kept for every hand: the moves of a suit at each kind of position (_moves,
 _step_moves for the search, _suit_moves for the bound), the search's moves of
 a suit by the value of its part of the state (_EXPANSIONS), and the bound's
 forward sweep, position by position, by the suit's states there (_SUIT_STEPS,
-the most recently used). A hand then pays mostly for what depends on its
+the recently used). A hand then pays mostly for what depends on its
 points: the backward pass of each suit's bound and the search itself.
 
 Many jokers. A hand with _MELD_ALL_JOKERS jokers or more can usually meld
@@ -57,7 +57,6 @@ steps ran out) the hand is solved as above.
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 from functools import lru_cache
 from heapq import heappop, heappush
@@ -379,13 +378,15 @@ def _suit_moves(key: tuple) -> tuple:
 _STAY: dict[int, tuple] = {}  # the one move of a state with nothing to do, by next state
 
 
-# One position of _suit_bounds' forward sweep, shared by every hand, least
-# recently used first, at most _SUIT_STEPS_KEPT of them (about 8 MB). Key and
-# value are flat tuples whose items are ints or long-lived move tuples, so
-# that the garbage collector stops tracking a new entry at its first pass
-# (nested new tuples would reach the oldest generation still tracked and make
-# its full collections long).
-_SUIT_STEPS: OrderedDict[tuple, tuple] = OrderedDict()
+# One position of _suit_bounds' forward sweep, shared by every hand: the steps
+# made or used since the table was last renewed, and those of the table before
+# (a step used again is moved to the new table), at most _SUIT_STEPS_KEPT in
+# all (about 8 MB). Key and value are flat tuples whose items are ints or
+# long-lived move tuples, so that the garbage collector stops tracking a new
+# entry at its first pass (nested new tuples would reach the oldest generation
+# still tracked and make its full collections long).
+_SUIT_STEPS: dict[tuple, tuple] = {}
+_SUIT_STEPS_BEFORE: dict[tuple, tuple] = {}
 _SUIT_STEPS_KEPT = 16384
 
 
@@ -415,6 +416,19 @@ def _suit_step(states: tuple, nat: int, mode: int, gap: int, next1: int | None,
     return (count, len(grown)) + tuple(sorted(grown)) + tuple(trans)
 
 
+def _suit_step_kept(key: tuple, states: tuple, kind: tuple) -> tuple:
+    """_suit_step from the table before or made anew, put in _SUIT_STEPS."""
+    global _SUIT_STEPS, _SUIT_STEPS_BEFORE
+    step = _SUIT_STEPS_BEFORE.get(key)
+    if step is None:
+        step = _suit_step(states, *kind)
+    steps = _SUIT_STEPS
+    steps[key] = step
+    if len(steps) >= _SUIT_STEPS_KEPT // 2:
+        _SUIT_STEPS_BEFORE, _SUIT_STEPS = steps, {}
+    return step
+
+
 def _suit_bounds(row: list[int], jokers: int, gaps: list[int], pool_costs: list) -> list | None:
     """For one suit (``row``: its cards by run position, see _layout), after
     each position p and for each of its states there
@@ -439,14 +453,7 @@ def _suit_bounds(row: list[int], jokers: int, gaps: list[int], pool_costs: list)
         key = kind + states
         step = _SUIT_STEPS.get(key)
         if step is None:
-            step = _SUIT_STEPS[key] = _suit_step(states, *kind)
-            if len(_SUIT_STEPS) > _SUIT_STEPS_KEPT:
-                _SUIT_STEPS.popitem(last=False)
-        else:
-            try:
-                _SUIT_STEPS.move_to_end(key)
-            except KeyError:
-                pass  # just dropped by another thread
+            step = _suit_step_kept(key, states, kind)
         budget -= step[0]
         if budget < 0:
             return None
@@ -601,6 +608,37 @@ def _bounds(counts: list[list[int]], jokers: int, values: list[int], layout: tup
     return tables
 
 
+class _Settle(dict):
+    """How the pool of a position settles, by the low bits of a state key (pool
+    and owed jokers, see "state keys"): ((amount taken off the key, cards left
+    dead, whether a set is made, jokers owed after the move << spent shift),
+    ...). Taking the amount off clears pool and owed and, for a set of one or
+    two cards, adds the jokers it takes to those spent; the owed jokers stay
+    out of the spent count, but a set may only take jokers the runs do not
+    owe."""
+
+    def __init__(self, owed_shift: int, sp: int) -> None:
+        super().__init__()
+        self.pool_mask = (1 << owed_shift) - 1
+        self.owed_shift = owed_shift
+        self.sp = sp
+
+    def __missing__(self, low: int) -> tuple:
+        pool = low & self.pool_mask
+        owed = low >> self.owed_shift
+        sp = self.sp
+        drop = low + (owed << sp)
+        if pool == 1 or pool == 2:
+            options = ((drop, pool, 0, 0), (drop - ((3 - pool) << sp), 0, 1, owed << sp))
+        else:
+            options = ((drop, 0, 1 if pool else 0, 0),)
+        self[low] = options
+        return options
+
+
+_SETTLE: dict[tuple, _Settle] = {}
+_NO_CHOICE = ((0, 0, 0, 0, 0),)  # the one move of no suit: (key delta, bound costs, move number)
+
 # The search's moves of one suit at one kind of step (see _solve), by key
 # layout, then by suit and the rest of the _step_moves key, then by the value
 # of the suit's field.
@@ -631,6 +669,9 @@ def _solve(counts: list[list[int]], jokers: int, values: list[int], width: int,
     layout_moves = _EXPANSIONS.get(key_layout)
     if layout_moves is None:
         layout_moves = _EXPANSIONS[key_layout] = {}
+    settle = _SETTLE.get((owed_shift, sp))
+    if settle is None:
+        settle = _SETTLE[(owed_shift, sp)] = _Settle(owed_shift, sp)
 
     # The positions, in order, each with the suits that may have something to
     # do there: a natural card, or a run still open (a run carries jokers at most
@@ -768,6 +809,8 @@ def _solve(counts: list[list[int]], jokers: int, values: list[int], width: int,
                 s2 += g2
             else:
                 choices.append(moves)  # none at all: no combination
+        # The last suit with a choice is combined in the loop below.
+        last_moves = choices.pop() if choices else _NO_CHOICE
         partial = [(nk, made, s0, s1, s2)] if nk < cap else []
         for moves in choices:
             grown = []
@@ -782,53 +825,49 @@ def _solve(counts: list[list[int]], jokers: int, values: list[int], width: int,
         t1 = t + 1
         next_busy = idle_masks[t1] < 0  # no state is idle at the next step
         follow = None
-        for nk, made, s0, s1, s2 in partial:
-            low = nk & low_mask
-            if low:
-                pool = low & pool_mask
-                owed = low >> owed_shift
-                nk -= low + (owed << sp)  # owed jokers are not spent yet
-                if pool == 1 or pool == 2:
-                    options = [(nk, dead + pool * vp, 0)]
-                    if nk + ((3 - pool + owed) << sp) < cap:
-                        options.append((nk + ((3 - pool) << sp), dead, 1))
-                else:
-                    options = ((nk, dead, pool and 1),)
-            else:
-                options = ((nk, dead, 0),)
-            for nk, d, made_set in options:
-                t2 = t1
-                if not next_busy:
-                    while True:
-                        mask = idle_masks[t2]
-                        if mask < 0 or nk & mask:
-                            break
-                        t2 += 1
-                seen = best[t2]
-                old = seen.get(nk)
-                if old is not None and old[0] <= d:
+        for base, made, s0, s1, s2 in partial:
+            for delta, g0, g1, g2, i in last_moves:
+                pk = base + delta
+                if pk >= cap:
                     continue
-                # The bound: the suits' costs, less the jokers left at the price.
-                left = J - (nk >> sp)
-                if left:
-                    h = s1 - price1 * left
-                    if s2 - price2 * left > h:
-                        h = s2 - price2 * left
-                else:
-                    h = s0
-                    if h >= _BIG:
-                        continue  # some suit can't finish its open runs
-                cf = d + h if h > 0 else d
-                if cf > most:
-                    continue
-                seen[nk] = (d, t, key, made, made_set)
-                if cf <= f and (follow is None or cf < follow[0]
-                                or cf == follow[0] and nk < follow[2]):
-                    if follow is not None:
-                        push(heap, follow)
-                    follow = (cf, -t2, nk, d)
-                else:
-                    push(heap, (cf, -t2, nk, d))
+                for drop, dead_cards, made_set, owed in settle[pk & low_mask]:
+                    nk = pk - drop
+                    if nk + owed >= cap:
+                        continue  # no jokers left for the set and the runs' debts
+                    d = dead + dead_cards * vp
+                    t2 = t1
+                    if not next_busy:
+                        while True:
+                            mask = idle_masks[t2]
+                            if mask < 0 or nk & mask:
+                                break
+                            t2 += 1
+                    seen = best[t2]
+                    old = seen.get(nk)
+                    if old is not None and old[0] <= d:
+                        continue
+                    # The bound: the suits' costs, less the jokers left at the price.
+                    left = J - (nk >> sp)
+                    if left:
+                        h = s1 + g1 - price1 * left
+                        h2 = s2 + g2 - price2 * left
+                        if h2 > h:
+                            h = h2
+                    else:
+                        h = s0 + g0
+                        if h >= _BIG:
+                            continue  # some suit can't finish its open runs
+                    cf = d + h if h > 0 else d
+                    if cf > most:
+                        continue
+                    seen[nk] = (d, t, key, made + i, made_set)
+                    if cf <= f and (follow is None or cf < follow[0]
+                                    or cf == follow[0] and nk < follow[2]):
+                        if follow is not None:
+                            push(heap, follow)
+                        follow = (cf, -t2, nk, d)
+                    else:
+                        push(heap, (cf, -t2, nk, d))
         if follow is not None:
             f, t, key, dead = follow
             t = -t
