@@ -50,6 +50,9 @@ class Group(db.Model):
     timezone: Mapped[str] = mapped_column(sa.String(64), default=DEFAULT_TIMEZONE,
                                           server_default=DEFAULT_TIMEZONE)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    # How many of its sessions have ended, kept by the services: the history's
+    # first page shows it without counting thousands of sessions.
+    finished_sessions: Mapped[int] = mapped_column(default=0, server_default="0")
 
     def __repr__(self) -> str:
         return f"<Group {self.name}>"

@@ -96,30 +96,42 @@ def players_on_record(group: Group) -> list[sa.Row]:
     return db.session.execute(_players_on_record(), {"group_id": group.id}).all()
 
 
-@functools.cache
-def _finished_statements(with_player: bool) -> tuple[sa.Select, sa.Select]:
-    """The count and one page of the group ``group_id``'s finished sessions,
-    newest first, with ``with_player``: only those where ``player_id`` sat.
-    Built once for each case."""
+def _finished_where(with_player: bool) -> list[sa.ColumnElement[bool]]:
+    """The group ``group_id``'s finished sessions; with ``with_player``, only
+    those where ``player_id`` sat."""
     where = [GameSession.group_id == sa.bindparam("group_id"), GameSession.ended_at.is_not(None)]
     if with_player:
         where.append(sa.select(Seat.id).where(
             Seat.session_id == GameSession.id,
             Seat.player_id == sa.bindparam("player_id")).exists())
-    return (sa.select(sa.func.count()).select_from(GameSession).where(*where),
-            sa.select(*LISTED).where(*where)
+    return where
+
+
+@functools.cache
+def _finished_page(with_player: bool) -> sa.Select:
+    """A page of _finished_where(with_player), newest first, built once."""
+    return (sa.select(*LISTED).where(*_finished_where(with_player))
             .order_by(GameSession.started_at.desc(), GameSession.id.desc())
             .limit(sa.bindparam("limit")).offset(sa.bindparam("offset")))
+
+
+@functools.cache
+def _finished_with_player() -> sa.Select:
+    """How many finished sessions ``player_id`` sat in (the group keeps the
+    count of all its finished sessions)."""
+    return sa.select(sa.func.count()).select_from(GameSession).where(*_finished_where(True))
 
 
 def finished_sessions(group: Group, number: int, player_id: int | None = None) -> Page:
     """Page ``number`` of the group's finished sessions, newest first, as
     SessionSummary items; only those where ``player_id`` sat, if given."""
-    count, page = _finished_statements(player_id is not None)
     values = {"group_id": group.id, "player_id": player_id}
-    total = db.session.scalar(count, values)
-    sessions = db.session.execute(
-        page, {**values, "limit": PER_PAGE, "offset": _offset(number)}).all()
+    if player_id is None:
+        total = group.finished_sessions
+    else:
+        total = db.session.scalar(_finished_with_player(), values)
+    sessions = db.session.execute(_finished_page(player_id is not None),
+                                  {**values, "limit": PER_PAGE, "offset": _offset(number)}).all()
     return Page(_summaries(sessions), number, total)
 
 

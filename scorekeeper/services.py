@@ -852,6 +852,7 @@ def end_session(session: GameSession, *, device: str = "", version: int | None =
     _check_open(session)
     _claim(session, version)
     session.ended_at = utcnow()
+    _count_finished(session.group_id, 1)
     _audit(session.group_id, "session.end", "Session ended", session=session, device=device)
     db.session.commit()
 
@@ -863,9 +864,29 @@ def reopen_session(session: GameSession, *, device: str = "",
         raise ServiceError("This session is still open")
     _claim(session, version)
     session.ended_at = None
+    _count_finished(session.group_id, -1)
     _audit(session.group_id, "session.reopen", "Session reopened", session=session,
            device=device)
     db.session.commit()
+
+
+def _count_finished(group_id: int, change: int) -> None:
+    """Add ``change`` to the group's count of finished sessions: in SQL, so
+    that two sessions of the group ending at once both count."""
+    db.session.execute(
+        sa.update(Group).where(Group.id == group_id)
+        .values(finished_sessions=Group.finished_sessions + change)
+        .execution_options(synchronize_session=False))
+
+
+def _recount_finished(group_id: int) -> None:
+    """Count the group's finished sessions afresh, after writing them in bulk."""
+    db.session.execute(
+        sa.update(Group).where(Group.id == group_id)
+        .values(finished_sessions=sa.select(sa.func.count()).select_from(GameSession)
+                .where(GameSession.group_id == group_id, GameSession.ended_at.is_not(None))
+                .scalar_subquery())
+        .execution_options(synchronize_session=False))
 
 
 # Correcting a session's house rules and a player's name
@@ -992,6 +1013,7 @@ def _write_backup(name: str, passphrase: str, backup, device: str) -> Group:
     db.session.flush()
     _total_seats_in_bulk(Round.session_id.in_(
         sa.select(GameSession.id).where(GameSession.group_id == group.id)))
+    _recount_finished(group.id)
     events = [AuditEvent(
         group_id=group.id, session_id=None if e.session is None else sessions[e.session].id,
         at=e.at, device=e.device, action=e.action, subject=e.subject, before=e.before,
@@ -1065,6 +1087,8 @@ def seed_demo_group(name: str, passphrase: str, plan: DemoGroup,
         rounds += _write_demo_batch(group.id, players, batch)
         written += len(batch)
         db.session.commit()
+    _recount_finished(group.id)
+    db.session.commit()
     return group, written, rounds
 
 

@@ -465,8 +465,7 @@ def _suit_bounds(row: list[int], jokers: int, gaps: list[int], pool_costs: list)
     after = dict.fromkeys(states, _ZERO)
     q_next = HIGH_ACE + 1
     for q, before, trans in reversed(steps):
-        for p in range(q, q_next):
-            table[p] = after
+        table[q:q_next] = [after] * (q_next - q)
         q_next = q
         c0, c1, c2 = pool_costs[q]
         here = {}
@@ -494,8 +493,7 @@ def _suit_bounds(row: list[int], jokers: int, gaps: list[int], pool_costs: list)
                     b2 = g2
             here[st] = (b0, b1, b2)
         after = here
-    for p in range(0, q_next):
-        table[p] = after
+    table[:q_next] = [after] * q_next
     return table
 
 
@@ -560,23 +558,35 @@ _NO_BOUND = [_Flat(_ZERO)] * (HIGH_ACE + 1)
 
 # -- the search -----------------------------------------------------------------------
 
+_GAPS: dict[bytes, tuple] = {}  # _gaps by the ranks a suit has
+
+
+def _gaps(held: bytes) -> tuple:
+    """The distance from each position to the suit's next natural card (4: four
+    or more), from whether the suit has each rank (``held``, index 1..13)."""
+    found = _GAPS.get(held)
+    if found is None:
+        g = [4] * (HIGH_ACE + 1)
+        following = HIGH_ACE if held[1] else 99
+        for q in range(HIGH_ACE - 1, 0, -1):
+            if following - q < 4:
+                g[q] = following - q
+            if held[q]:
+                following = q
+        found = _GAPS[held] = tuple(g)
+    return found
+
+
 def _layout(counts: list[list[int]]) -> tuple:
-    """Per suit: the distance from each position to its next natural card (4:
-    four or more), and its cards by run position 0..16 (14: the aces again, 15
-    and 16: None), so that the next two positions of any position 1..14 can be
+    """Per suit: the distance from each position to its next natural card
+    (_gaps), and its cards by run position 0..16 (14: the aces again, 15 and
+    16: None), so that the next two positions of any position 1..14 can be
     looked up."""
     gaps = []
     ahead = []
     for row in counts:
         ahead.append(row + [row[1], None, None])
-        g = [4] * (HIGH_ACE + 1)
-        following = HIGH_ACE if row[1] else 99
-        for q in range(HIGH_ACE - 1, 0, -1):
-            if following - q < 4:
-                g[q] = following - q
-            if row[q]:
-                following = q
-        gaps.append(g)
+        gaps.append(_gaps(bytes(map(bool, row))))
     return gaps, ahead
 
 
@@ -609,31 +619,41 @@ def _bounds(counts: list[list[int]], jokers: int, values: list[int], layout: tup
 
 
 class _Settle(dict):
-    """How the pool of a position settles, by the low bits of a state key (pool
-    and owed jokers, see "state keys"): ((amount taken off the key, cards left
-    dead, whether a set is made, jokers owed after the move << spent shift),
-    ...). Taking the amount off clears pool and owed and, for a set of one or
-    two cards, adds the jokers it takes to those spent; the owed jokers stay
-    out of the spent count, but a set may only take jokers the runs do not
-    owe."""
+    """How the pool of a position may settle, by a state key's spent field
+    (jokers spent plus owed, see "state keys") above its pool and owed bits:
+    ((amount taken off the key, cards left dead, whether a set is made, jokers
+    left, those jokers at each of _PRICES), ...). Taking the amount off clears
+    pool and owed and, for a set of one or two cards, adds the jokers it takes
+    to those spent; the owed jokers stay out of the spent count, but a set may
+    only take jokers the runs do not owe. With ``no_dead``, only the ways that
+    leave no card dead."""
 
-    def __init__(self, owed_shift: int, sp: int) -> None:
+    def __init__(self, owed_shift: int, sp: int, jokers: int, no_dead: bool) -> None:
         super().__init__()
-        self.pool_mask = (1 << owed_shift) - 1
         self.owed_shift = owed_shift
         self.sp = sp
+        self.jokers = jokers
+        self.no_dead = no_dead
 
-    def __missing__(self, low: int) -> tuple:
-        pool = low & self.pool_mask
-        owed = low >> self.owed_shift
+    def __missing__(self, code: int) -> tuple:
+        low_width = self.owed_shift + 5
+        spent = code >> low_width
+        pool = code & ((1 << self.owed_shift) - 1)
+        owed = (code >> self.owed_shift) & 31
         sp = self.sp
-        drop = low + (owed << sp)
+        drop = (code & ((1 << low_width) - 1)) + (owed << sp)
+        left = self.jokers - spent + owed  # once the owed jokers are taken off
+        options = []
         if pool == 1 or pool == 2:
-            options = ((drop, pool, 0, 0), (drop - ((3 - pool) << sp), 0, 1, owed << sp))
+            if not self.no_dead:
+                options.append((drop, pool, 0, left))
+            if 3 - pool <= left - owed:
+                options.append((drop - ((3 - pool) << sp), 0, 1, left - (3 - pool)))
         else:
-            options = ((drop, 0, 1 if pool else 0, 0),)
-        self[low] = options
-        return options
+            options.append((drop, 0, 1 if pool else 0, left))
+        found = self[code] = tuple(o + tuple(price * o[3] for price in _PRICES)
+                                   for o in options)
+        return found
 
 
 _SETTLE: dict[tuple, _Settle] = {}
@@ -646,32 +666,32 @@ _EXPANSIONS: dict[tuple, dict] = {}
 
 
 def _solve(counts: list[list[int]], jokers: int, values: list[int], width: int,
-           layout: tuple, tables: list, most: int = _BIG,
+           layout: tuple, tables: list, no_dead: bool = False,
            budget: int = _BIG) -> tuple[int, list] | None:
     """(dead points, decisions) of a best arrangement of the natural cards.
 
-    With ``most`` or ``budget``: of a best arrangement leaving at most ``most``
-    dead points, found within ``budget`` steps taken (a state expanded), or
-    None if there is none or the budget runs out first.
+    With ``no_dead`` or ``budget``: of an arrangement leaving no dead card,
+    found within ``budget`` steps taken (a state expanded), or None if there
+    is none or the budget runs out first.
     """
     J = jokers
     kw = max(2, max(row[1] for row in counts).bit_length())
-    pool_mask = (1 << max(4, max(map(sum, zip(*counts))).bit_length())) - 1
-    owed_shift = pool_mask.bit_length()
+    owed_shift = max(4, max(map(sum, zip(*counts))).bit_length())  # pool bits
     run_mask = (1 << width) - 1
     suit_mask = (1 << (width + kw)) - 1
     sp = owed_shift + 5 + 4 * (width + kw)
     cap = (J + 1) << sp
-    low_mask = (1 << (owed_shift + 5)) - 1  # pool and owed
+    low_width = owed_shift + 5  # pool and owed
+    low_mask = (1 << low_width) - 1
     gaps, ahead = layout
-    price1, price2 = _PRICES
     key_layout = (width, kw, owed_shift)
     layout_moves = _EXPANSIONS.get(key_layout)
     if layout_moves is None:
         layout_moves = _EXPANSIONS[key_layout] = {}
-    settle = _SETTLE.get((owed_shift, sp))
+    settle_key = (owed_shift, sp, J, no_dead)
+    settle = _SETTLE.get(settle_key)
     if settle is None:
-        settle = _SETTLE[(owed_shift, sp)] = _Settle(owed_shift, sp)
+        settle = _SETTLE[settle_key] = _Settle(*settle_key)
 
     # The positions, in order, each with the suits that may have something to
     # do there: a natural card, or a run still open (a run carries jokers at most
@@ -830,10 +850,9 @@ def _solve(counts: list[list[int]], jokers: int, values: list[int], width: int,
                 pk = base + delta
                 if pk >= cap:
                     continue
-                for drop, dead_cards, made_set, owed in settle[pk & low_mask]:
+                for drop, dead_cards, made_set, left, price1_left, price2_left in \
+                        settle[pk >> sp << low_width | pk & low_mask]:
                     nk = pk - drop
-                    if nk + owed >= cap:
-                        continue  # no jokers left for the set and the runs' debts
                     d = dead + dead_cards * vp
                     t2 = t1
                     if not next_busy:
@@ -847,10 +866,9 @@ def _solve(counts: list[list[int]], jokers: int, values: list[int], width: int,
                     if old is not None and old[0] <= d:
                         continue
                     # The bound: the suits' costs, less the jokers left at the price.
-                    left = J - (nk >> sp)
                     if left:
-                        h = s1 + g1 - price1 * left
-                        h2 = s2 + g2 - price2 * left
+                        h = s1 + g1 - price1_left
+                        h2 = s2 + g2 - price2_left
                         if h2 > h:
                             h = h2
                     else:
@@ -858,8 +876,6 @@ def _solve(counts: list[list[int]], jokers: int, values: list[int], width: int,
                         if h >= _BIG:
                             continue  # some suit can't finish its open runs
                     cf = d + h if h > 0 else d
-                    if cf > most:
-                        continue
                     seen[nk] = (d, t, key, made + i, made_set)
                     if cf <= f and (follow is None or cf < follow[0]
                                     or cf == follow[0] and nk < follow[2]):
@@ -1010,7 +1026,7 @@ def best_melds(cards: Iterable[Card], rules: HouseRules) -> Arrangement:
             # Most such hands meld every natural card: look for that first,
             # with no bound to work out, for a few steps.
             no_bounds = [_NO_BOUND if any(row) else None for row in counts]
-            found = _search(counts, jokers, values, layout, no_bounds, most=0,
+            found = _search(counts, jokers, values, layout, no_bounds, no_dead=True,
                             budget=_MELD_ALL_BUDGET)
         if found is None:
             found = _search(counts, jokers, values, layout,

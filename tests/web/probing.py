@@ -16,7 +16,7 @@ import sqlalchemy as sa
 
 from scorekeeper import create_app, services
 from scorekeeper.extensions import db
-from scorekeeper.models import AuditEvent, Group, Payment, Round, RoundEntry, Seat
+from scorekeeper.models import AuditEvent, GameSession, Group, Payment, Round, RoundEntry, Seat
 from tests.conftest import fresh_app, signed_in_client
 from tests.web.examples import EXAMPLE_1, EXAMPLE_2, EXAMPLE_RULES
 
@@ -213,7 +213,18 @@ def invariant_problems() -> list[str]:
         sa.select(RoundEntry.id).join(Round).where(~sa.select(Seat.id).where(
             Seat.session_id == Round.session_id, Seat.player_id == RoundEntry.player_id).exists()))
     problems += [f"entry {entry_id}: player not seated in the session" for entry_id in strangers]
-    return problems + seat_total_problems()
+    return problems + seat_total_problems() + finished_count_problems()
+
+
+def finished_count_problems() -> list[str]:
+    """Groups whose stored count of finished sessions is not their number of
+    sessions that have ended."""
+    ended = [session.group_id for session in db.session.scalars(sa.select(GameSession))
+             if session.ended_at is not None]
+    return [f"group {group.id}: {group.finished_sessions} finished sessions stored, "
+            f"{ended.count(group.id)} ended"
+            for group in db.session.scalars(sa.select(Group))
+            if group.finished_sessions != ended.count(group.id)]
 
 
 def seat_total_problems() -> list[str]:

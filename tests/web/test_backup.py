@@ -38,7 +38,7 @@ from tests.conftest import (
     the_group,
 )
 from tests.web.examples import HU, NO_HU, TIE
-from tests.web.probing import seat_total_problems
+from tests.web.probing import finished_count_problems, seat_total_problems
 
 # Penang with seven cards dealt, tiers 0-2-5, the biggest loser deals, play anticlockwise.
 CUSTOM = dataclasses.replace(HouseRules.penang(), hand_size=7, hand_size_three=7,
@@ -326,6 +326,7 @@ def test_an_imported_backup_has_identical_balances_standings_and_settlements(
             AuditEvent.group_id == group.id, AuditEvent.action == "group.import")).one()
         assert imported.device == "Phone B" and imported.after["from"] == "Friday table"
         assert seat_total_problems() == []
+        assert finished_count_problems() == []
         session_ids = db.session.scalars(sa.select(GameSession.id).where(
             GameSession.group_id == group.id)).all()
     # the phone is signed in to the new group, and its export is the same backup

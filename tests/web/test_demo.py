@@ -20,7 +20,7 @@ from scorekeeper.rules import (
     playing_order,
     score_round,
 )
-from tests.web.probing import seat_total_problems
+from tests.web.probing import finished_count_problems, seat_total_problems
 
 ARGS = ["seed-demo", "--groups", "2", "--sessions", "3", "--rounds", "5", "--seed", "7"]
 
@@ -117,6 +117,7 @@ def test_every_round_is_valid_and_scored_by_the_engine(app, runner):
                 assert round_seats(session.rounds[-1]) == \
                     [seat.player.name for seat in session.seats if seat.active]
         assert seat_total_problems() == []
+        assert finished_count_problems() == []
 
 
 def test_versions_and_payments_are_as_services_leave_them(app, runner):

@@ -10,7 +10,7 @@ from scorekeeper.models import GameSession, Group, Player, Seat
 from scorekeeper.rules import Entry
 from tests.conftest import drop_everything
 from tests.web.examples import EXAMPLE_RULES
-from tests.web.probing import seat_total_problems
+from tests.web.probing import finished_count_problems, seat_total_problems
 from tests.web.test_history import TIEN_HU
 
 
@@ -92,3 +92,34 @@ def totals() -> dict[tuple[int, str], tuple[int, ...]]:
     return {(seat.session_id, seat.player.name): tuple(
         getattr(seat, name) for name in services.SEAT_TOTALS)
         for seat in db.session.scalars(sa.select(Seat))}
+
+
+def test_finished_sessions_are_counted_for_groups_from_before_0005(app, runner):
+    """0005 stores each group's count of finished sessions, counted from the
+    sessions already played; the services keep it after that."""
+    with app.app_context():
+        drop_everything()
+    assert runner.invoke(args=["db", "upgrade", "0004"]).exit_code == 0
+    with app.app_context(), db.engine.begin() as connection:
+        connection.execute(sa.text(
+            "INSERT INTO player_group (id, name, name_key, passphrase_hash, timezone, created_at)"
+            " VALUES (1, 'One', 'one', 'x', 'UTC', '2026-01-01'),"
+            " (2, 'Two', 'two', 'x', 'UTC', '2026-01-01'),"
+            " (3, 'Three', 'three', 'x', 'UTC', '2026-01-01')"))
+        connection.execute(sa.text(
+            "INSERT INTO player (id, group_id, name, created_at) VALUES"
+            " (1, 1, 'Ann', '2026-01-01'), (2, 2, 'Ben', '2026-01-01')"))
+        connection.execute(sa.text(
+            "INSERT INTO game_session (id, group_id, version, started_at, ended_at, currency,"
+            " house_rules, first_dealer_id) VALUES"
+            " (1, 1, 1, '2026-01-01', '2026-01-02', 'RM', '{}', 1),"
+            " (2, 1, 1, '2026-01-03', '2026-01-04', 'RM', '{}', 1),"
+            " (3, 1, 1, '2026-01-05', NULL, 'RM', '{}', 1),"
+            " (4, 2, 1, '2026-01-05', NULL, 'RM', '{}', 2)"))
+    assert runner.invoke(args=["db", "upgrade"]).exit_code == 0
+    with app.app_context():
+        counts = dict(db.session.execute(sa.select(Group.name, Group.finished_sessions)).all())
+        assert counts == {"One": 2, "Two": 0, "Three": 0}
+        assert finished_count_problems() == []
+    assert runner.invoke(args=["db", "downgrade", "0004"]).exit_code == 0
+    assert runner.invoke(args=["db", "upgrade"]).exit_code == 0

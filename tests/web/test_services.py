@@ -17,7 +17,7 @@ from scorekeeper.models import (
 )
 from scorekeeper.rules import Entry, HouseRules, RoundError
 from tests.conftest import the_group
-from tests.web.probing import seat_total_problems
+from tests.web.probing import finished_count_problems, seat_total_problems
 from tests.web.examples import EXAMPLE_1, EXAMPLE_2, EXAMPLE_3, EXAMPLE_RULES
 
 
@@ -242,6 +242,18 @@ def test_seat_totals_follow_every_change_to_the_rounds(table):
     services.change_house_rules(table, HouseRules.rummi(), "SGD")
     assert seat_total_problems() == []
     assert sum(net for _, _, net in seat_totals(table).values()) == 0
+
+
+def test_the_group_counts_its_finished_sessions_as_they_end_and_reopen(table):
+    group = the_group()
+    other = services.start_session(group, list("ABC"), EXAMPLE_RULES, first_dealer="A")
+    assert group.finished_sessions == 0
+    services.end_session(table)
+    services.end_session(other)
+    assert group.finished_sessions == 2
+    services.reopen_session(table)
+    assert group.finished_sessions == 1
+    assert finished_count_problems() == []
 
 
 def test_a_reopened_session_takes_corrections(table):
