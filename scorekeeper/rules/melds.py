@@ -29,8 +29,8 @@ counted against the hand's total but priced at p points each (Lagrange). For any
 arrangement, each suit's part of it is a path of that suit's problem, and the
 shares of a set's cards add up to no more than the set's jokers, so
     dead points to come >= sum over suits of cost_s(p) - p * jokers left,
-for every price p >= 0 (with no joker left, each suit's least cost using no
-joker). The tables give this for two prices and the search takes the larger.
+for every price p >= 0. The tables give this for two prices and the search
+takes the larger (in a hand with no joker, both are the least cost using none).
 A suit whose own problem is too big to tabulate cheaply (many twins and many
 jokers) gets a coarser bound of the same kind with the same guarantee
 (_flat_bounds). The suit's problem leaves out moves after which its open runs
@@ -43,7 +43,7 @@ kept for every hand: the moves of a suit at each kind of position (_moves,
 _step_moves for the search, _suit_moves for the bound), the search's moves of
 a suit by the value of its part of the state (_EXPANSIONS), and the bound's
 forward sweep, position by position, by the suit's states there (_SUIT_STEPS,
-the recently used). A hand then pays mostly for what depends on its
+the most recently used). A hand then pays mostly for what depends on its
 points: the backward pass of each suit's bound and the search itself.
 
 Many jokers. A hand with _MELD_ALL_JOKERS jokers or more can usually meld
@@ -57,9 +57,11 @@ steps ran out) the hand is solved as above.
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict, defaultdict
 from dataclasses import dataclass
 from functools import lru_cache
 from heapq import heappop, heappush
+from operator import itemgetter
 from typing import Iterable
 
 from .cards import JOKER, SUITS, Card
@@ -68,7 +70,7 @@ from .house import HouseRules
 HIGH_ACE = 14
 MAX_RUN = 14
 _BIG = 10 ** 9  # the cost of a suit state that cannot finish
-_ZERO = (0, 0, 0)
+_ZERO = (0, 0)
 _PRICES = (8, 20)  # joker prices (points) for the bound, see _suit_bounds
 _SUIT_BUDGET = 1000  # moves _suit_bounds may look at for one suit
 _MELD_ALL_JOKERS = 6  # from this many jokers, first look for no dead card ...
@@ -311,7 +313,7 @@ def _unmeldable(counts: list[list[int]], jokers: int) -> list[tuple[int, int]]:
     three consecutive positions around it do.)"""
     if jokers >= 2:
         return []
-    rank_count = [sum(column) for column in zip(*counts)]
+    rank_count = list(map(sum, zip(*counts)))
     needed = 3 - jokers  # natural cards a set, or three run positions, need
     dropped = []
     for s, row in enumerate(counts):
@@ -378,15 +380,13 @@ def _suit_moves(key: tuple) -> tuple:
 _STAY: dict[int, tuple] = {}  # the one move of a state with nothing to do, by next state
 
 
-# One position of _suit_bounds' forward sweep, shared by every hand: the steps
-# made or used since the table was last renewed, and those of the table before
-# (a step used again is moved to the new table), at most _SUIT_STEPS_KEPT in
-# all (about 8 MB). Key and value are flat tuples whose items are ints or
-# long-lived move tuples, so that the garbage collector stops tracking a new
-# entry at its first pass (nested new tuples would reach the oldest generation
-# still tracked and make its full collections long).
-_SUIT_STEPS: dict[tuple, tuple] = {}
-_SUIT_STEPS_BEFORE: dict[tuple, tuple] = {}
+# One position of _suit_bounds' forward sweep, shared by every hand, least
+# recently used first, at most _SUIT_STEPS_KEPT of them (about 8 MB). Key and
+# value are flat tuples whose items are ints or long-lived move tuples, so
+# that the garbage collector stops tracking a new entry at its first pass
+# (nested new tuples would reach the oldest generation still tracked and make
+# its full collections long).
+_SUIT_STEPS: OrderedDict[tuple, tuple] = OrderedDict()
 _SUIT_STEPS_KEPT = 16384
 
 
@@ -416,24 +416,11 @@ def _suit_step(states: tuple, nat: int, mode: int, gap: int, next1: int | None,
     return (count, len(grown)) + tuple(sorted(grown)) + tuple(trans)
 
 
-def _suit_step_kept(key: tuple, states: tuple, kind: tuple) -> tuple:
-    """_suit_step from the table before or made anew, put in _SUIT_STEPS."""
-    global _SUIT_STEPS, _SUIT_STEPS_BEFORE
-    step = _SUIT_STEPS_BEFORE.get(key)
-    if step is None:
-        step = _suit_step(states, *kind)
-    steps = _SUIT_STEPS
-    steps[key] = step
-    if len(steps) >= _SUIT_STEPS_KEPT // 2:
-        _SUIT_STEPS_BEFORE, _SUIT_STEPS = steps, {}
-    return step
-
-
 def _suit_bounds(row: list[int], jokers: int, gaps: list[int], pool_costs: list) -> list | None:
     """For one suit (``row``: its cards by run position, see _layout), after
     each position p and for each of its states there
     (open-run id << 16 | aces kept): the least cost of the suit's cards still to
-    come, as (cost with no joker, cost with jokers at _PRICES[0], at _PRICES[1]).
+    come, as (cost with jokers at _PRICES[0], at _PRICES[1]).
     A card left dead costs its points, a card put in a set its share of the
     set's jokers (pool_costs) at the price, and a joker in a run the price.
     Runs are followed exactly (_moves); sets only through shares, suit by suit.
@@ -453,7 +440,14 @@ def _suit_bounds(row: list[int], jokers: int, gaps: list[int], pool_costs: list)
         key = kind + states
         step = _SUIT_STEPS.get(key)
         if step is None:
-            step = _suit_step_kept(key, states, kind)
+            step = _SUIT_STEPS[key] = _suit_step(states, *kind)
+            if len(_SUIT_STEPS) > _SUIT_STEPS_KEPT:
+                _SUIT_STEPS.popitem(last=False)
+        else:
+            try:
+                _SUIT_STEPS.move_to_end(key)
+            except KeyError:
+                pass  # just dropped by another thread
         budget -= step[0]
         if budget < 0:
             return None
@@ -467,31 +461,31 @@ def _suit_bounds(row: list[int], jokers: int, gaps: list[int], pool_costs: list)
     for q, before, trans in reversed(steps):
         table[q:q_next] = [after] * (q_next - q)
         q_next = q
-        c0, c1, c2 = pool_costs[q]
+        c1, c2 = pool_costs[q]
         here = {}
         for st, out in zip(before, trans):
             if len(out) == 1:
                 nst, spent, left = out[0]
-                if not (spent or left):
+                if spent or left:
+                    g1, g2 = after[nst]
+                    here[st] = (g1 + c1 * left + price1 * spent, g2 + c2 * left + price2 * spent)
+                else:
                     here[st] = after[nst]  # its one move costs nothing
-                    continue
-            b0 = b1 = b2 = _BIG
+                continue
+            b1 = b2 = _BIG
             for nst, spent, left in out:
-                g0, g1, g2 = after[nst]
+                g1, g2 = after[nst]
                 if left:
-                    g0 += c0 * left
                     g1 += c1 * left
                     g2 += c2 * left
                 if spent:
                     g1 += price1 * spent
                     g2 += price2 * spent
-                elif g0 < b0:
-                    b0 = g0
                 if g1 < b1:
                     b1 = g1
                 if g2 < b2:
                     b2 = g2
-            here[st] = (b0, b1, b2)
+            here[st] = (b1, b2)
         after = here
     table[:q_next] = [after] * q_next
     return table
@@ -534,21 +528,19 @@ def _flat_bounds(row: list[int], jokers: int, values: list[int], pool_costs: lis
     for q in pos:
         if q < HIGH_ACE:
             v = values[q]
-            c0, c1, c2 = pool_costs[q] if q > 1 else pool_costs[HIGH_ACE]
+            c1, c2 = pool_costs[q] if q > 1 else pool_costs[HIGH_ACE]
             sh = share[q]
             # (rounded down: still a lower bound)
-            costs[q] = (min(c0, v if sh else 0) * row[q],
-                        min(c1, v, int(price1 * sh)) * row[q],
+            costs[q] = (min(c1, v, int(price1 * sh)) * row[q],
                         min(c2, v, int(price2 * sh)) * row[q])
     table = []
     for p in range(HIGH_ACE + 1):
-        t0 = t1 = t2 = 0
+        t1 = t2 = 0
         for q in range(p + 3, HIGH_ACE):
             c = costs[q]
-            t0 += c[0]
-            t1 += c[1]
-            t2 += c[2]
-        table.append(_Flat((t0, t1, t2)))
+            t1 += c[0]
+            t2 += c[1]
+        table.append(_Flat((t1, t2)))
     return table
 
 
@@ -593,7 +585,7 @@ def _layout(counts: list[list[int]]) -> tuple:
 def _bounds(counts: list[list[int]], jokers: int, values: list[int], layout: tuple) -> list:
     """Per suit, its bound table (see _suit_bounds), None for no cards."""
     gaps, ahead = layout
-    rank_count = [sum(column) for column in zip(*counts)]
+    rank_count = list(map(sum, zip(*counts)))
     pool_costs = [_ZERO] * (HIGH_ACE + 1)  # per card left in the pool at q
     for q in range(2, HIGH_ACE + 1):
         rc = rank_count[_position_rank(q)]
@@ -605,10 +597,10 @@ def _bounds(counts: list[list[int]], jokers: int, values: list[int], layout: tup
         else:
             short = 3 - rc  # jokers the set needs
             if short > jokers:
-                pool_costs[q] = (v, v, v)
+                pool_costs[q] = (v, v)
             else:
                 # each card's share of the set's jokers, at each price (rounded down)
-                pool_costs[q] = (v, min(v, _PRICES[0] * short // rc),
+                pool_costs[q] = (min(v, _PRICES[0] * short // rc),
                                  min(v, _PRICES[1] * short // rc))
     tables = [None] * 4
     for s, row in enumerate(counts):
@@ -621,8 +613,8 @@ def _bounds(counts: list[list[int]], jokers: int, values: list[int], layout: tup
 class _Settle(dict):
     """How the pool of a position may settle, by a state key's spent field
     (jokers spent plus owed, see "state keys") above its pool and owed bits:
-    ((amount taken off the key, cards left dead, whether a set is made, jokers
-    left, those jokers at each of _PRICES), ...). Taking the amount off clears
+    ((amount taken off the key, cards left dead, whether a set is made, the
+    jokers left at each of _PRICES), ...). Taking the amount off clears
     pool and owed and, for a set of one or two cards, adds the jokers it takes
     to those spent; the owed jokers stay out of the spent count, but a set may
     only take jokers the runs do not owe. With ``no_dead``, only the ways that
@@ -651,31 +643,32 @@ class _Settle(dict):
                 options.append((drop - ((3 - pool) << sp), 0, 1, left - (3 - pool)))
         else:
             options.append((drop, 0, 1 if pool else 0, left))
-        found = self[code] = tuple(o + tuple(price * o[3] for price in _PRICES)
+        found = self[code] = tuple((*o[:3], *(price * o[3] for price in _PRICES))
                                    for o in options)
         return found
 
 
 _SETTLE: dict[tuple, _Settle] = {}
-_NO_CHOICE = ((0, 0, 0, 0, 0),)  # the one move of no suit: (key delta, bound costs, move number)
+_NO_CHOICE = ((0, 0, 0, 0),)  # the one move of no suit: (key delta, bound costs, move number)
 
 # The search's moves of one suit at one kind of step (see _solve), by key
 # layout, then by suit and the rest of the _step_moves key, then by the value
 # of the suit's field.
-_EXPANSIONS: dict[tuple, dict] = {}
+_EXPANSIONS: dict[tuple, defaultdict] = {}
 
 
 def _solve(counts: list[list[int]], jokers: int, values: list[int], width: int,
            layout: tuple, tables: list, no_dead: bool = False,
-           budget: int = _BIG) -> tuple[int, list] | None:
-    """(dead points, decisions) of a best arrangement of the natural cards.
+           budget: int = _BIG) -> tuple[int, list, int] | None:
+    """(dead points, decisions, jokers used) of a best arrangement of the
+    natural cards.
 
     With ``no_dead`` or ``budget``: of an arrangement leaving no dead card,
     found within ``budget`` steps taken (a state expanded), or None if there
     is none or the budget runs out first.
     """
     J = jokers
-    kw = max(2, max(row[1] for row in counts).bit_length())
+    kw = max(2, max(map(itemgetter(1), counts)).bit_length())
     owed_shift = max(4, max(map(sum, zip(*counts))).bit_length())  # pool bits
     run_mask = (1 << width) - 1
     suit_mask = (1 << (width + kw)) - 1
@@ -687,7 +680,7 @@ def _solve(counts: list[list[int]], jokers: int, values: list[int], width: int,
     key_layout = (width, kw, owed_shift)
     layout_moves = _EXPANSIONS.get(key_layout)
     if layout_moves is None:
-        layout_moves = _EXPANSIONS[key_layout] = {}
+        layout_moves = _EXPANSIONS[key_layout] = defaultdict(dict)
     settle_key = (owed_shift, sp, J, no_dead)
     settle = _SETTLE.get(settle_key)
     if settle is None:
@@ -708,35 +701,39 @@ def _solve(counts: list[list[int]], jokers: int, values: list[int], width: int,
     recent = [-99] * 4  # last position before p with a natural card, by suit
     suits = [(s, ahead[s], gaps[s], tables[s], owed_shift + 5 + (width + kw) * s)
              for s in range(4) if tables[s] is not None]
-    for p in range(1, HIGH_ACE + 1):
+    for p in range(1, HIGH_ACE):
         mode = _MODES[p]
         active = []
         passive = []
         idle_mask = 0
         for s, row, gap, table, shift in suits:
-            if p < HIGH_ACE:
-                nat = row[p]
-                if nat:
-                    recent[s] = p
-                    idle_mask = -1
-                elif p - recent[s] > reach:
-                    passive.append((shift, table[p]))
-                    continue
-                idle_mask |= run_mask << shift
-                moves_key = (s, nat, mode, gap[p], row[p + 1], row[p + 2])
-            elif row[1] or p - recent[s] <= reach:
-                idle_mask |= suit_mask << shift
-                moves_key = (s, -1, mode, 4, None, None)
-            else:
+            nat = row[p]
+            if nat:
+                recent[s] = p
+                idle_mask = -1
+            elif p - recent[s] > reach:
                 passive.append((shift, table[p]))
                 continue
-            shared = layout_moves.get(moves_key)
-            if shared is None:
-                shared = layout_moves[moves_key] = {}
-            active.append((shift, table[p], shared, {}, s, moves_key))
+            idle_mask |= run_mask << shift
+            moves_key = (s, nat, mode, gap[p], row[p + 1], row[p + 2])
+            active.append((shift, table[p], layout_moves[moves_key], {}, s, moves_key))
         if active:
             steps.append((p, active, passive))
             idle_masks.append(idle_mask)
+    # Position 14: the aces kept back, and runs that may end on the high ace.
+    active = []
+    passive = []
+    idle_mask = 0
+    for s, row, _, table, shift in suits:
+        if row[1] or HIGH_ACE - recent[s] <= reach:
+            idle_mask |= suit_mask << shift
+            moves_key = (s, -1, HIGH_ACE, 4, None, None)
+            active.append((shift, table[HIGH_ACE], layout_moves[moves_key], {}, s, moves_key))
+        else:
+            passive.append((shift, table[HIGH_ACE]))
+    if active:
+        steps.append((HIGH_ACE, active, passive))
+        idle_masks.append(idle_mask)
     last = len(steps)
     idle_masks.append(-1)
     # state -> (dead, parent's step, parent, move numbers, whether a set was made)
@@ -791,11 +788,10 @@ def _solve(counts: list[list[int]], jokers: int, values: list[int], width: int,
         # the suits' bound costs after p summed, see _suit_bounds). A suit's
         # moves depend on its own field only; a suit with one move is added to
         # every combination at once.
-        s0 = s1 = s2 = 0
+        s1 = s2 = 0
         for shift, table in passive:
             field = (key >> shift) & suit_mask
-            g0, g1, g2 = table[((field & run_mask) << 16) | (field >> width)]
-            s0 += g0
+            g1, g2 = table[((field & run_mask) << 16) | (field >> width)]
             s1 += g1
             s2 += g2
         nk = key
@@ -816,28 +812,27 @@ def _solve(counts: list[list[int]], jokers: int, values: list[int], width: int,
                 moves = []
                 for delta, bound_key, needed, i in entry[0]:
                     if needed <= J:
-                        g0, g1, g2 = table[bound_key]
+                        g1, g2 = table[bound_key]
                         if g1 < _BIG:
-                            moves.append((delta, g0, g1, g2, i))
+                            moves.append((delta, g1, g2, i))
                 moves = suit[3][field] = tuple(moves)
             if len(moves) == 1:
-                delta, g0, g1, g2, i = moves[0]
+                delta, g1, g2, i = moves[0]
                 nk += delta
                 made += i
-                s0 += g0
                 s1 += g1
                 s2 += g2
             else:
                 choices.append(moves)  # none at all: no combination
         # The last suit with a choice is combined in the loop below.
         last_moves = choices.pop() if choices else _NO_CHOICE
-        partial = [(nk, made, s0, s1, s2)] if nk < cap else []
+        partial = [(nk, made, s1, s2)] if nk < cap else []
         for moves in choices:
             grown = []
-            for pk, made, s0, s1, s2 in partial:
-                for delta, g0, g1, g2, i in moves:
+            for pk, made, s1, s2 in partial:
+                for delta, g1, g2, i in moves:
                     if pk + delta < cap:
-                        grown.append((pk + delta, made + i, s0 + g0, s1 + g1, s2 + g2))
+                        grown.append((pk + delta, made + i, s1 + g1, s2 + g2))
             partial = grown
         # Settle the pool of rank p (dead, or a set with jokers), bound, and
         # pass the idle steps after.
@@ -845,12 +840,12 @@ def _solve(counts: list[list[int]], jokers: int, values: list[int], width: int,
         t1 = t + 1
         next_busy = idle_masks[t1] < 0  # no state is idle at the next step
         follow = None
-        for base, made, s0, s1, s2 in partial:
-            for delta, g0, g1, g2, i in last_moves:
+        for base, made, s1, s2 in partial:
+            for delta, g1, g2, i in last_moves:
                 pk = base + delta
                 if pk >= cap:
                     continue
-                for drop, dead_cards, made_set, left, price1_left, price2_left in \
+                for drop, dead_cards, made_set, price1_left, price2_left in \
                         settle[pk >> sp << low_width | pk & low_mask]:
                     nk = pk - drop
                     d = dead + dead_cards * vp
@@ -866,15 +861,10 @@ def _solve(counts: list[list[int]], jokers: int, values: list[int], width: int,
                     if old is not None and old[0] <= d:
                         continue
                     # The bound: the suits' costs, less the jokers left at the price.
-                    if left:
-                        h = s1 + g1 - price1_left
-                        h2 = s2 + g2 - price2_left
-                        if h2 > h:
-                            h = h2
-                    else:
-                        h = s0 + g0
-                        if h >= _BIG:
-                            continue  # some suit can't finish its open runs
+                    h = s1 + g1 - price1_left
+                    h2 = s2 + g2 - price2_left
+                    if h2 > h:
+                        h = h2
                     cf = d + h if h > 0 else d
                     seen[nk] = (d, t, key, made + i, made_set)
                     if cf <= f and (follow is None or cf < follow[0]
@@ -896,6 +886,7 @@ def _solve(counts: list[list[int]], jokers: int, values: list[int], width: int,
             if best[t][key][0] == dead:
                 break
 
+    used_jokers = key >> sp  # no joker is owed after the last position
     # Walk the links back, naming each step's moves.
     made_mask = (1 << _MADE_BITS) - 1
     by_step = []
@@ -913,19 +904,21 @@ def _solve(counts: list[list[int]], jokers: int, values: list[int], width: int,
         by_step.append(step_events)
         key = pk
     events = [event for step_events in reversed(by_step) for event in step_events]
-    return dead, events
+    return dead, events, used_jokers
 
 
-_NATURALS = [[Card(_position_rank(p), suit) if p else None for p in range(HIGH_ACE + 1)]
-             for suit in SUITS]  # the card at each run position, by suit
+# A card's kind: (rank, suit), as in _DISPLAY_KEY.
+_JOKER_KIND = (JOKER.rank, JOKER.suit)
+_NATURALS = [[(_position_rank(p), suit) if p else None for p in range(HIGH_ACE + 1)]
+             for suit in SUITS]  # the kind of card at each run position, by suit
 
 
-def _replay(events: list, counts: list[list[int]]) -> list[dict[int, Card]]:
-    """Rebuild the melds, as position -> card maps, from the sweep's decisions."""
+def _replay(events: list, counts: list[list[int]]) -> list[dict[int, tuple]]:
+    """Rebuild the melds, as position -> card kind maps, from the sweep's decisions."""
     open_runs = [([], [], []) for _ in SUITS]  # by length class 1, 2, 3+
     kept_aces = [0] * len(SUITS)
-    melds: list[dict[int, Card]] = []
-    pool: list[Card] = []
+    melds: list[dict[int, tuple]] = []
+    pool: list[tuple] = []
     pool_at = 0
     for p, s, decision in events:
         if p != pool_at:
@@ -934,7 +927,7 @@ def _replay(events: list, counts: list[list[int]]) -> list[dict[int, Card]]:
         if s is None:
             meld = dict(enumerate(pool))
             for i in range(len(pool), 3):
-                meld[i] = JOKER
+                meld[i] = _JOKER_KIND
             melds.append(meld)
             continue
         natural = _NATURALS[s][p]
@@ -948,15 +941,15 @@ def _replay(events: list, counts: list[list[int]]) -> list[dict[int, Card]]:
                 melds.extend(longs[:cut])
                 longs = longs[cut:]
             for i, run in enumerate(longs):
-                run[p] = natural if i < a3 else JOKER
+                run[p] = natural if i < a3 else _JOKER_KIND
             for i, run in enumerate(twos):
-                run[p] = natural if i < a2 else JOKER
+                run[p] = natural if i < a2 else _JOKER_KIND
             for i, run in enumerate(ones):
-                run[p] = natural if i < a1 else JOKER
+                run[p] = natural if i < a1 else _JOKER_KIND
         if had or starts or lead:
             new_ones = [{p: natural} for _ in range(starts)] if starts else []
             if lead:
-                ones = ones + [{p - 1: JOKER, p: natural} for _ in range(lead)]
+                ones = ones + [{p - 1: _JOKER_KIND, p: natural} for _ in range(lead)]
             open_runs[s] = (new_ones, ones, twos + longs if twos else longs)
         left = available - (a1 + a2 + a3 + starts + lead)
         if p == 1:
@@ -968,35 +961,35 @@ def _replay(events: list, counts: list[list[int]]) -> list[dict[int, Card]]:
     return melds
 
 
-def _place_spare_jokers(melds: list[dict[int, Card]], spare: int) -> None:
+def _place_spare_jokers(melds: list[dict[int, tuple]], spare: int) -> None:
     """Add spare jokers to the melds; there is always room (see module doc)."""
     if not spare:
         return
     for meld in melds:
         if _is_set_map(meld):
             start = max(meld) + 1
-            meld.update({start + i: JOKER for i in range(spare)})
+            meld.update({start + i: _JOKER_KIND for i in range(spare)})
             return
     for meld in melds:
         while spare and len(meld) < MAX_RUN:
             low, high = min(meld), max(meld)
-            meld[high + 1 if high < HIGH_ACE else low - 1] = JOKER
+            meld[high + 1 if high < HIGH_ACE else low - 1] = _JOKER_KIND
             spare -= 1
         if not spare:
             return
     # Only full 14-card runs are left: split one and grow the low half.
     run = melds.pop()
-    naturals = [p for p, c in run.items() if not c.is_joker]
+    naturals = [p for p, kind in run.items() if kind != _JOKER_KIND]
     cut = next(p for p in range(3, MAX_RUN - 2)
                if any(q <= p for q in naturals) and any(q > p for q in naturals))
-    low = {p: c for p, c in run.items() if p <= cut}
-    high = {p: c for p, c in run.items() if p > cut}
+    low = {p: kind for p, kind in run.items() if p <= cut}
+    high = {p: kind for p, kind in run.items() if p > cut}
     melds.extend([high, low])
     _place_spare_jokers(melds, spare)
 
 
 def _search(counts: list[list[int]], jokers: int, values: list[int], layout: tuple,
-            tables: list, **limits) -> tuple[int, list] | None:
+            tables: list, **limits) -> tuple[int, list, int] | None:
     """_solve, with the run id field as wide as the open-run counts need."""
     width = max(5, len(_RUN_COUNTS).bit_length())
     while True:
@@ -1006,7 +999,7 @@ def _search(counts: list[list[int]], jokers: int, values: list[int], layout: tup
             width += 2
 
 
-def _is_set_map(meld: dict[int, Card]) -> bool:
+def _is_set_map(meld: dict[int, tuple]) -> bool:
     """Sets are stored under positions 0.., runs under their run positions 1..14."""
     return min(meld) == 0
 
@@ -1018,8 +1011,9 @@ def best_melds(cards: Iterable[Card], rules: HouseRules) -> Arrangement:
     values = _values(rules)
     for s, q in _unmeldable(counts, jokers):
         counts[s][q] = 0  # no meld can hold it: deadwood whatever else happens
-    maps: list[dict[int, Card]] = []
-    if any(any(row) for row in counts):
+    maps: list[dict[int, tuple]] = []
+    used_jokers = 0
+    if any(map(any, counts)):
         layout = _layout(counts)
         found = None
         if jokers >= _MELD_ALL_JOKERS:
@@ -1031,11 +1025,11 @@ def best_melds(cards: Iterable[Card], rules: HouseRules) -> Arrangement:
         if found is None:
             found = _search(counts, jokers, values, layout,
                             _bounds(counts, jokers, values, layout))
-        maps = _replay(found[1], counts)
+        _, events, used_jokers = found
+        maps = _replay(events, counts)
     if not maps:
         deadwood = sorted(cards, key=display_order)
         return Arrangement([], deadwood, sum(rules.points(c) for c in deadwood))
-    used_jokers = sum(1 for meld in maps for c in meld.values() if c is JOKER)
     _place_spare_jokers(maps, jokers - used_jokers)
     # Hand back the caller's own card objects: melds take them by suit and rank.
     by_kind: dict[tuple[int, str], list[Card]] = {}
@@ -1050,9 +1044,9 @@ def best_melds(cards: Iterable[Card], rules: HouseRules) -> Arrangement:
     firsts = []  # each meld's first card in display order (see display_order)
     for meld in maps:
         cards_of = []
-        first = _DISPLAY_KEY[(JOKER.rank, JOKER.suit)]
+        first = _DISPLAY_KEY[_JOKER_KIND]
         for p in sorted(meld):
-            kind = (meld[p].rank, meld[p].suit)
+            kind = meld[p]
             cards_of.append(by_kind[kind].pop())
             if _DISPLAY_KEY[kind] < first:
                 first = _DISPLAY_KEY[kind]
