@@ -25,9 +25,11 @@ The bound (_suit_bounds) solves each suit on its own, runs exactly, with two
 relaxations that can only lower the cost: a card put in its rank's pool pays
 its "share" of the set's jokers (none if the hand has three of the rank, half a
 joker if two, two jokers if one) whatever the other suits do, and jokers are not
-counted against the hand's total but priced at p points each (Lagrange). For any
-arrangement, each suit's part of it is a path of that suit's problem, and the
-shares of a set's cards add up to no more than the set's jokers, so
+counted against the hand's total but priced at p points each (Lagrange). A rank
+of two or three cards may also get signed per-suit multipliers (_set_costs). For
+any arrangement, each suit's part of it is a path of that suit's problem, and
+the shares and multipliers of a pool's cards add up to no more than the pool
+costs (its dead points, or its set's jokers at the price), so
     dead points to come >= sum over suits of cost_s(p) - p * jokers left,
 for every price p >= 0. The tables give this for two prices and the search
 takes the larger (in a hand with no joker, both are the least cost using none).
@@ -602,12 +604,122 @@ def _bounds(counts: list[list[int]], jokers: int, values: list[int], layout: tup
                 # each card's share of the set's jokers, at each price (rounded down)
                 pool_costs[q] = (min(v, _PRICES[0] * short // rc),
                                  min(v, _PRICES[1] * short // rc))
+    # With signed multipliers for ranks of two or three cards (_set_costs). The
+    # coarse bound (_flat_bounds) takes no signed costs: if a suit needs it,
+    # every suit is bounded without them.
+    suit_costs = _set_costs(counts, jokers, values, rank_count, pool_costs)
     tables = [None] * 4
+    if suit_costs is not None:
+        for s, row in enumerate(counts):
+            if any(row):
+                tables[s] = _suit_bounds(ahead[s], jokers, gaps[s], suit_costs[s])
+                if tables[s] is None:
+                    break
+        else:
+            return tables
     for s, row in enumerate(counts):
         if any(row):
             tables[s] = (_suit_bounds(ahead[s], jokers, gaps[s], pool_costs)
                          or _flat_bounds(row, jokers, values, pool_costs))
     return tables
+
+
+# Per pool position q (2..14): q, its rank, and the ranks of the suit's natural
+# cards that make a run through q likely: (rank, weight), 2 next to q and 1 two
+# positions away (an ace counts at both ends).
+_AROUND = []
+for _q in range(2, HIGH_ACE + 1):
+    _near = {}
+    for _d, _w in ((-2, 1), (-1, 2), (1, 2), (2, 1)):
+        if 1 <= _q + _d <= HIGH_ACE:
+            _near[_position_rank(_q + _d)] = _w
+    if _q == HIGH_ACE:
+        _near.update({2: 2, 3: 1})
+    _AROUND.append((_q, _position_rank(_q), tuple(_near.items())))
+del _q, _near, _d, _w
+
+
+_MULTIPLIERS: dict[tuple, tuple] = {}  # _multipliers by its arguments
+
+
+def _multipliers(v: int, jokers: int, cards: int, n_pool: int) -> tuple:
+    """The multipliers per card of a rank of ``cards`` cards (2 or 3) worth v
+    points, for the suits likely to leave theirs to the pool (n_pool cards in
+    all) and for the others, at each of _PRICES: (plus, minus)."""
+    plus = []
+    minus = []
+    for price in _PRICES:
+        t1 = min(v, 2 * price) if jokers >= 2 else v  # least cost of 1 card in the pool
+        t2 = min(2 * v, price) if jokers >= 1 else 2 * v  # ... of 2 cards
+        if cards == 2:  # +T1, T2 - T1
+            plus.append(t1)
+            minus.append(t2 - t1)
+        elif n_pool == 2:  # +m, +m, -2m
+            m = min(t1, t2 // 2)
+            plus.append(m)
+            minus.append(-2 * m)
+        else:  # +m, -m/2, -m/2 (rounded away from zero)
+            m = min(t1, 2 * t2)
+            plus.append(m)
+            minus.append(-((m + 1) // 2))
+    return tuple(plus), tuple(minus)
+
+
+def _set_costs(counts: list[list[int]], jokers: int, values: list[int],
+               rank_count: list[int], pool_costs: list) -> list | None:
+    """Per suit pool costs (see _bounds), with signed multipliers for the ranks
+    of two or three cards, or None if no rank gets any.
+
+    A rank of three cards is free in the pool for each suit's bound, yet a set
+    is free only if all three go there; a rank of two costs half a joker per
+    card, yet a lone card in the pool costs two jokers or its points. So the
+    suits whose card of the rank is likely left to the pool (_AROUND: no
+    natural card of the suit next to it, and at most one two positions away)
+    pay more per card, the others less, down to below zero, such that for
+    every choice of which cards go to the pool the costs summed over them are
+    at most what that pool costs at the least: with T1 = min(v, 2 jokers) for
+    1 card, T2 = min(2v, 1 joker) for 2 (v alone, 2v, if the hand has too few
+    jokers), 0 for 3 cards (a free set), 0 for none (_multipliers):
+    - 2 cards, one likely: +T1 and T2 - T1 (sums T1, T2 - T1 <= T1, T2);
+    - 3 cards, two likely: +m, +m, -2m with m <= T1 and 2m <= T2;
+    - 3 cards, one likely: +m, -m/2, -m/2 (rounded away from zero) with
+      m <= T1 and m/2 <= T2.
+    Which cards are likely left to the pool only decides how tight the bound
+    is, never whether it is one."""
+    costs = None
+    for q, r, around in _AROUND:
+        if not 2 <= rank_count[r] <= 3:
+            continue
+        pool = []  # suits whose cards of rank r are likely left to the pool
+        others = []
+        n_pool = 0
+        for s in range(4):
+            row = counts[s]
+            n = row[r]
+            if n:
+                near = 0
+                for i, weight in around:
+                    if row[i]:
+                        near += weight
+                if near <= 2:
+                    pool.append(s)
+                    n_pool += n
+                else:
+                    others.append(s)
+        if not pool or not others:
+            continue
+        mult_key = (values[q], min(jokers, 2), rank_count[r], n_pool)
+        found = _MULTIPLIERS.get(mult_key)
+        if found is None:
+            found = _MULTIPLIERS[mult_key] = _multipliers(*mult_key)
+        plus, minus = found
+        if costs is None:
+            costs = [list(pool_costs) for _ in range(4)]
+        for s in pool:
+            costs[s][q] = plus
+        for s in others:
+            costs[s][q] = minus
+    return costs
 
 
 class _Settle(dict):
@@ -813,7 +925,7 @@ def _solve(counts: list[list[int]], jokers: int, values: list[int], width: int,
                 for delta, bound_key, needed, i in entry[0]:
                     if needed <= J:
                         g1, g2 = table[bound_key]
-                        if g1 < _BIG:
+                        if g1 < _BIG // 2:
                             moves.append((delta, g1, g2, i))
                 moves = suit[3][field] = tuple(moves)
             if len(moves) == 1:
