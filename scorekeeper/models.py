@@ -80,6 +80,9 @@ class GameSession(db.Model):
         sa.Index("ix_game_session_group_id_ended_at", "group_id", "ended_at", "started_at"),
         # A group's sessions newest first, a page at a time.
         sa.Index("ix_game_session_group_id_started_at", "group_id", "started_at"),
+        # A player's record sums their seats by currency: on PostgreSQL the join
+        # reads the currencies from this index instead of every session's row.
+        sa.Index("ix_game_session_id_currency", "id", "currency"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
