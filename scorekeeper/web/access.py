@@ -59,8 +59,9 @@ def today() -> int:
 def keep_signed_in() -> None:
     """Renew the cookie on a phone's first group page of the day, so that it
     stays signed in for 400 days after it was last used."""
-    if session.get("day") != today():
-        session["day"] = today()
+    day = today()
+    if session.get("day") != day:
+        session["day"] = day
 
 
 def sign_out() -> None:
