@@ -401,11 +401,35 @@ def load_round(session: GameSession, number: int) -> Round | None:
     ).unique().one_or_none()
 
 
-def dealer_of(session: GameSession, number: int) -> Player | None:
-    """Who dealt round ``number`` of the session."""
-    return db.session.scalar(
-        sa.select(Player).join(Round, Round.dealer_id == Player.id)
-        .where(Round.session_id == session.id, Round.number == number))
+@dataclass(frozen=True)
+class RoundPage:
+    round: Round  # with its entries and their players
+    count: int  # the session's rounds, numbered 1 to count
+    next_dealer: Player | None  # who dealt the round after it; None after the last
+
+
+@functools.cache
+def _round_page() -> sa.Select:
+    other = sa.orm.aliased(Round)
+    count = (sa.select(sa.func.max(other.number)).where(other.session_id == Round.session_id)
+             .scalar_subquery())
+    next_dealer = (sa.select(other.dealer_id)
+                   .where(other.session_id == Round.session_id, other.number == Round.number + 1)
+                   .scalar_subquery())
+    return _round_with_entries().add_columns(count, next_dealer)
+
+
+def round_page(session: GameSession, number: int) -> RoundPage | None:
+    """What a round's page shows beyond the session, in one statement; None
+    if there is no such round."""
+    row = db.session.execute(
+        _round_page(), {"session_id": session.id, "number": number}).unique().one_or_none()
+    if row is None:
+        return None
+    round_, count, next_dealer_id = row
+    # The dealer is one of the session's players, loaded already: no statement.
+    next_dealer = None if next_dealer_id is None else db.session.get(Player, next_dealer_id)
+    return RoundPage(round_, count, next_dealer)
 
 
 @functools.cache

@@ -99,11 +99,13 @@ def new():
 
 @bp.get("/<int:number>")
 def show(number):
-    round_ = _round_or_404(number)
-    count = queries.round_count(g.game)
+    page = queries.round_page(g.game, number)
+    if page is None:
+        abort(404)
+    round_, count = page.round, page.count
     latest = number == count
     next_dealer = (services.coming_after(g.game, services.LastRound.of_round(round_)).dealer
-                   if latest else queries.dealer_of(g.game, number + 1))
+                   if latest else page.next_dealer)
     entries = sorted(round_.entries, key=lambda e: (e.position, e.turn))
     cards = {e.player_id: parse_cards(e.cards) for e in entries}
     parts = _money_parts(entries, g.game.rules.scheme)
@@ -249,14 +251,6 @@ def _saved_round(conflict: Conflicted | None) -> int | None:
     if isinstance(number, int) and 1 <= number <= queries.round_count(g.game):
         return number
     return None
-
-
-def _round_or_404(number: int):
-    """Round ``number`` of ``g.game``, loaded with what its pages read."""
-    round_ = queries.load_round(g.game, number)
-    if round_ is None:
-        abort(404)
-    return round_
 
 
 def _closed(conflict: Conflicted | None = None):
