@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 
 import sqlalchemy as sa
-from sqlalchemy.orm import joinedload, selectinload
+from sqlalchemy.orm import aliased, joinedload, selectinload
 
 from .extensions import db
 from .models import (
@@ -410,7 +410,7 @@ class RoundPage:
 
 @functools.cache
 def _round_page() -> sa.Select:
-    other = sa.orm.aliased(Round)
+    other = aliased(Round)
     count = (sa.select(sa.func.max(other.number)).where(other.session_id == Round.session_id)
              .scalar_subquery())
     next_dealer = (sa.select(other.dealer_id)
