@@ -44,7 +44,7 @@ Speed. What does not depend on a hand's card points is worked out once and
 kept for every hand: the moves of a suit at each kind of position (_moves,
 _step_moves for the search, _suit_moves for the bound), the search's moves of
 a suit by the value of its part of the state (_EXPANSIONS), and the bound's
-forward sweep, position by position, by the suit's states there (_SUIT_STEPS,
+forward sweep, position by position, by the suit's states there (_suit_step,
 the most recently used). A hand then pays mostly for what depends on its
 points: the backward pass of each suit's bound and the search itself.
 
@@ -59,7 +59,7 @@ steps ran out) the hand is solved as above.
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict, defaultdict
+from collections import defaultdict
 from dataclasses import dataclass
 from functools import lru_cache
 from heapq import heappop, heappush
@@ -72,6 +72,7 @@ from .house import HouseRules
 HIGH_ACE = 14
 MAX_RUN = 14
 _BIG = 10 ** 9  # the cost of a suit state that cannot finish
+_CANNOT_FINISH = _BIG // 2  # a bound above it has a suit that cannot finish
 _ZERO = (0, 0)
 _PRICES = (8, 20)  # joker prices (points) for the bound, see _suit_bounds
 _SUIT_BUDGET = 1000  # moves _suit_bounds may look at for one suit
@@ -341,7 +342,7 @@ def _unmeldable(counts: list[list[int]], jokers: int) -> list[tuple[int, int]]:
 _SUIT_MOVES: dict[tuple, tuple] = {}
 # Each (next state, jokers, cards left) of _suit_moves once: a new table then
 # holds only tuples the garbage collector no longer tracks, so that it soon
-# stops tracking the table too (see _SUIT_STEPS).
+# stops tracking the table too (see _suit_step).
 _MOVE_RECORDS: dict[tuple, tuple] = {}
 
 
@@ -382,22 +383,23 @@ def _suit_moves(key: tuple) -> tuple:
 _STAY: dict[int, tuple] = {}  # the one move of a state with nothing to do, by next state
 
 
-# One position of _suit_bounds' forward sweep, shared by every hand, least
-# recently used first, at most _SUIT_STEPS_KEPT of them (about 8 MB). Key and
-# value are flat tuples whose items are ints or long-lived move tuples, so
-# that the garbage collector stops tracking a new entry at its first pass
-# (nested new tuples would reach the oldest generation still tracked and make
-# its full collections long).
-_SUIT_STEPS: OrderedDict[tuple, tuple] = OrderedDict()
-_SUIT_STEPS_KEPT = 16384
+_SUIT_STEPS_KEPT = 16384  # forward steps kept (about 8 MB), see _suit_step
 
 
-def _suit_step(states: tuple, nat: int, mode: int, gap: int, next1: int | None,
-               next2: int | None, jokers: int) -> tuple:
-    """From the suit's states before a position (sorted), with nat natural
-    cards there (-1: the aces kept, at 14): (how many moves there are, how
-    many next states, the next states (sorted), then each state's moves
-    ((next state, jokers, pool cards), ...))."""
+@lru_cache(maxsize=_SUIT_STEPS_KEPT)
+def _suit_step(key: tuple) -> tuple:
+    """One position of _suit_bounds' forward sweep, shared by every hand (the
+    most recently used are kept). ``key`` is (nat, mode, gap, next1, next2,
+    jokers) then the suit's states before the position (sorted), with nat
+    natural cards there (-1: the aces kept, at 14). The value: (how many moves
+    there are, how many next states, the next states (sorted), then each
+    state's moves ((next state, jokers, pool cards), ...)). Key and value are
+    flat tuples whose items are ints or long-lived move tuples, so that the
+    garbage collector stops tracking a new entry at its first pass (nested new
+    tuples would reach the oldest generation still tracked and make its full
+    collections long)."""
+    nat, mode, gap, next1, next2, jokers = key[:6]
+    states = key[6:]
     count = 0
     trans = []
     grown: dict[int, None] = {}
@@ -439,17 +441,7 @@ def _suit_bounds(row: list[int], jokers: int, gaps: list[int], pool_costs: list)
         if not nat and states[-1] < 0x10000:
             continue  # no card and no open run here
         kind = (nat, _MODES[q], gaps[q], row[q + 1], row[q + 2], jokers)
-        key = kind + states
-        step = _SUIT_STEPS.get(key)
-        if step is None:
-            step = _SUIT_STEPS[key] = _suit_step(states, *kind)
-            if len(_SUIT_STEPS) > _SUIT_STEPS_KEPT:
-                _SUIT_STEPS.popitem(last=False)
-        else:
-            try:
-                _SUIT_STEPS.move_to_end(key)
-            except KeyError:
-                pass  # just dropped by another thread
+        step = _suit_step(kind + states)
         budget -= step[0]
         if budget < 0:
             return None
@@ -761,7 +753,9 @@ class _Settle(dict):
 
 
 _SETTLE: dict[tuple, _Settle] = {}
-_NO_CHOICE = ((0, 0, 0, 0),)  # the one move of no suit: (key delta, bound costs, move number)
+_TO_POOL = (0, 0, 0, 0, 0, 0)  # the decision (_moves) that puts every card in the pool
+# The one move of no suit, (key delta, bound table key, move number), and its table.
+_NO_CHOICE = (((0, 0, 0),), _NO_BOUND[0])
 
 # The search's moves of one suit at one kind of step (see _solve), by key
 # layout, then by suit and the rest of the _step_moves key, then by the value
@@ -773,7 +767,7 @@ def _solve(counts: list[list[int]], jokers: int, values: list[int], width: int,
            layout: tuple, tables: list, no_dead: bool = False,
            budget: int = _BIG) -> tuple[int, list, int] | None:
     """(dead points, decisions, jokers used) of a best arrangement of the
-    natural cards.
+    natural cards; a decision that only leaves cards dead is left out.
 
     With ``no_dead`` or ``budget``: of an arrangement leaving no dead card,
     found within ``budget`` steps taken (a state expanded), or None if there
@@ -803,11 +797,12 @@ def _solve(counts: list[list[int]], jokers: int, values: list[int], width: int,
     # min(3, J) positions past its last natural card, see _moves).
     reach = min(3, J) + 1
     # Per step: (p, the suits that move: (shift of the suit's field, its bound
-    # table after p, its moves by field value for every hand (see _EXPANSIONS)
-    # and with bound costs for this hand, suit, _EXPANSIONS key), the other
-    # suits with cards: (shift, bound table after p)). idle_masks[t]: a state is
-    # idle at step t (nothing can happen to it there) when its bits under the
-    # mask are zero; -1 for a step with a natural card and after the last step.
+    # table after p, its moves by field value for every hand (see _EXPANSIONS),
+    # suit, _EXPANSIONS key), the other suits with aces: (shift, bound table
+    # after p), and the bound costs after p of the other suits, which have no
+    # run open and no ace kept: a constant). idle_masks[t]: a state is idle at
+    # step t (nothing can happen to it there) when its bits under the mask are
+    # zero; -1 for a step with a natural card and after the last step.
     steps = []
     idle_masks = []
     recent = [-99] * 4  # last position before p with a natural card, by suit
@@ -817,6 +812,7 @@ def _solve(counts: list[list[int]], jokers: int, values: list[int], width: int,
         mode = _MODES[p]
         active = []
         passive = []
+        k1 = k2 = 0
         idle_mask = 0
         for s, row, gap, table, shift in suits:
             nat = row[p]
@@ -824,27 +820,34 @@ def _solve(counts: list[list[int]], jokers: int, values: list[int], width: int,
                 recent[s] = p
                 idle_mask = -1
             elif p - recent[s] > reach:
-                passive.append((shift, table[p]))
+                if row[1]:
+                    passive.append((shift, table[p]))
+                else:
+                    g1, g2 = table[p][0]
+                    k1 += g1
+                    k2 += g2
                 continue
             idle_mask |= run_mask << shift
             moves_key = (s, nat, mode, gap[p], row[p + 1], row[p + 2])
-            active.append((shift, table[p], layout_moves[moves_key], {}, s, moves_key))
+            active.append((shift, table[p], layout_moves[moves_key], s, moves_key))
         if active:
-            steps.append((p, active, passive))
+            steps.append((p, active, passive, k1, k2))
             idle_masks.append(idle_mask)
     # Position 14: the aces kept back, and runs that may end on the high ace.
     active = []
-    passive = []
+    k1 = k2 = 0
     idle_mask = 0
     for s, row, _, table, shift in suits:
         if row[1] or HIGH_ACE - recent[s] <= reach:
             idle_mask |= suit_mask << shift
             moves_key = (s, -1, HIGH_ACE, 4, None, None)
-            active.append((shift, table[HIGH_ACE], layout_moves[moves_key], {}, s, moves_key))
+            active.append((shift, table[HIGH_ACE], layout_moves[moves_key], s, moves_key))
         else:
-            passive.append((shift, table[HIGH_ACE]))
+            g1, g2 = table[HIGH_ACE][0]
+            k1 += g1
+            k2 += g2
     if active:
-        steps.append((HIGH_ACE, active, passive))
+        steps.append((HIGH_ACE, active, (), k1, k2))
         idle_masks.append(idle_mask)
     last = len(steps)
     idle_masks.append(-1)
@@ -853,9 +856,9 @@ def _solve(counts: list[list[int]], jokers: int, values: list[int], width: int,
 
     def shared_moves(suit: tuple, field: int) -> tuple:
         """The moves of a suit at a step from its field's value, for every hand
-        with this key layout: ((key delta, bound table key, jokers needed, move
-        number in its place), ...), and the _step_moves they come from."""
-        shift, _, shared, _, s, moves_key = suit
+        with this key layout: ((key delta, bound table key, move number in its
+        place), ...), and the _step_moves they come from."""
+        shift, _, shared, s, moves_key = suit
         rid = field & run_mask
         kept = field >> width
         mode = moves_key[2]
@@ -873,8 +876,7 @@ def _solve(counts: list[list[int]], jokers: int, values: list[int], width: int,
                 new_kept, pool = kept, left
             delta = ((((new_kept << width) | new_rid) - field) << shift) \
                 + ((spent + owed) << sp) + (owed << owed_shift) + pool
-            moves.append((delta, (new_rid << 16) | new_kept, spent + owed,
-                          i << (_MADE_BITS * s)))
+            moves.append((delta, (new_rid << 16) | new_kept, i << (_MADE_BITS * s)))
         found = shared[field] = (tuple(moves), step_moves)
         return found
 
@@ -895,12 +897,11 @@ def _solve(counts: list[list[int]], jokers: int, values: list[int], width: int,
         budget -= 1
         if budget < 0:
             return None
-        p, active, passive = steps[t]
+        p, active, passive, s1, s2 = steps[t]
         # Every combination of the suits' moves at p: (state, move numbers, and
         # the suits' bound costs after p summed, see _suit_bounds). A suit's
         # moves depend on its own field only; a suit with one move is added to
         # every combination at once.
-        s1 = s2 = 0
         for shift, table in passive:
             field = (key >> shift) & suit_mask
             g1, g2 = table[((field & run_mask) << 16) | (field >> width)]
@@ -911,39 +912,30 @@ def _solve(counts: list[list[int]], jokers: int, values: list[int], width: int,
         choices = []
         for suit in active:
             field = (key >> suit[0]) & suit_mask
-            moves = suit[3].get(field)
+            moves = suit[2].get(field)
             if moves is None:
-                # This hand's moves of the suit from this field: (key delta, the
-                # suit's bound costs after the move, move number), leaving out
-                # those needing more jokers than the hand has or after which
-                # the suit can't finish.
-                entry = suit[2].get(field)
-                if entry is None:
-                    entry = shared_moves(suit, field)
-                table = suit[1]
-                moves = []
-                for delta, bound_key, needed, i in entry[0]:
-                    if needed <= J:
-                        g1, g2 = table[bound_key]
-                        if g1 < _BIG // 2:
-                            moves.append((delta, g1, g2, i))
-                moves = suit[3][field] = tuple(moves)
+                moves = shared_moves(suit, field)
+            moves = moves[0]
             if len(moves) == 1:
-                delta, g1, g2, i = moves[0]
+                delta, bound_key, i = moves[0]
+                g1, g2 = suit[1][bound_key]
                 nk += delta
                 made += i
                 s1 += g1
                 s2 += g2
             else:
-                choices.append(moves)  # none at all: no combination
-        # The last suit with a choice is combined in the loop below.
-        last_moves = choices.pop() if choices else _NO_CHOICE
+                choices.append((moves, suit[1]))  # none at all: no combination
+        # The last suit with a choice is combined in the loop below. A move
+        # needing more jokers than the hand has overflows the spent field
+        # (cap); a child with a suit that cannot finish (_BIG) is left out.
+        last_moves, last_table = choices.pop() if choices else _NO_CHOICE
         partial = [(nk, made, s1, s2)] if nk < cap else []
-        for moves in choices:
+        for moves, table in choices:
             grown = []
             for pk, made, s1, s2 in partial:
-                for delta, g1, g2, i in moves:
+                for delta, bound_key, i in moves:
                     if pk + delta < cap:
+                        g1, g2 = table[bound_key]
                         grown.append((pk + delta, made + i, s1 + g1, s2 + g2))
             partial = grown
         # Settle the pool of rank p (dead, or a set with jokers), bound, and
@@ -953,10 +945,11 @@ def _solve(counts: list[list[int]], jokers: int, values: list[int], width: int,
         next_busy = idle_masks[t1] < 0  # no state is idle at the next step
         follow = None
         for base, made, s1, s2 in partial:
-            for delta, g1, g2, i in last_moves:
+            for delta, bound_key, i in last_moves:
                 pk = base + delta
                 if pk >= cap:
                     continue
+                g1, g2 = last_table[bound_key]
                 for drop, dead_cards, made_set, price1_left, price2_left in \
                         settle[pk >> sp << low_width | pk & low_mask]:
                     nk = pk - drop
@@ -974,6 +967,8 @@ def _solve(counts: list[list[int]], jokers: int, values: list[int], width: int,
                         continue
                     # The bound: the suits' costs, less the jokers left at the price.
                     h = s1 + g1 - price1_left
+                    if h > _CANNOT_FINISH:
+                        continue
                     h2 = s2 + g2 - price2_left
                     if h2 > h:
                         h = h2
@@ -1004,13 +999,19 @@ def _solve(counts: list[list[int]], jokers: int, values: list[int], width: int,
     by_step = []
     while t != first:
         _, t, pk, made, made_set = best[t][key]
-        p, active, _ = steps[t]
+        p, active, _, _, _ = steps[t]
         step_events = []
-        for shift, _, shared, _, s, moves_key in active:
+        for shift, _, shared, s, moves_key in active:
             field = (pk >> shift) & suit_mask
-            if field & run_mask or (moves_key[1] if moves_key[1] >= 0 else field >> width):
+            if field & run_mask:
                 decision = shared[field][1][(made >> (_MADE_BITS * s)) & made_mask][4]
                 step_events.append((p, s, decision))
+            elif moves_key[1] if moves_key[1] >= 0 else field >> width:
+                decision = shared[field][1][(made >> (_MADE_BITS * s)) & made_mask][4]
+                # With no run open, a move starting none only puts the cards in
+                # the pool (or keeps the aces, at 1): left out if the pool is dead.
+                if made_set or p == 1 or decision != _TO_POOL:
+                    step_events.append((p, s, decision))
         if made_set:
             step_events.append((p, None, 0))
         by_step.append(step_events)
