@@ -174,8 +174,9 @@ def register_input_checks(app):
                 abort(400)
 
 
-# Endpoints that need no connection, or (healthz) answer for an unreachable database.
-WITHOUT_DATABASE = frozenset({"static", "health.healthz"})
+# Endpoints that need no connection, or (healthz) answer for an unreachable
+# database. A URL that matches no endpoint (a 404) needs none either.
+WITHOUT_DATABASE = frozenset({"static", "health.healthz", None})
 
 
 def register_read_only_requests(app):

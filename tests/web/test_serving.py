@@ -75,6 +75,20 @@ def test_healthz_answers_503_when_the_database_is_unreachable(tmp_path, caplog, 
     assert record.levelno == logging.WARNING and record.exc_info
 
 
+@pytest.mark.parametrize("url", [
+    "sqlite:///{tmp}/no/such/folder/scorekeeper.sqlite3",
+    "postgresql://nobody:secret@127.0.0.1:9/nothing?connect_timeout=2",  # a closed port
+], ids=["sqlite", "postgresql"])
+def test_a_missing_page_and_the_stylesheet_need_no_database(tmp_path, url):
+    app = create_app({"TESTING": True, "SECRET_KEY": "k",
+                      "SQLALCHEMY_DATABASE_URI": url.format(tmp=tmp_path)})
+    client = app.test_client()
+    assert client.get("/no/such/page").status_code == 404
+    stylesheet = client.get("/static/css/app.css")
+    assert stylesheet.status_code == 200
+    assert body(stylesheet) == (STATIC / "css" / "app.css").read_bytes()
+
+
 # Fingerprinted static files
 
 
