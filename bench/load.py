@@ -21,7 +21,6 @@ from __future__ import annotations
 import argparse
 import gzip
 import html
-import http.client
 import json
 import math
 import os
@@ -224,13 +223,8 @@ def wait_until_healthy(host: str, port: int, process: subprocess.Popen, error_lo
         if process.poll() is not None:
             raise RuntimeError(f"gunicorn stopped:\n{error_log.read_text()[-3000:]}")
         try:
-            connection = http.client.HTTPConnection(host, port, timeout=5)
-            try:
-                connection.request("GET", "/healthz")
-                if connection.getresponse().status == 200:
-                    return
-            finally:
-                connection.close()
+            if Browser(host, port).request("GET", "/healthz")[0].status == 200:
+                return
         except OSError:
             pass
         if time.monotonic() > deadline:

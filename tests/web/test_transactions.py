@@ -23,6 +23,8 @@ def app(tmp_path):
 
 @pytest.fixture
 def session_id(app, group):
+    """The table of the ``table`` fixture, whose app context would stay pushed
+    through the test: the requests would then share its database session."""
     with app.app_context():
         game = services.start_session(db.session.get(Group, group.id), list("ABCD"),
                                       EXAMPLE_RULES, first_dealer="D")
