@@ -56,6 +56,9 @@ from scorekeeper.models import GameSession, Group, Player, Round
 from scorekeeper.rules import HouseRules, format_cards, score_round
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # run as a script: bench/ is on the path, not the root
+from bench import hostspeed  # noqa: E402
+
 GUNICORN_CONF = ROOT / "gunicorn.conf.py"
 APP = "scorekeeper:create_app()"
 PASSPHRASE = demo.DEMO_PASSPHRASE
@@ -756,8 +759,11 @@ def main(argv=None) -> int:
         print(f"Database: {describe(database_url)}")
         prepare_database(database_url, args.groups, args.sessions, args.rounds, args.seed)
         print(f"Load average before: {Path('/proc/loadavg').read_text().strip()}")
+        speed_before = hostspeed.reference_ms()
         outcome = benchmark(database_url, folder, args.phones, args.seconds, args.workers)
+        speed_after = hostspeed.reference_ms()
         print(f"Load average after:  {Path('/proc/loadavg').read_text().strip()}")
+        print(hostspeed.describe(speed_before, speed_after))
         print(f"{args.phones} phones, {args.workers} gunicorn sync workers, "
               f"{args.seconds:g} s")
         print(report(outcome))

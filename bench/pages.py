@@ -31,6 +31,7 @@ import sqlalchemy as sa
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench import hostspeed  # noqa: E402
 from scorekeeper import create_app, demo, services  # noqa: E402
 from scorekeeper.extensions import db  # noqa: E402
 from scorekeeper.models import GameSession, Group, Seat  # noqa: E402
@@ -156,6 +157,7 @@ def main() -> None:
         print(profiler.output_text(unicode=True, color=False))
         return
 
+    speed_before = hostspeed.reference_ms()
     print(f"database: {sa.make_url(args.database_url).get_backend_name()}, "
           f"{args.repeat} requests per page, ms")
     print("| page | median | p90 | max | target (median) | statements | Python calls |")
@@ -168,6 +170,7 @@ def main() -> None:
         statements, calls = work_of(client, url)
         print(f"| {name} | {median:.2f} | {times[int(len(times) * 0.9)]:.2f} | "
               f"{times[-1]:.2f} | {verdict} | {statements} | {calls:,} |", flush=True)
+    print(hostspeed.describe(speed_before, hostspeed.reference_ms()))
 
 
 if __name__ == "__main__":

@@ -26,6 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from scorekeeper.rules import JOKER, Card, Entry, HouseRules, best_melds, score_round  # noqa: E402
 from scorekeeper.rules.cards import SUITS  # noqa: E402
+from bench import hostspeed  # noqa: E402
 
 TARGET_MEDIAN_MS = 0.5
 TARGET_MAX_MS = 10.0
@@ -215,6 +216,7 @@ def main() -> None:
         gc.freeze()
 
     print(f"machine: {machine()}")
+    speed_before = hostspeed.reference_ms()
     print(f"seed {args.seed}, {args.hands} hands per random set, "
           f"gc {'left alone' if args.no_freeze else 'frozen after setup'}")
     time_melds(warm_up, rummi)  # fills the solver's shared move tables
@@ -239,6 +241,7 @@ def main() -> None:
     if refused:
         print(f"({refused} rounds refused by validation)")
     print()
+    print(hostspeed.describe(speed_before, hostspeed.reference_ms()))
     print(f"targets: median < {TARGET_MEDIAN_MS} ms, max < {TARGET_MAX_MS} ms per hand")
     for name, times, again in results:
         med = statistics.median(times) * 1e3

@@ -29,7 +29,10 @@ def index():
                                      chosen.id if chosen else None)
     if not page.exists:
         abort(404)
-    return render_template("history/index.html", form=form, chosen=chosen, page=page)
+    # A page names each player in many sessions: build each one's link once.
+    player_links = {p.id: url_for("history.player", player_id=p.id) for p in players}
+    return render_template("history/index.html", form=form, chosen=chosen, page=page,
+                           player_links=player_links)
 
 
 @bp.get("/history/sessions/<int:session_id>")
