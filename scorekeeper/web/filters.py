@@ -6,6 +6,7 @@ given as the filter's argument (a shared page, which no group is signed in to,
 passes the zone of the shared session's group). A page of no group shows no times.
 """
 
+import functools
 from datetime import datetime
 
 from markupsafe import Markup
@@ -33,10 +34,11 @@ def count(number: int) -> str:
     return f"{number:,}"
 
 
+@functools.lru_cache(maxsize=4096)
 def amount(cents: int) -> Markup:
     """Signed money in a span whose class colours it as a gain, a loss or even
-    (the currency goes in the column heading). A filter rather than a macro: a
-    scoreboard shows a hundred of them."""
+    (the currency goes in the column heading). A filter rather than a macro,
+    and kept: a scoreboard shows a hundred of them, of a few amounts."""
     kind = "gain" if cents > 0 else "loss" if cents < 0 else "even"
     return Markup(f'<span class="sessions-{kind}">{signed_money(cents)}</span>')
 
