@@ -332,7 +332,7 @@ def test_a_stale_round_form_is_refused_with_the_changes_and_the_typing_kept(clie
     assert f'href="{base}/1">Same game: drop mine, see round 1</a>' in notice
     assert '>Save as round 2</button>' in html
     assert 'value="5s, 5h"' in section(html, "A") and 'value="KS QS"' in section(html, "D")
-    assert f'name="version" type="hidden" value="{game(sid).version}"' in html
+    assert f'name="version" value="{game(sid).version}"' in html
     assert "data-autostart" not in html
 
     response = client.post(f"{base}/new", data=filled(html, typed))
