@@ -282,7 +282,7 @@ def test_result_page_shows_places_money_parts_cards_and_next_dealer(client, base
     assert "Next: <strong>C</strong> deals round 2." in html
     assert re.search(rf'<a class="button round-next-button" href="{base}/new">Enter round 2</a>', html)
     assert f'href="{base}/1/edit"' in html
-    assert re.search(rf'action="{base}/1/delete">\s*<input id="csrf_token"', html)
+    assert re.search(rf'action="{base}/1/delete">\s*<input type="hidden" name="csrf_token"', html)
     assert f'href="/sessions/{base.split("/")[2]}"' in html
 
 
