@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
+from typing import Iterable, NamedTuple
 
 import sqlalchemy as sa
 from sqlalchemy.orm import aliased, joinedload, selectinload
@@ -64,11 +65,20 @@ def _offset(number: int) -> int:
 # The history list
 
 
+class Seated(NamedTuple):
+    """A player at a session of a list."""
+
+    id: int
+    name: str
+    active: bool
+    net_cents: int
+
+
 @dataclass(frozen=True)
 class SessionSummary:
-    session: sa.Row  # LISTED: id, started_at, currency, is_finished, rounds
-    players: list[sa.Row]  # id, name, active, net_cents; seat order, players who left included
-    winners: list[sa.Row]  # the highest balance, several when tied; empty if nobody won money
+    session: sa.Row  # LISTED: id, started_at, ended_at, currency, is_finished, rounds
+    players: list[Seated]  # seat order, players who left included
+    winners: list[Seated]  # the highest balance, several when tied; empty if nobody won money
     winner_cents: int
 
     @property
@@ -77,7 +87,7 @@ class SessionSummary:
 
 
 # What a list shows of each session: plain rows, as a list needs no objects.
-LISTED = (GameSession.id, GameSession.started_at, GameSession.currency,
+LISTED = (GameSession.id, GameSession.started_at, GameSession.ended_at, GameSession.currency,
           GameSession.ended_at.is_not(None).label("is_finished"),
           sa.select(sa.func.count()).where(Round.session_id == GameSession.id)
           .scalar_subquery().label("rounds"))
@@ -109,10 +119,12 @@ def _finished_where(with_player: bool) -> list[sa.ColumnElement[bool]]:
 
 @functools.cache
 def _finished_page(with_player: bool) -> sa.Select:
-    """A page of _finished_where(with_player), newest first, built once."""
-    return (sa.select(*LISTED).where(*_finished_where(with_player))
-            .order_by(GameSession.started_at.desc(), GameSession.id.desc())
-            .limit(sa.bindparam("limit")).offset(sa.bindparam("offset")))
+    """A page of _finished_where(with_player), newest first, with its
+    sessions' players (see _with_seats), built once."""
+    return _with_seats(
+        sa.select(*LISTED).where(*_finished_where(with_player))
+        .order_by(GameSession.started_at.desc(), GameSession.id.desc())
+        .limit(sa.bindparam("limit")).offset(sa.bindparam("offset")), "started_at")
 
 
 @functools.cache
@@ -130,31 +142,33 @@ def finished_sessions(group: Group, number: int, player_id: int | None = None) -
         total = group.finished_sessions
     else:
         total = db.session.scalar(_finished_with_player(), values)
-    sessions = db.session.execute(_finished_page(player_id is not None),
-                                  {**values, "limit": PER_PAGE, "offset": _offset(number)}).all()
-    return Page(_summaries(sessions), number, total)
+    rows = db.session.execute(_finished_page(player_id is not None),
+                              {**values, "limit": PER_PAGE, "offset": _offset(number)})
+    return Page(_summaries(rows), number, total)
 
 
-@functools.cache
-def _seated_in() -> sa.Select:
-    """The players (plain rows: a list needs no Seat and Player objects) of
-    the sessions ``ids``, built once."""
-    return (sa.select(Seat.session_id, Player.id, Player.name, Seat.active, Seat.net_cents)
-            .join(Player, Player.id == Seat.player_id)
-            .where(Seat.session_id.in_(sa.bindparam("ids", expanding=True)))
-            .order_by(Seat.session_id, Seat.position))
+def _with_seats(listed: sa.Select, newest: str) -> sa.Select:
+    """The LISTED sessions of ``listed`` (ordered newest first by the column
+    ``newest``, then id) each followed by its players in seat order: a row a
+    seat, in one statement (plain rows: a list needs no Seat and Player objects)."""
+    page = listed.subquery("page")
+    return (sa.select(page, Player.id.label("player_id"), Player.name,
+                      Seat.active, Seat.net_cents)
+            .outerjoin(Seat, Seat.session_id == page.c.id)
+            .outerjoin(Player, Player.id == Seat.player_id)
+            .order_by(page.c[newest].desc(), page.c.id.desc(), Seat.position))
 
 
-def _summaries(sessions: list[sa.Row]) -> list[SessionSummary]:
-    """SessionSummary of each of these LISTED rows."""
-    if not sessions:
-        return []
-    seated: dict[int, list[sa.Row]] = {}
-    for row in db.session.execute(_seated_in(), {"ids": [s.id for s in sessions]}):
-        seated.setdefault(row.session_id, []).append(row)
+def _summaries(rows: Iterable[sa.Row]) -> list[SessionSummary]:
+    """SessionSummary of each session of these _with_seats rows."""
+    sessions: list[tuple[sa.Row, list[Seated]]] = []
+    for row in rows:
+        if not sessions or sessions[-1][0].id != row.id:
+            sessions.append((row, []))
+        if row.player_id is not None:
+            sessions[-1][1].append(Seated(row.player_id, row.name, row.active, row.net_cents))
     summaries = []
-    for session in sessions:
-        players = seated.get(session.id, [])
+    for session, players in sessions:
         best = max((p.net_cents for p in players), default=0)
         winners = [p for p in players if best > 0 and p.net_cents == best]
         summaries.append(SessionSummary(session, players, winners, best))
@@ -286,23 +300,21 @@ def known_players(group: Group) -> list[Player]:
     ))
 
 
-def _sessions(query) -> list[SessionSummary]:
-    return _summaries(db.session.execute(query).all())
-
-
 def open_sessions(group: Group) -> list[SessionSummary]:
     """The group's sessions still being played, the latest first."""
-    return _sessions(sa.select(*LISTED)
-                     .where(GameSession.group_id == group.id, GameSession.ended_at.is_(None))
-                     .order_by(GameSession.started_at.desc(), GameSession.id.desc()))
+    return _summaries(db.session.execute(_with_seats(
+        sa.select(*LISTED)
+        .where(GameSession.group_id == group.id, GameSession.ended_at.is_(None)),
+        "started_at")))
 
 
 def recently_finished(group: Group, limit: int) -> list[SessionSummary]:
     """The group's last ``limit`` sessions that ended, the latest first."""
-    return _sessions(sa.select(*LISTED)
-                     .where(GameSession.group_id == group.id, GameSession.ended_at.is_not(None))
-                     .order_by(GameSession.ended_at.desc(), GameSession.id.desc())
-                     .limit(limit))
+    return _summaries(db.session.execute(_with_seats(
+        sa.select(*LISTED)
+        .where(GameSession.group_id == group.id, GameSession.ended_at.is_not(None))
+        .order_by(GameSession.ended_at.desc(), GameSession.id.desc())
+        .limit(limit), "ended_at")))
 
 
 def load_board(session: GameSession) -> GameSession:
