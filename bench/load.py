@@ -7,7 +7,7 @@ From the project root:
     .venv/bin/python bench/load.py --db-file /tmp/10k.sqlite3 --sessions 10000
     .venv/bin/python bench/load.py --database-url postgresql://user:pw@127.0.0.1/db
 
-Each phone signs in once (scrypt, as in production), waits for the others, then
+Each phone signs in once (Argon2id, as in production), waits for the others, then
 plays rounds with no pause until time is up, finishing the round under way: its
 own session's scoreboard, the round form, a valid round submitted, the round
 saved, the settlement. Every phone
@@ -85,7 +85,7 @@ TARGET_P99_MS = 250
 
 
 def make_app(database_url: str):
-    """The app on ``database_url``, with the production settings (scrypt)."""
+    """The app on ``database_url``, with the production settings (Argon2id)."""
     return create_app({"SQLALCHEMY_DATABASE_URI": database_url, "SECRET_KEY": "load-benchmark"})
 
 

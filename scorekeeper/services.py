@@ -29,9 +29,9 @@ import sqlalchemy as sa
 from flask import current_app
 from sqlalchemy.orm import aliased
 from sqlalchemy.orm.attributes import set_committed_value
-from werkzeug.security import check_password_hash, generate_password_hash
 
 from .extensions import db
+from .passphrases import hash_passphrase, passphrase_matches
 from .models import (
     DEVICE_MAX,
     GROUP_NAME_MAX,
@@ -195,12 +195,12 @@ def _check_new_group(name: str, passphrase: str) -> str:
 
 
 def _hash(passphrase: str) -> str:
-    return generate_password_hash(passphrase, method=current_app.config["PASSPHRASE_HASH_METHOD"])
+    return hash_passphrase(passphrase, current_app.config["PASSPHRASE_HASH_METHOD"])
 
 
 @functools.cache
 def _unused_hash(method: str) -> str:
-    return generate_password_hash("no group has this passphrase", method=method)
+    return hash_passphrase("no group has this passphrase", method)
 
 
 def _check_passphrase_strength(passphrase: str) -> None:
@@ -224,16 +224,16 @@ def group_for_sign_in(name: str, passphrase: str) -> Group | None:
     passphrase is wrong, so nobody learns which names exist."""
     groups = groups_named(name)
     for group in groups:
-        if check_password_hash(group.passphrase_hash, passphrase):
+        if passphrase_matches(group.passphrase_hash, passphrase):
             return group
     if not groups:  # as slow as a wrong passphrase, so the name's absence doesn't show
-        check_password_hash(_unused_hash(current_app.config["PASSPHRASE_HASH_METHOD"]), passphrase)
+        passphrase_matches(_unused_hash(current_app.config["PASSPHRASE_HASH_METHOD"]), passphrase)
     return None
 
 
 def change_passphrase(group: Group, current: str, new: str, *, device: str = "") -> None:
     """A new passphrase signs out every other phone and revokes every share link."""
-    if not check_password_hash(group.passphrase_hash, current):
+    if not passphrase_matches(group.passphrase_hash, current):
         raise ServiceError("The current passphrase is not right")
     set_passphrase(group, new, device=device)
 

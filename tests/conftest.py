@@ -61,7 +61,7 @@ def fresh_app(folder, **config):
     app = create_app({
         "SQLALCHEMY_DATABASE_URI": os.environ.get("DATABASE_URL")
         or f"sqlite:///{folder / 'test.sqlite3'}",
-        # A werkzeug hash a thousand times quicker than scrypt: tests make hundreds.
+        # A werkzeug hash far quicker than Argon2id: tests make hundreds.
         "PASSPHRASE_HASH_METHOD": "pbkdf2:sha256:1000",
         **config,
     })

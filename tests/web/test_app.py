@@ -15,6 +15,7 @@ from scorekeeper.config import (
     read_secret_key,
 )
 from scorekeeper.extensions import db
+from scorekeeper.passphrases import hash_passphrase, passphrase_matches
 from tests.conftest import csrf_token
 
 
@@ -208,15 +209,38 @@ def test_db_upgrade_builds_the_schema_on_an_empty_database(app, runner):
     assert set(db.metadata.tables) <= tables
 
 
-def test_passphrases_are_hashed_with_scrypt_unless_configured(tmp_path):
+def test_passphrases_are_hashed_with_argon2id_unless_configured(tmp_path):
     app = create_app({"SECRET_KEY": "k", "SQLALCHEMY_DATABASE_URI": sqlite_url(tmp_path)})
-    assert app.config["PASSPHRASE_HASH_METHOD"] == "scrypt"
+    assert app.config["PASSPHRASE_HASH_METHOD"] == "argon2id"
+    with app.app_context():
+        db.create_all()
+        group = services.create_group("Argon table", "a long passphrase")
+        # OWASP's first recommended setting: 19 MiB, 2 passes, 1 lane.
+        assert group.passphrase_hash.startswith("$argon2id$v=19$m=19456,t=2,p=1$")
+        assert services.group_for_sign_in("argon TABLE", "a long passphrase") == group
+        assert services.group_for_sign_in("Argon table", "a long passphrasE") is None
+        db.engine.dispose()
+
+
+def test_a_passphrase_hashed_before_argon2id_still_signs_in(tmp_path):
+    """Groups keep their werkzeug hash (scrypt, the earlier default): it is
+    part of every phone's cookie and every share link."""
+    app = create_app({"SECRET_KEY": "k", "SQLALCHEMY_DATABASE_URI": sqlite_url(tmp_path),
+                      "PASSPHRASE_HASH_METHOD": "scrypt"})
     with app.app_context():
         db.create_all()
         group = services.create_group("Scrypt table", "a long passphrase")
         assert group.passphrase_hash.startswith("scrypt:")
-        assert services.group_for_sign_in("scrypt TABLE", "a long passphrase") == group
+    app.config["PASSPHRASE_HASH_METHOD"] = "argon2id"
+    with app.app_context():
+        assert services.group_for_sign_in("Scrypt table", "a long passphrase").id == group.id
+        assert services.group_for_sign_in("Scrypt table", "another passphrase") is None
         db.engine.dispose()
+
+
+def test_a_damaged_argon2_hash_matches_no_passphrase():
+    assert not passphrase_matches("$argon2id$v=19$m=19456,t=2,p=1$broken", "a long passphrase")
+    assert passphrase_matches(hash_passphrase("a long passphrase"), "a long passphrase")
 
 
 def test_a_nul_character_anywhere_is_refused_before_it_reaches_the_database(client, group):
