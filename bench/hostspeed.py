@@ -56,7 +56,6 @@ def reference_ms(tries: int = 7) -> float:
 
 def describe(before: float, after: float) -> str:
     """A line for a benchmark's output."""
-    slowest = max(before, after)
     return (f"host speed: reference {before:.2f} ms before, {after:.2f} ms after "
-            f"(fast host {REFERENCE_FAST_MS:.1f}; this run up to "
-            f"{slowest / REFERENCE_FAST_MS:.2f} times slower)")
+            f"(about {REFERENCE_FAST_MS:.1f} at the host's full speed, "
+            f"{2 * REFERENCE_FAST_MS:.1f} in its slow spells)")

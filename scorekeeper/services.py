@@ -31,7 +31,6 @@ from sqlalchemy.orm import aliased
 from sqlalchemy.orm.attributes import set_committed_value
 
 from .extensions import db
-from .passphrases import hash_passphrase, passphrase_matches
 from .models import (
     DEVICE_MAX,
     GROUP_NAME_MAX,
@@ -47,6 +46,7 @@ from .models import (
     ShareLink,
     utcnow,
 )
+from .passphrases import hash_passphrase, passphrase_matches
 from .rules import (
     Entry,
     HouseRules,

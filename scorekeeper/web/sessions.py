@@ -52,7 +52,7 @@ def new():
 @bp.get("/sessions/<int:session_id>")
 def board():
     # The rounds' links differ in their number only: one url_for rather than
-    # one a row (a twentieth of the page's work).
+    # one a row (6% of the page's work).
     round_href = url_for("rounds.show", number=0).removesuffix("0")
     return render_template("sessions/board.html", game=g.game,
                            board=queries.scoreboard(g.game), round_href=round_href)
