@@ -58,8 +58,22 @@ class Page:
         return self.number < self.pages
 
 
-def _offset(number: int) -> int:
-    return (max(number, 1) - 1) * PER_PAGE
+def _offset(number: int, per_page: int = PER_PAGE) -> int:
+    return (max(number, 1) - 1) * per_page
+
+
+# A page's limit and offset go into the statement's text, not in as parameters:
+# PostgreSQL plans a prepared statement whose LIMIT is a parameter afresh at
+# every run (0.3 ms a page here), and one without once per connection.
+def _page_bound(name: str) -> sa.BindParameter:
+    """A limit or offset given at execution, for a statement built once."""
+    return sa.bindparam(name, type_=sa.Integer, literal_execute=True)
+
+
+def paged(query: sa.Select, number: int, per_page: int = PER_PAGE) -> sa.Select:
+    """Page ``number`` of ``query``."""
+    return (query.limit(sa.literal(per_page, sa.Integer, literal_execute=True))
+            .offset(sa.literal(_offset(number, per_page), sa.Integer, literal_execute=True)))
 
 
 # The history list
@@ -124,7 +138,7 @@ def _finished_page(with_player: bool) -> sa.Select:
     return _with_seats(
         sa.select(*LISTED).where(*_finished_where(with_player))
         .order_by(GameSession.started_at.desc(), GameSession.id.desc())
-        .limit(sa.bindparam("limit")).offset(sa.bindparam("offset")), "started_at")
+        .limit(_page_bound("limit")).offset(_page_bound("offset")), "started_at")
 
 
 @functools.cache
@@ -194,8 +208,8 @@ def session_rounds(session_id: int, number: int) -> Page:
     total = db.session.scalar(
         sa.select(sa.func.count()).where(Round.session_id == session_id))
     rounds = list(db.session.scalars(
-        sa.select(Round).where(Round.session_id == session_id).order_by(Round.number)
-        .limit(ROUNDS_PER_PAGE).offset((max(number, 1) - 1) * ROUNDS_PER_PAGE)
+        paged(sa.select(Round).where(Round.session_id == session_id).order_by(Round.number),
+              number, ROUNDS_PER_PAGE)
         .options(joinedload(Round.dealer),
                  selectinload(Round.entries).joinedload(RoundEntry.player))))
     return Page(rounds, number, total, ROUNDS_PER_PAGE)
@@ -273,14 +287,13 @@ def player_record(player: Player) -> PlayerRecord:
 def played_sessions(player: Player, number: int, total: int) -> Page:
     """Page ``number`` of the sessions the player sat at, newest first, as
     PlayedSession items; ``total`` is how many there are (PlayerRecord.sessions)."""
-    rows = db.session.execute(
+    rows = db.session.execute(paged(
         sa.select(GameSession, Seat.rounds_played, Seat.net_cents)
         .join(Seat, Seat.session_id == GameSession.id)
         # The group's sessions newest first, each looked up in the player's seats:
         # a page is read without sorting every session the player sat at.
         .where(GameSession.group_id == player.group_id, Seat.player_id == player.id)
-        .order_by(GameSession.started_at.desc(), GameSession.id.desc())
-        .limit(PER_PAGE).offset(_offset(number))
+        .order_by(GameSession.started_at.desc(), GameSession.id.desc()), number)
     ).all()
     return Page([PlayedSession(s, rounds, cents) for s, rounds, cents in rows], number, total)
 
