@@ -2,11 +2,11 @@
 
 A group with 10,000 finished sessions of about 20 rounds and one open session
 of 400 rounds (the scoreboard's stress case) is seeded once into a database
-that later runs reuse. Each page is then requested in-process through the WSGI
-app (no network), as a signed-in phone that accepts compressed responses, and
-the median, 90th percentile and maximum are printed in milliseconds, with the
-SQL statements and Python function calls of one request (figures that a busy
-machine doesn't change).
+that later runs reuse. The pages are then requested in turn, in-process through
+the WSGI app (no network), as a signed-in phone that accepts compressed
+responses, and each one's median, 90th percentile and maximum are printed in
+milliseconds, with the SQL statements and Python function calls of one request
+(figures that a busy machine doesn't change).
 
     .venv/bin/python bench/pages.py                       # SQLite file in instance/
     .venv/bin/python bench/pages.py --database-url postgresql://...
@@ -94,15 +94,20 @@ def pages(group: Group) -> dict[str, str]:
     }
 
 
-def time_page(client, url: str, repeat: int) -> list[float]:
-    for _ in range(5):  # warm: templates compiled, statements cached
-        assert client.get(url, headers=PHONE_HEADERS).status_code == 200, url
-    times = []
+def time_pages(client, urls: list[str], repeat: int) -> list[list[float]]:
+    """``repeat`` timings of each page, in ms. The pages take turns, request by
+    request, so that a slow spell of the host (see hostspeed.py) slows them
+    all alike rather than whichever page it fell on."""
+    for url in urls:
+        for _ in range(5):  # warm: templates compiled, statements cached
+            assert client.get(url, headers=PHONE_HEADERS).status_code == 200, url
+    times: list[list[float]] = [[] for _ in urls]
     for _ in range(repeat):
-        started = time.perf_counter()
-        response = client.get(url, headers=PHONE_HEADERS)
-        times.append((time.perf_counter() - started) * 1000)
-        assert response.status_code == 200, url
+        for url, page_times in zip(urls, times):
+            started = time.perf_counter()
+            response = client.get(url, headers=PHONE_HEADERS)
+            page_times.append((time.perf_counter() - started) * 1000)
+            assert response.status_code == 200, url
     return times
 
 
@@ -153,7 +158,7 @@ def main() -> None:
     if args.profile:
         from pyinstrument import Profiler
         with Profiler(interval=0.0002) as profiler:
-            time_page(client, urls[args.profile], args.repeat)
+            time_pages(client, [urls[args.profile]], args.repeat)
         print(profiler.output_text(unicode=True, color=False))
         return
 
@@ -162,8 +167,9 @@ def main() -> None:
           f"{args.repeat} requests per page, ms")
     print("| page | median | p90 | max | target (median) | statements | Python calls |")
     print("|---|---|---|---|---|---|---|")
-    for name, url in urls.items():
-        times = sorted(time_page(client, url, args.repeat))
+    timings = time_pages(client, list(urls.values()), args.repeat)
+    for (name, url), times in zip(urls.items(), timings):
+        times.sort()
         median = statistics.median(times)
         target = TARGETS_MS.get(name)
         verdict = f"< {target} ({'met' if median < target else 'MISSED'})" if target else ""
