@@ -7,7 +7,7 @@ import sqlalchemy as sa
 
 from .extensions import db
 from .models import AuditEvent, GameSession
-from .queries import Page, paged
+from .queries import Page, page_params, paged
 
 CHANGES_PER_PAGE = 15  # a page lists every card of its rounds: 15 keep it under 60 KB
 
@@ -17,8 +17,8 @@ def session_changes(session: GameSession, number: int) -> Page:
     where = AuditEvent.session_id == session.id
     total = db.session.scalar(sa.select(sa.func.count()).where(where))
     events = list(db.session.scalars(
-        paged(sa.select(AuditEvent).where(where).order_by(AuditEvent.id.desc()),
-              number, CHANGES_PER_PAGE)))
+        paged(sa.select(AuditEvent).where(where).order_by(AuditEvent.id.desc())),
+        page_params(number, CHANGES_PER_PAGE)))
     return Page(events, number, total, CHANGES_PER_PAGE)
 
 
