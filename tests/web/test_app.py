@@ -15,6 +15,7 @@ from scorekeeper.config import (
     read_secret_key,
 )
 from scorekeeper.extensions import db
+from scorekeeper import passphrases
 from scorekeeper.passphrases import hash_passphrase, passphrase_matches
 from tests.conftest import csrf_token
 
@@ -241,6 +242,59 @@ def test_a_passphrase_hashed_before_argon2id_still_signs_in(tmp_path):
 def test_a_damaged_argon2_hash_matches_no_passphrase():
     assert not passphrase_matches("$argon2id$v=19$m=19456,t=2,p=1$broken", "a long passphrase")
     assert passphrase_matches(hash_passphrase("a long passphrase"), "a long passphrase")
+
+
+@pytest.fixture
+def full_hashes(monkeypatch):
+    """The stored hashes checked the slow way, in order, with a fresh memory
+    of verified passphrases."""
+    checked = []
+
+    def counted(stored, passphrase):
+        checked.append(stored)
+        return real(stored, passphrase)
+
+    real = passphrases._hash_matches
+    monkeypatch.setattr(passphrases, "_hash_matches", counted)
+    monkeypatch.setattr(passphrases, "_verified", type(passphrases._verified)())
+    return checked
+
+
+QUICK = "pbkdf2:sha256:1000"
+
+
+def test_a_verified_passphrase_matches_again_without_hashing(full_hashes):
+    """The phones at a table sign in with one passphrase within seconds."""
+    stored = hash_passphrase("a long passphrase", QUICK)
+    assert all(passphrase_matches(stored, "a long passphrase") for _ in range(5))
+    assert full_hashes == [stored]
+    assert all(b"a long passphrase" not in digest for digest in passphrases._verified.values())
+
+
+def test_a_wrong_passphrase_costs_a_full_hash_every_time(full_hashes):
+    stored = hash_passphrase("a long passphrase", QUICK)
+    assert passphrase_matches(stored, "a long passphrase")
+    assert not passphrase_matches(stored, "a wrong passphrase")
+    assert not passphrase_matches(stored, "a wrong passphrase")
+    assert full_hashes == [stored] * 3
+
+
+def test_a_remembered_passphrase_opens_only_its_own_hash(full_hashes):
+    first = hash_passphrase("a long passphrase", QUICK)
+    other = hash_passphrase("another passphrase", QUICK)
+    assert passphrase_matches(first, "a long passphrase")
+    assert not passphrase_matches(other, "a long passphrase")
+    assert passphrase_matches(other, "another passphrase")
+    assert full_hashes == [first, other, other]
+
+
+def test_the_least_recently_verified_passphrase_is_forgotten_first(full_hashes, monkeypatch):
+    monkeypatch.setattr(passphrases, "VERIFIED_KEPT", 2)
+    one, two, three = (hash_passphrase(f"passphrase number {n}", QUICK) for n in (1, 2, 3))
+    for stored, number in ((one, 1), (two, 2), (one, 1), (three, 3), (one, 1), (two, 2)):
+        assert passphrase_matches(stored, f"passphrase number {number}")
+    # one stays (used again before three came), two is dropped for three
+    assert full_hashes == [one, two, three, two]
 
 
 def test_a_nul_character_anywhere_is_refused_before_it_reaches_the_database(client, group):
