@@ -80,6 +80,10 @@ class GameSession(db.Model):
         sa.Index("ix_game_session_group_id_ended_at", "group_id", "ended_at", "started_at"),
         # A group's sessions newest first, a page at a time.
         sa.Index("ix_game_session_group_id_started_at", "group_id", "started_at"),
+        # The few in play, newest first, without passing over the thousands ended.
+        sa.Index("ix_game_session_open", "group_id", "started_at",
+                 sqlite_where=sa.text("ended_at IS NULL"),
+                 postgresql_where=sa.text("ended_at IS NULL")),
         # A player's record sums their seats by currency: on PostgreSQL the join
         # reads the currencies from this index instead of every session's row.
         sa.Index("ix_game_session_id_currency", "id", "currency"),

@@ -308,12 +308,34 @@ def known_players(group: Group) -> list[Player]:
     ))
 
 
-def open_sessions(group: Group) -> list[SessionSummary]:
-    """The group's sessions still being played, the latest first."""
-    return _summaries(db.session.execute(_with_seats(
-        sa.select(*LISTED)
-        .where(GameSession.group_id == group.id, GameSession.ended_at.is_(None)),
-        "started_at")))
+def open_sessions(group: Group, number: int, per_page: int = PER_PAGE) -> Page:
+    """Page ``number`` of the group's sessions still being played, the latest
+    started first, as SessionSummary items. A group usually has one or two:
+    they are counted only when they fill the page."""
+    values = {"group_id": group.id, **page_params(number, per_page)}
+    items = _summaries(db.session.execute(_open_page(), values))
+    if number == 1 and len(items) < per_page:
+        total = len(items)
+    else:
+        total = db.session.scalar(_open_count(), values)
+    return Page(items, number, total, per_page)
+
+
+def _open_where() -> list[sa.ColumnElement[bool]]:
+    """The group ``group_id``'s sessions still being played."""
+    return [GameSession.group_id == sa.bindparam("group_id"), GameSession.ended_at.is_(None)]
+
+
+@functools.cache
+def _open_page() -> sa.Select:
+    return _with_seats(paged(
+        sa.select(*LISTED).where(*_open_where())
+        .order_by(GameSession.started_at.desc(), GameSession.id.desc())), "started_at")
+
+
+@functools.cache
+def _open_count() -> sa.Select:
+    return sa.select(sa.func.count()).select_from(GameSession).where(*_open_where())
 
 
 def recently_finished(group: Group, limit: int) -> list[SessionSummary]:

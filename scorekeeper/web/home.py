@@ -9,6 +9,7 @@ from .groups import may_create_group
 bp = Blueprint("home", __name__)
 
 RECENT_SESSIONS = 3
+PLAYING_SHOWN = 5  # more open than this: a link to all of them
 
 PRESETS = {"penang": HouseRules.penang, "rummi": HouseRules.rummi}
 
@@ -29,5 +30,5 @@ def index():
         "home/index.html", form=form, arrangement=arrangement,
         checking="cards" in request.args, group=group,
         may_create=group is None and may_create_group(),
-        playing=queries.open_sessions(group) if group else [],
+        playing=queries.open_sessions(group, 1, PLAYING_SHOWN) if group else None,
         finished=queries.recently_finished(group, RECENT_SESSIONS) if group else [])

@@ -19,6 +19,7 @@ from ..forms.sessions import (
 from .access import current_group, device_label
 from .filters import local_time, money
 from .loading import add_session_id, load_game_session
+from .paging import page_number
 
 bp = Blueprint("sessions", __name__)
 bp.url_value_preprocessor(load_game_session)
@@ -47,6 +48,14 @@ def new():
         "sessions/new.html", form=form, start_error=start_error,
         known=queries.known_players(current_group()),
         presets=json.dumps({name: rule_texts(make()) for name, make in PRESETS.items()}))
+
+
+@bp.get("/sessions/open")
+def still_open():
+    page = queries.open_sessions(current_group(), page_number())
+    if not page.exists:
+        abort(404)
+    return render_template("sessions/open.html", page=page)
 
 
 @bp.get("/sessions/<int:session_id>")

@@ -52,6 +52,7 @@ def page_urls(ids) -> dict[str, str]:
         "home": "/",
         "group": "/group",
         "new session": "/sessions/new",
+        "still open": "/sessions/open",
         "scoreboard": playing,
         "players": f"{playing}/players",
         "round form": f"{playing}/rounds/new",

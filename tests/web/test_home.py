@@ -92,3 +92,40 @@ def test_home_page_loads_in_a_fixed_number_of_statements(app, client):
             make_session(app, names=(f"X{len(counts)}{i}", f"Y{len(counts)}{i}"), rounds=2,
                          ended=i % 2 == 0)
     assert counts[0] == counts[1]
+
+
+def test_a_few_of_many_open_sessions_show_with_a_link_to_all(app, client):
+    opened = [make_session(app, names=(f"P{i}", f"Q{i}")) for i in range(7)]
+    html = client.get("/").text
+    playing = html[html.index("Playing now"):html.index("New session")]
+    links = re.findall(r'<a class="home-link" href="/sessions/(\d+)">', playing)
+    assert links == [str(sid) for sid in reversed(opened[2:])]
+    assert '<a href="/sessions/open">All 7 sessions still open</a>' in playing
+
+
+def test_all_open_sessions_page_by_page(app, client):
+    opened = [make_session(app, names=(f"P{i}", f"Q{i}"), rounds=i % 2) for i in range(12)]
+    make_session(app, names=("Cat", "Dan"), ended=True)
+    first, second = client.get("/sessions/open").text, client.get("/sessions/open?page=2").text
+    assert "12 sessions not ended yet" in first
+    listed = [re.findall(r'<a class="home-link" href="/sessions/(\d+)">', html)
+              for html in (first, second)]
+    assert listed == [[str(sid) for sid in reversed(opened[2:])],
+                      [str(sid) for sid in reversed(opened[:2])]]
+    assert '<span class="home-players">P11, Q11</span>' in first
+    assert "Page 2 of 2" in second and 'rel="prev" href="/sessions/open?page=1"' in second
+    assert "Cat" not in first + second
+    assert client.get("/sessions/open?page=3").status_code == 404
+
+
+def test_the_open_sessions_page_says_when_none_are_open(app, client):
+    make_session(app, ended=True)
+    html = client.get("/sessions/open").text
+    assert "Every session has ended." in html
+    assert "still open" not in client.get("/").text
+
+
+def test_the_open_sessions_page_is_for_the_signed_in_group(app):
+    response = app.test_client().get("/sessions/open")
+    assert response.status_code == 302
+    assert response.headers["Location"].startswith("/sign-in?next=/sessions/open")
