@@ -1,5 +1,5 @@
-"""The sessions pages: start a session, its scoreboard, players joining and
-leaving, and settling up."""
+"""The sessions pages: start a session, the sessions still open, a session's
+scoreboard, players joining and leaving, and settling up."""
 
 import json
 
