@@ -182,8 +182,9 @@ def create_group(name: str, passphrase: str) -> Group:
 
 def _check_new_group(name: str, passphrase: str) -> str:
     """The cleaned name for a new group. Another group may have the same name;
-    only a name and passphrase that would open an existing group are refused
-    (whoever types them knows that group already, so nothing is given away)."""
+    only a name and passphrase that would open an existing group are refused.
+    That refusal tells a right guess, so the pages that create groups count
+    against the sign-in throttle."""
     name = clean_name(name)
     if not 1 <= len(name) <= GROUP_NAME_MAX:
         raise ServiceError(f"A group name needs 1 to {GROUP_NAME_MAX} characters")

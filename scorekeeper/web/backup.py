@@ -19,7 +19,15 @@ from ..forms.backup import ImportGroupForm
 from ..models import utcnow
 from .access import current_group, sign_in, signed_in
 from .filters import local_time
-from .groups import group_form, group_name, may_create_group, single_group
+from .groups import (
+    count_passphrase_guess,
+    group_form,
+    group_name,
+    may_create_group,
+    single_group,
+    throttle_by_address,
+    throttle_by_group,
+)
 
 bp = Blueprint("backup", __name__)
 
@@ -73,12 +81,15 @@ def export_session_csv(session_id):
 
 
 @bp.route("/groups/import", methods=["GET", "POST"])
+@throttle_by_address
+@throttle_by_group
 def import_group():
     if not may_create_group():
         abort(404)
     form = group_form(ImportGroupForm)
     error = None
     if form.validate_on_submit():
+        count_passphrase_guess()
         try:
             found = backup.read_backup(form.backup.data.read())
         except backup.BackupError as problem:

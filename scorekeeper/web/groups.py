@@ -75,13 +75,46 @@ def group_name(form) -> str:
     return single_group() or form.name.data
 
 
+def _sign_in_key() -> str:
+    """Passphrase guesses are counted per group name as well as per address."""
+    name = single_group() or request.form.get("name", "")
+    return "group:" + services.clean_name(name).casefold()
+
+
+def _guessed(response) -> bool:
+    return g.get("passphrase_guess", False)
+
+
+def _sign_in_limit() -> str:
+    return current_app.config["SIGN_IN_LIMIT"]
+
+
+# Shared by the sign-in and the pages that create a group: creating a group
+# whose name and passphrase open an existing one is refused, which tells a
+# guess as surely as a sign-in would.
+throttle_by_address = limiter.shared_limit(
+    _sign_in_limit, scope="passphrase-address", key_func=get_remote_address, methods=["POST"],
+    deduct_when=_guessed)
+throttle_by_group = limiter.shared_limit(
+    _sign_in_limit, scope="passphrase-group", key_func=_sign_in_key, methods=["POST"],
+    deduct_when=_guessed)
+
+
+def count_passphrase_guess() -> None:
+    """Count this request against the sign-in throttle."""
+    g.passphrase_guess = True
+
+
 @bp.route("/groups/new", methods=["GET", "POST"])
+@throttle_by_address
+@throttle_by_group
 def new():
     if not may_create_group():
         abort(404)
     form = group_form(CreateGroupForm)
     error = None
     if form.validate_on_submit():
+        count_passphrase_guess()
         try:
             group = services.create_group(group_name(form), form.passphrase.data)
         except services.ServiceError as problem:
@@ -93,32 +126,16 @@ def new():
                            fixed_name=single_group())
 
 
-def _sign_in_key() -> str:
-    """Failed sign-ins are counted per group name as well as per address."""
-    name = single_group() or request.form.get("name", "")
-    return "group:" + services.clean_name(name).casefold()
-
-
-def _failed(response) -> bool:
-    return g.get("wrong_passphrase", False)
-
-
-def _sign_in_limit() -> str:
-    return current_app.config["SIGN_IN_LIMIT"]
-
-
 @bp.route("/sign-in", methods=["GET", "POST"])
-@limiter.limit(_sign_in_limit, key_func=get_remote_address, methods=["POST"],
-               deduct_when=_failed, scope="sign-in-address")
-@limiter.limit(_sign_in_limit, key_func=_sign_in_key, methods=["POST"],
-               deduct_when=_failed, scope="sign-in-group")
+@throttle_by_address
+@throttle_by_group
 def sign_in():
     form = group_form(SignInForm, next=request.args.get("next", ""))
     error = None
     if form.validate_on_submit():
         group = services.group_for_sign_in(group_name(form), form.passphrase.data)
         if group is None:
-            g.wrong_passphrase = True
+            count_passphrase_guess()
             error = ("That group name and passphrase don't match."
                      if not single_group() else "That passphrase is not right.")
         else:

@@ -40,10 +40,11 @@ def post(client, path, data, **kwargs):
     return client.post(path, data={"csrf_token": csrf_token(client), **data}, **kwargs)
 
 
-def create(client, name=NEW_NAME, passphrase=NEW_PASSPHRASE, confirm=None, device="Mia's phone"):
+def create(client, name=NEW_NAME, passphrase=NEW_PASSPHRASE, confirm=None, device="Mia's phone",
+           **kwargs):
     return post(client, "/groups/new", {
         "name": name, "passphrase": passphrase,
-        "confirm": passphrase if confirm is None else confirm, "device": device})
+        "confirm": passphrase if confirm is None else confirm, "device": device}, **kwargs)
 
 
 def sign_in(client, name=GROUP_NAME, passphrase=PASSPHRASE, device="Test phone", **kwargs):
@@ -279,6 +280,30 @@ def test_ten_wrong_passphrases_from_an_address_pause_its_sign_in(app, group):
         assert response.status_code == 200
     assert_throttled(sign_in(app.test_client(), **from_address("10.0.0.9")))
     assert sign_in(app.test_client(), **from_address("10.0.0.10")).status_code in REDIRECTS
+
+
+def test_creating_groups_cannot_guess_a_passphrase_past_the_throttle(app, group):
+    """A new group with an existing group's name and passphrase is refused,
+    which tells a right guess: each try counts as a sign-in's would."""
+    for i in range(10):
+        response = create(app.test_client(), name=GROUP_NAME, passphrase=f"guess number {i}",
+                          **from_address(f"10.0.2.{i}"))
+        assert response.status_code in REDIRECTS  # each wrong guess makes a group
+    assert_throttled(create(app.test_client(), name=GROUP_NAME, passphrase=PASSPHRASE,
+                            **from_address("10.0.3.1")))
+    assert_throttled(sign_in(app.test_client(), **from_address("10.0.3.2")))
+    with app.app_context():
+        assert len(groups()) == 11
+
+
+def test_wrong_sign_ins_pause_creating_groups_from_that_address(app, group):
+    for i in range(10):
+        sign_in(app.test_client(), name=f"Table {i}", **from_address("10.0.4.1"))
+    assert_throttled(create(app.test_client(), **from_address("10.0.4.1")))
+    importer = app.test_client()
+    assert_throttled(importer.post("/groups/import", **from_address("10.0.4.1"),
+                                   data={"csrf_token": csrf_token(importer, "/groups/import")}))
+    assert create(app.test_client(), **from_address("10.0.4.2")).status_code in REDIRECTS
 
 
 def test_successful_sign_ins_are_not_counted(app, group):
