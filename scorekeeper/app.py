@@ -13,11 +13,11 @@ from werkzeug.routing import IntegerConverter
 from . import config as defaults
 from . import logs
 from .extensions import compress, csrf, db, limiter, migrate
+from .models import ID_MAX
 from .web import static_files
 
 # templates/, static/, migrations/ and instance/ live at the top of the repository.
 ROOT = Path(__file__).resolve().parent.parent
-DATABASE_INT_MAX = 2**31 - 1  # PostgreSQL's integer
 
 
 class MissingSecretKey(RuntimeError):
@@ -97,7 +97,7 @@ class DatabaseId(IntegerConverter):
     column matches no page (a 404) instead of reaching the database."""
 
     def __init__(self, url_map, *args, **kwargs):
-        kwargs.setdefault("max", DATABASE_INT_MAX)
+        kwargs.setdefault("max", ID_MAX)
         super().__init__(url_map, *args, **kwargs)
 
 

@@ -16,6 +16,7 @@ from sqlalchemy.orm import Mapped, mapped_column, relationship
 from .extensions import db
 from .rules import HouseRules
 
+ID_MAX = 2**31 - 1  # the largest id an integer column holds on PostgreSQL
 NAME_MAX = 30
 GROUP_NAME_MAX = 40
 DEVICE_MAX = 30

@@ -26,7 +26,7 @@ from sqlalchemy.orm import joinedload
 from .. import queries, services
 from ..extensions import db
 from ..forms.groups import ButtonForm
-from ..models import GameSession, Group, ShareLink
+from ..models import ID_MAX, GameSession, Group, ShareLink
 from .access import device_label
 from .loading import add_session_id, load_game_session
 
@@ -70,7 +70,7 @@ def shared_session(token: str) -> GameSession:
     if len(token) > TOKEN_MAX or token.startswith("."):  # "." would mean compressed
         abort(404)
     _, link_id = URLSafeSerializer("unverified", salt=SALT).loads_unsafe(token)
-    if type(link_id) is not int:
+    if type(link_id) is not int or not 1 <= link_id <= ID_MAX:
         abort(404)
     link = db.session.scalar(
         sa.select(ShareLink).where(ShareLink.id == link_id)
