@@ -257,17 +257,20 @@ def _player_name(name: str) -> str:
     return name
 
 
+def _group_players(group_id: int) -> list[Player]:
+    """Everyone in the group, to match names in Python: SQL's lower() folds
+    only ASCII letters on SQLite (and on PostgreSQL under the C collation), so
+    "élise" would miss "Élise". A group has tens of players, not thousands."""
+    return list(db.session.scalars(sa.select(Player).where(Player.group_id == group_id)))
+
+
 def find_or_create_players(group: Group, names: list[str], *, device: str = "") -> list[Player]:
     """The group's players by name, reusing anyone seen before whatever the letter case."""
     names = [_player_name(n) for n in names]
     lowered = [n.casefold() for n in names]
     if len(set(lowered)) != len(lowered):
         raise ServiceError("Each player needs a different name")
-    known = db.session.scalars(
-        sa.select(Player).where(Player.group_id == group.id,
-                                sa.func.lower(Player.name).in_([n.lower() for n in names]))
-    ).all()
-    by_name = {p.name.casefold(): p for p in known}
+    by_name = {p.name.casefold(): p for p in _group_players(group.id)}
     players = []
     for name in names:
         player = by_name.get(name.casefold())
@@ -930,10 +933,8 @@ def rename_player(player: Player, name: str, *, device: str = "") -> None:
     name = _player_name(name)
     if name == player.name:
         return
-    taken = db.session.scalar(sa.select(Player.id).where(
-        Player.group_id == player.group_id, Player.id != player.id,
-        sa.func.lower(Player.name) == name.lower()))
-    if taken is not None:
+    if any(other.id != player.id and other.name.casefold() == name.casefold()
+           for other in _group_players(player.group_id)):
         raise ServiceError(f"Someone in the group is called {name} already")
     before = {"name": player.name}
     player.name = name

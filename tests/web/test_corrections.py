@@ -11,7 +11,7 @@ from scorekeeper import services
 from scorekeeper.extensions import db
 from scorekeeper.models import AuditEvent
 from scorekeeper.rules import Entry, HouseRules
-from tests.conftest import csrf_token
+from tests.conftest import csrf_token, the_group
 from tests.web.examples import EXAMPLE_1, EXAMPLE_2, EXAMPLE_3, EXAMPLE_RULES
 
 
@@ -94,6 +94,15 @@ def test_a_rename_to_a_taken_or_bad_name_is_refused(table, name, message):
         services.rename_player(player, name)
     db.session.rollback()
     assert player.name == "A"
+
+
+def test_a_rename_to_a_taken_name_in_other_letters_is_refused(table):
+    services.start_session(the_group(), ["Élise", "A"], HouseRules.penang(), first_dealer="A")
+    player = table.seats[1].player
+    with pytest.raises(services.ServiceError, match="called élise already"):
+        services.rename_player(player, "élise")
+    db.session.rollback()
+    assert player.name == "B"
 
 
 def test_the_player_page_corrects_a_name(client, table):

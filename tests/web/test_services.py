@@ -49,6 +49,15 @@ def test_known_players_are_reused_whatever_the_case(table):
     assert db.session.query(Player).count() == 5
 
 
+def test_known_players_are_reused_whatever_the_case_beyond_ascii(table):
+    """SQLite's lower() folds only A to Z: the names are matched in Python."""
+    services.start_session(the_group(), ["Élise", "Ömer"], HouseRules.penang(), first_dealer="Élise")
+    again = services.start_session(the_group(), ["élise", "ÖMER", "Zoë"], HouseRules.penang(),
+                                   first_dealer="zoë")
+    assert names(services.active_players(again)) == ["Élise", "Ömer", "Zoë"]
+    assert db.session.query(Player).count() == 7
+
+
 def test_random_first_dealer_is_one_of_the_players(ctx):
     session = services.start_session(the_group(), ["X", "Y", "Z"], HouseRules.penang())
     assert session.first_dealer.name in {"X", "Y", "Z"}
