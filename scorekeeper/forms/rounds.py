@@ -14,6 +14,8 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.validators import InputRequired, Length
 from wtforms.widgets import HiddenInput
 
+from ..services import MAX_PLAYERS
+
 OUTCOMES = [
     SelectChoice("dead", "Dead"),
     SelectChoice("hu", "Hu"),
@@ -59,5 +61,6 @@ class RoundForm(VersionForm):
     was made for; ``confirmed`` is the digest of the warnings the table accepted."""
 
     number = IntegerField(widget=HiddenInput(), validators=[InputRequired()])
-    entries = FieldList(FormField(EntryForm))
+    # No more than a table seats: a post of thousands would cost seconds.
+    entries = FieldList(FormField(EntryForm), max_entries=MAX_PLAYERS)
     confirmed = HiddenField()

@@ -11,6 +11,7 @@ from flask import g
 
 from scorekeeper import services
 from scorekeeper.extensions import db
+from scorekeeper.forms.rounds import RoundForm
 from scorekeeper.models import GameSession, Player, Round, RoundEntry
 from scorekeeper.rules import Entry
 from tests.web import examples
@@ -446,6 +447,20 @@ def test_pages_use_a_fixed_number_of_statements(app, client, base, table):
     few = statements(2)
     record(db.session.get(GameSession, table_id), EXAMPLE_3, EXAMPLE_1, EXAMPLE_2)
     assert statements(5) == few
+
+
+def test_a_post_with_more_entries_than_seats_is_laid_out_again(app, client, base):
+    page = client.get(f"{base}/new").get_data(as_text=True)
+    data = filled(page, EXAMPLE_1)
+    for i in range(4, 5000):
+        data |= {f"entries-{i}-player": "1", f"entries-{i}-outcome": "dead",
+                 f"entries-{i}-cards": "2S"}
+    with app.test_request_context(f"{base}/new", method="POST", data=data):
+        assert len(RoundForm().entries) == services.MAX_PLAYERS  # the rest never read
+    html = text(client.post(f"{base}/new", data=data))
+    assert round_count() == 0
+    assert "The table changed while this page was open" in html
+    assert html.count('name="entries-') == html.count('name="entries-0-') * 4
 
 
 def test_no_session_is_created_or_changed_by_a_refused_round(client, base):
