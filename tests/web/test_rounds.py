@@ -359,7 +359,7 @@ def test_edit_warnings_need_confirming(client, base, table):
 def test_delete_asks_first_then_renumbers(client, base, table):
     record(table, EXAMPLE_1, EXAMPLE_3, EXAMPLE_2)
     page = client.get(f"{base}/1").get_data(as_text=True)
-    assert re.search(r"<details class=\"round-delete\">\s*<summary>Delete round 1…</summary>", page)
+    assert re.search(r"<details class=\"danger-confirm\">\s*<summary>Delete round 1…</summary>", page)
     response = client.post(f"{base}/1/delete", data=form_values(page))
     assert response.status_code == 302
     assert response.headers["Location"] == f"/sessions/{table.id}"
