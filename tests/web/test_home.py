@@ -27,7 +27,7 @@ def test_an_empty_home_page_offers_a_new_session(client):
     assert '<a class="button home-new" href="/sessions/new">New session</a>' in html
     assert "Playing now" not in html
     assert "Finished" not in html
-    assert '<details class="panel home-check">' in html  # the hand check stays, folded
+    assert '<details class="panel home-check" id="check">' in html  # the hand check stays, folded
 
 
 def test_sessions_being_played_link_to_their_scoreboard(app, client):
@@ -66,7 +66,8 @@ def test_a_left_player_is_listed_only_once_the_session_ends(app, client):
 
 def test_the_hand_check_opens_when_used(client):
     html = client.get("/", query_string={"cards": "8H 8H 8C"}).text
-    assert '<details class="panel home-check" open>' in html
+    assert '<details class="panel home-check" id="check" open>' in html
+    assert '<form method="get" action="/#check">' in html
 
 
 def test_home_page_loads_in_a_fixed_number_of_statements(app, client):
