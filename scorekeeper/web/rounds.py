@@ -361,15 +361,19 @@ def _attach(rows: list[Row], outcome: Outcome) -> None:
 
 @dataclass(frozen=True)
 class Part:
-    """A column of the money breakdown: its label and the RoundEntry attribute."""
+    """A column of the money breakdown: its label, the RoundEntry attribute,
+    and what the money was when it is the only part."""
 
     label: str
     attr: str
+    only: str
 
 
 def _money_parts(entries, scheme: str) -> list[Part]:
     """The parts of the money that this round used."""
     hu = "Tien Hu" if any(e.outcome == "tien_hu" for e in entries) else "Hu"
-    parts = [Part("Points" if scheme == "per_point" else "Tiers", "tier_cents"),
-             Part(hu, "hu_cents"), Part("Jokers & aces", "joker_ace_cents")]
+    placed = (Part("Points", "tier_cents", "paid by points") if scheme == "per_point"
+              else Part("Tiers", "tier_cents", "paid by place (the 1-2-3 tiers)"))
+    parts = [placed, Part(hu, "hu_cents", f"the {hu} payment"),
+             Part("Jokers & aces", "joker_ace_cents", "paid for jokers and aces")]
     return [part for part in parts if any(getattr(e, part.attr) for e in entries)]

@@ -301,7 +301,7 @@ def test_earlier_round_names_the_dealer_of_the_round_after_it(client, base, tabl
 def test_a_tiers_only_round_names_the_single_part(client, base, table):
     record(table, EXAMPLE_2)
     html = text(client.get(f"{base}/1"))
-    assert "Tiers only." in html and "<dl" not in html
+    assert "Money in RM. All of it paid by place (the 1-2-3 tiers)." in html and "<dl" not in html
 
 
 # Editing and deleting
