@@ -472,7 +472,7 @@ def test_ending_a_session_leaves_it_read_only(app, client):
     for gone in ("Enter round", "/rounds/new", "/leave", 'action="/sessions/%d/players"' % sid,
                  "plays first"):
         assert gone not in html
-    assert f'href="/sessions/{sid}/settle">Settlement</a>' in html
+    assert f'href="/sessions/{sid}/settle">Settle up</a>' in html
     assert f'href="/history/sessions/{sid}">In history</a>' in html
     settle = client.get(f"/sessions/{sid}/settle").text
     assert "End the session now" not in settle
