@@ -171,6 +171,29 @@
     form.style.paddingBottom = room;
     document.documentElement.style.scrollPaddingBottom = room;
     if (active && scroll) active.section.scrollIntoView({block: "nearest"});
+    if (active) follow();
+  }
+
+  // The pad follows the scroll: once its player's box is wholly off the
+  // screen (or under the pad), cards go to the player most in view, whose
+  // name the pad then shows, rather than to someone nobody can see.
+  var inView = new Map();
+  var watcher = null;
+  function follow() {
+    if (watcher || !("IntersectionObserver" in window)) return;
+    watcher = new IntersectionObserver(function (seen) {
+      seen.forEach(function (entry) { inView.set(entry.target, entry.intersectionRatio); });
+      if (!active || inView.get(active.section) > 0) return;
+      var best = null;
+      rows.forEach(function (row) {
+        var ratio = inView.get(row.section) || 0;
+        if (ratio > 0 && outcomeOf(row) !== "hu" && (!best || ratio > inView.get(best.section))) {
+          best = row;
+        }
+      });
+      if (best) activate(best, false);
+    }, {rootMargin: "0px 0px -" + pad.offsetHeight + "px 0px", threshold: [0, 0.25, 0.5, 0.75, 1]});
+    rows.forEach(function (row) { watcher.observe(row.section); });
   }
 
   function setTokens(row, list) {
