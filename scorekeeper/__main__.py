@@ -1,5 +1,6 @@
-"""`python -m scorekeeper setup`: make instance/secret_key if no key is
-configured, then bring the database schema up to date."""
+"""`python -m scorekeeper setup`: make instance/secret_key unless the
+environment has SECRET_KEY (a key in instance/config.py outranks the file),
+then bring the database schema up to date."""
 
 import argparse
 import os

@@ -48,7 +48,9 @@ def cents_from_text(text: str) -> int:
 
 
 def text_from_cents(cents: int) -> str:
-    return f"{cents // 100}.{cents % 100:02d}"
+    """150 -> "1.50", as an amount is typed (a rule's amounts are never negative)."""
+    whole, part = divmod(abs(cents), 100)
+    return f"{'-' if cents < 0 else ''}{whole}.{part:02d}"
 
 
 class MoneyField(StringField):
