@@ -181,6 +181,12 @@ def _check_full_hands(hands: dict, rules: HouseRules, dealt: int,
                     (player,), tuple(meld)))
 
 
+def _and_list(names) -> str:
+    """"A and B", "A, B and C"."""
+    names = [str(n) for n in names]
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
 def _validate(order: Sequence, entries: Mapping, rules: HouseRules) -> dict:
     problems: list[Problem] = []
     if len(order) < 2:
@@ -204,8 +210,8 @@ def _validate(order: Sequence, entries: Mapping, rules: HouseRules) -> dict:
     if len(winners) > 1:
         problems.append(Problem(
             "several_winners",
-            f"Only one player can win a round, but {', '.join(map(str, winners))} "
-            "are all marked Hu or Tien Hu",
+            f"Only one player can win a round, but {_and_list(winners)} are "
+            f"{'both' if len(winners) == 2 else 'all'} marked Hu or Tien Hu",
             tuple(winners)))
     tien_hu_round = any(hands[p].outcome == "tien_hu" for p in winners)
     _check_counts(order, hands, rules, tien_hu_round, problems)

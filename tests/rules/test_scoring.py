@@ -265,6 +265,13 @@ def test_several_winners(first, second):
     problem = one_problem(round_error(NAMES, entries, rummi()), "several_winners")
     assert set(problem.players) == {"Ann", "Bob"}
     assert_names(problem, players=["Ann", "Bob"])
+    assert "but Ann and Bob are both marked Hu or Tien Hu" in problem.message
+
+
+def test_three_winners_are_named_in_a_list():
+    entries = {"Ann": Entry("hu"), "Bob": Entry("hu"), "Cyd": Entry("hu"), "Dot": dead("5H")}
+    problem = one_problem(round_error(NAMES, entries, rummi()), "several_winners")
+    assert "but Ann, Bob and Cyd are all marked Hu or Tien Hu" in problem.message
 
 
 def test_hu_with_cards():
