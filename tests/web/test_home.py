@@ -37,7 +37,8 @@ def test_sessions_being_played_link_to_their_scoreboard(app, client):
     playing = html[html.index("Playing now"):html.index("New session")]
     assert f'<a class="home-link" href="/sessions/{sid}">' in playing
     assert '<span class="home-players">Ann, Bob</span>' in playing
-    assert "· 2 rounds</span>" in playing
+    assert re.search(r'<span class="home-meta">Started \w{3} \d{1,2} \w{3}, \d\d:\d\d · 2 rounds</span>',
+                     playing)
     assert "Cat" not in playing
 
 
