@@ -127,7 +127,7 @@ def test_every_page_of_the_group_shows_penang_time(client, sid, our_group):
     b = db.session.get(Player, db.session.scalar(sa.select(Player.id).where(
         Player.group_id == our_group.id, Player.name == "B")))
     pages = {
-        "/": LOCAL_DAY,
+        "/": f"Started {LOCAL_WHEN}",  # an open session: its day and time
         f"/sessions/{sid}": LOCAL_DAY,
         f"/sessions/{sid}/settle": LOCAL_DAY,
         f"/sessions/{sid}/changes": LOCAL_WHEN,
