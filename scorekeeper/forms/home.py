@@ -4,6 +4,8 @@ from wtforms import Form, SelectField, StringField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import Length
 
+from ..rules import PRESETS
+
 
 class CheckHandForm(Form):
     """A GET form (read from the query string), so it carries no CSRF token."""
@@ -11,5 +13,5 @@ class CheckHandForm(Form):
     cards = StringField(
         "Cards", validators=[Length(max=200, message="Type at most 200 characters.")]
     )
-    preset = SelectField("Rules", choices=[SelectChoice("penang", "Penang"), SelectChoice("rummi", "Rummi")],
+    preset = SelectField("Rules", choices=[SelectChoice(key, name) for key, (name, _) in PRESETS.items()],
                          default="penang")

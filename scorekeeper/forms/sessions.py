@@ -16,7 +16,7 @@ from wtforms.validators import InputRequired, Length, StopValidation, Validation
 from wtforms.widgets import HiddenInput
 
 from ..models import NAME_MAX
-from ..rules import HouseRules
+from ..rules import PRESETS, HouseRules
 from ..services import (
     MAX_PLAYERS,
     MAX_TIERS,
@@ -28,7 +28,6 @@ from ..services import (
 )
 from .rounds import VersionForm
 
-PRESETS = {"penang": HouseRules.penang, "rummi": HouseRules.rummi}
 AMOUNT = re.compile(r"\d+(\.\d*)?|\.\d+")
 
 
@@ -178,7 +177,7 @@ class NewSessionForm(HouseRulesForm):
                       min_entries=MAX_PLAYERS, max_entries=MAX_PLAYERS)
     first_dealer = SelectField("First dealer", default="random")
     preset = SelectField("Rules", default="penang",
-                         choices=_choices(("penang", "Penang"), ("rummi", "Rummi")))
+                         choices=_choices(*((key, name) for key, (name, _) in PRESETS.items())))
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -195,7 +194,7 @@ class NewSessionForm(HouseRulesForm):
         preset = kept.preset.data if kept.preset.data in PRESETS else "penang"
         data = {"seats": kept.seats.data, "currency": kept.currency.data,
                 "first_dealer": kept.first_dealer.data, "preset": preset}
-        return cls(formdata=None, data={**data, **rule_data(PRESETS[preset]())})
+        return cls(formdata=None, data={**data, **rule_data(PRESETS[preset][1]())})
 
     def names(self) -> list[str]:
         return [name for name in self.seats.data if name]

@@ -96,3 +96,12 @@ class HouseRules:
     def tier(self, position: int) -> int:
         """Units paid by 1-based ``position``; places past the list pay the last tier."""
         return self.tiers[min(position, len(self.tiers)) - 1]
+
+
+# The named sets of rules a table starts from: key -> (name, rules).
+PRESETS = {"penang": ("Penang", HouseRules.penang), "rummi": ("Rummi", HouseRules.rummi)}
+
+
+def preset_name(rules: HouseRules) -> str:
+    """The preset these rules are, or "Own rules"."""
+    return next((name for name, make in PRESETS.values() if rules == make()), "Own rules")

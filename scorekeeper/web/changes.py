@@ -14,11 +14,11 @@ from flask import Blueprint, abort, g, redirect, render_template, url_for
 from .. import audit_queries, services
 from ..forms.rounds import OUTCOME_LABELS, VersionForm
 from ..models import AuditEvent
-from ..rules import HouseRules
+from ..rules import HouseRules, preset_name
 from ..rules.cards import scan_cards
 from .access import device_label
 from .filters import money, signed_money
-from .history import preset_name, rules_summary
+from .history import rules_summary
 from .loading import add_session_id, load_game_session
 from .paging import page_number
 

@@ -6,7 +6,7 @@ from wtforms.fields.choices import SelectChoice
 from .. import queries, services
 from ..forms.history import HistoryFilterForm, RenameForm
 from ..models import Player
-from ..rules import HouseRules, parse_cards
+from ..rules import HouseRules, parse_cards, preset_name
 from .access import current_group, device_label, require_group
 from .filters import money
 from .loading import group_row_or_404
@@ -80,14 +80,6 @@ def rename(player_id: int):
         else:
             return redirect(url_for(".player", player_id=person.id))
     return render_player(person, form)
-
-
-def preset_name(rules: HouseRules) -> str:
-    if rules == HouseRules.penang():
-        return "Penang"
-    if rules == HouseRules.rummi():
-        return "Rummi"
-    return "Own rules"
 
 
 DEALERS = {"winner": "the winner", "loser": "the worst loser", "rotate": "the next seat"}

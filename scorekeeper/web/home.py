@@ -2,7 +2,7 @@ from flask import Blueprint, render_template, request
 
 from .. import queries
 from ..forms.home import CheckHandForm
-from ..rules import CardError, HouseRules, best_melds, parse_cards
+from ..rules import PRESETS, CardError, best_melds, parse_cards
 from .access import current_group
 from .groups import may_create_group
 
@@ -11,7 +11,6 @@ bp = Blueprint("home", __name__)
 RECENT_SESSIONS = 3
 PLAYING_SHOWN = 5  # more open than this: a link to all of them
 
-PRESETS = {"penang": HouseRules.penang, "rummi": HouseRules.rummi}
 
 
 @bp.get("/")
@@ -24,7 +23,7 @@ def index():
         except CardError as error:
             form.cards.errors.append(str(error))
         else:
-            arrangement = best_melds(cards, PRESETS[form.preset.data]())
+            arrangement = best_melds(cards, PRESETS[form.preset.data][1]())
     group = current_group()
     return render_template(
         "home/index.html", form=form, arrangement=arrangement,

@@ -8,7 +8,6 @@ from wtforms.fields.choices import SelectChoice
 
 from .. import queries, services
 from ..forms.sessions import (
-    PRESETS,
     EditRulesForm,
     JoinForm,
     NewSessionForm,
@@ -16,6 +15,7 @@ from ..forms.sessions import (
     rule_data,
     rule_texts,
 )
+from ..rules import PRESETS, HouseRules
 from .access import current_group, device_label
 from .filters import local_time, money
 from .loading import add_session_id, load_game_session
@@ -29,7 +29,7 @@ bp.url_defaults(add_session_id)
 @bp.route("/sessions/new", methods=["GET", "POST"])
 def new():
     if request.method == "GET":
-        form = NewSessionForm(data=rule_data(PRESETS["penang"]()))
+        form = NewSessionForm(data=rule_data(HouseRules.penang()))
     else:
         form = NewSessionForm()
     start_error = None
@@ -47,7 +47,7 @@ def new():
     return render_template(
         "sessions/new.html", form=form, start_error=start_error,
         known=queries.known_players(current_group()),
-        presets=json.dumps({name: rule_texts(make()) for name, make in PRESETS.items()}))
+        presets=json.dumps({key: rule_texts(make()) for key, (_, make) in PRESETS.items()}))
 
 
 @bp.get("/sessions/open")

@@ -10,9 +10,9 @@ import pytest
 from scorekeeper import services
 from scorekeeper.extensions import db
 from scorekeeper.models import DEFAULT_TIMEZONE, GameSession, Player
-from scorekeeper.rules import Entry, HouseRules
+from scorekeeper.rules import Entry, HouseRules, preset_name
 from scorekeeper.web.filters import long_date
-from scorekeeper.web.history import preset_name, rules_summary
+from scorekeeper.web.history import rules_summary
 from tests.conftest import the_group
 from tests.web.examples import EXAMPLE_1, EXAMPLE_2, EXAMPLE_3
 from tests.web.examples import EXAMPLE_RULES as RULES
