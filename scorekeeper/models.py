@@ -81,7 +81,9 @@ class GameSession(db.Model):
         sa.Index("ix_game_session_group_id_ended_at", "group_id", "ended_at", "started_at"),
         # A group's sessions newest first, a page at a time.
         sa.Index("ix_game_session_group_id_started_at", "group_id", "started_at"),
-        # The few in play, newest first, without passing over the thousands ended.
+        # The few in play, newest first, without passing over the thousands ended
+        # (PostgreSQL; SQLite reads them from the index above, IS NULL being
+        # an equality to it).
         sa.Index("ix_game_session_open", "group_id", "started_at",
                  sqlite_where=sa.text("ended_at IS NULL"),
                  postgresql_where=sa.text("ended_at IS NULL")),

@@ -4,7 +4,8 @@ The home page lists a group's open sessions, the latest started first. On
 PostgreSQL the planner, thinking a few of the newest sessions would be open,
 read the group's sessions newest first and passed over every ended one: all
 10,000 of a group of ten years, 2 ms, when one session was open. This partial
-index holds the open sessions only.
+index holds the open sessions only. (SQLite already found them through
+ix_game_session_group_id_ended_at, taking IS NULL as an equality.)
 
 Revision ID: 0007
 Revises: 0006
