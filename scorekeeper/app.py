@@ -45,13 +45,28 @@ def create_app(config=None, instance_path=None):
     return app
 
 
+# Settings read by the extensions, which are not in app.config until they start.
+EXTENSION_PREFIXES = ("SQLALCHEMY_", "RATELIMIT_", "WTF_", "COMPRESS_")
+
+
+def _warn_of_unknown_settings(app, names) -> None:
+    """A misspelt setting in instance/config.py (NEW_GROUP for NEW_GROUPS) would
+    otherwise be ignored without a word."""
+    for name in sorted(names):
+        if name.isupper() and not name.startswith(EXTENSION_PREFIXES):
+            app.logger.warning("instance/config.py: %s is no setting of this app or of "
+                               "Flask; it is ignored", name)
+
+
 def load_config(app, config):
     os.makedirs(app.instance_path, exist_ok=True)
     app.config.from_object(defaults)
     app.config["SQLALCHEMY_DATABASE_URI"] = (
         f"sqlite:///{Path(app.instance_path) / 'scorekeeper.sqlite3'}"
     )
+    known = set(app.config)
     app.config.from_pyfile("config.py", silent=True)
+    _warn_of_unknown_settings(app, set(app.config) - known)
     app.config.update(defaults.from_env(os.environ))
     if config is not None:
         app.config.update(config)

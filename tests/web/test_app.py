@@ -42,6 +42,17 @@ def test_environment_beats_defaults(monkeypatch, tmp_path):
     assert app.config["SQLALCHEMY_DATABASE_URI"] == sqlite_url(tmp_path)
 
 
+def test_a_misspelt_setting_in_instance_config_is_named(tmp_path, caplog):
+    (tmp_path / "config.py").write_text(
+        "SECRET_KEY = 'k'\nNEW_GROUP = False\nNEW_GROUPS = False\nSQLALCHEMY_ECHO = False\n"
+        "SESSION_COOKIE_NAME = 'sk'\nhelper = 1\n")
+    app = create_app({"SQLALCHEMY_DATABASE_URI": sqlite_url(tmp_path)}, instance_path=tmp_path)
+    assert app.config["NEW_GROUPS"] is False
+    warned = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
+    assert warned == ["instance/config.py: NEW_GROUP is no setting of this app or of Flask; "
+                      "it is ignored"]
+
+
 @pytest.mark.parametrize("scheme", ["postgres", "postgresql"])
 def test_database_url_uses_psycopg(monkeypatch, scheme):
     monkeypatch.setenv("DATABASE_URL", f"{scheme}://sk:pw@db.example:5432/scores")
