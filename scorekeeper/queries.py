@@ -386,6 +386,11 @@ class Scoreboard:
     rounds: int  # how many rounds the session has
     upcoming: Upcoming | None  # None once the session has ended
 
+    @property
+    def latest_page(self) -> int:
+        """The page of session_rounds that holds the latest round."""
+        return max(1, -(-self.rounds // ROUNDS_PER_PAGE))
+
 
 def standings(session: GameSession) -> list[Standing]:
     """Totals from the session's seats: seated players clockwise, then those

@@ -221,6 +221,16 @@ def test_board_shows_the_next_deal_totals_and_rounds(app, client):
     assert f'href="/sessions/{sid}/settle">Settle up</a>' in html
 
 
+def test_a_long_board_links_to_the_latest_rounds_in_history(app, client):
+    sid = make_session(app, rounds=[NO_HU, TIE, HU] * 7 + [NO_HU])  # 22 rounds
+    html = client.get(f"/sessions/{sid}").text
+    link = f'<a href="/history/sessions/{sid}?page=2#rounds-title">all rounds</a>'
+    assert f"The last 20 of 22 rounds: {link}." in html
+    history = client.get(f"/history/sessions/{sid}?page=2").text
+    assert re.findall(r'<tbody id="round-(\d+)">', history) == ["21", "22"]
+    assert f'rel="prev" href="/history/sessions/{sid}?page=1#rounds-title"' in history
+
+
 def test_board_of_a_new_session_has_no_rounds_yet(app, client):
     sid = make_session(app)
     html = client.get(f"/sessions/{sid}").text
