@@ -217,6 +217,8 @@ class NewSessionForm(HouseRulesForm):
                 seat.errors.append(f"{seen[name.casefold()]} has this name already.")
             else:
                 seen[name.casefold()] = f"Seat {i + 1}"
+        if any(seat.errors for seat in self.seats):  # as FieldList.validate keeps them
+            self.seats.errors = [seat.errors for seat in self.seats]
         if len(self.names()) < MIN_PLAYERS:
             self.table_errors.append(f"Type the names of {MIN_PLAYERS} to {MAX_PLAYERS} players.")
         dealer = self.first_dealer.data

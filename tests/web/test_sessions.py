@@ -100,6 +100,13 @@ def test_the_first_dealer_can_be_drawn_at_random(app, client):
         assert db.session.scalars(db.select(GameSession)).one().first_dealer.name in {"X", "Y"}
 
 
+def test_a_name_typed_twice_alone_is_announced_too(app, client):
+    response = client.post("/sessions/new", data=new_form(client, ["Ann", "ann", "Bob"]))
+    html = response.text
+    assert error_of(html, "seats-1") == "Seat 1 has this name already."
+    assert '<p class="sessions-alert" role="alert">Nothing was saved' in html
+
+
 def test_bad_seats_are_marked_one_by_one_and_everything_typed_stays(app, client):
     data = new_form(client, ["Ann", "", "ANN", "x" * 31, "Zed"], first_dealer="1",
                     currency="MYR", jokers="7")
