@@ -202,6 +202,9 @@ def test_session_record(client, app, evenings):
     assert "Open the scoreboard" not in page
     # balances in seat order
     assert "Balances Player RM A −6.50 B +0.50 C +11.00 D −5.00" in page
+    # coloured as on the scoreboard
+    assert '<td class="num"><span class="sessions-gain">+11.00</span></td>' in response.text
+    assert '<td class="num"><span class="sessions-loss">−6.50</span></td>' in response.text
     # the settlement with its paid marks
     assert len(transfers) == 3
     for payer, payee, cents, is_paid in transfers:
