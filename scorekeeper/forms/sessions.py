@@ -148,7 +148,7 @@ class HouseRulesForm(FlaskForm):
     jokers = _number("Jokers", "jokers")
     joker_points = _number("Joker points", "joker_points")
     hand_size = _number("Cards dealt", "hand_size")
-    hand_size_three = _number("Dealt if three play", "hand_size_three")
+    hand_size_three = _number("Dealt to three", "hand_size_three")
     passport = SelectField("Passport", choices=_choices(("any", "Any meld"), ("run", "Run only")))
     direction = SelectField("Play goes", choices=_choices(
         ("clockwise", "Clockwise"), ("anticlockwise", "Anticlockwise")))
