@@ -182,9 +182,9 @@ def _check_full_hands(hands: dict, rules: HouseRules, dealt: int,
 
 
 def _and_list(names) -> str:
-    """"A and B", "A, B and C"."""
-    names = [str(n) for n in names]
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+    """Two names or more as a sentence says them: "A and B", "A, B and C"."""
+    *rest, last = map(str, names)
+    return f"{', '.join(rest)} and {last}"
 
 
 def _validate(order: Sequence, entries: Mapping, rules: HouseRules) -> dict:

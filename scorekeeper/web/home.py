@@ -12,7 +12,6 @@ RECENT_SESSIONS = 3
 PLAYING_SHOWN = 5  # more open than this: a link to all of them
 
 
-
 @bp.get("/")
 def index():
     form = CheckHandForm(request.args)
