@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from flask import Blueprint, abort, g, redirect, render_template, url_for
+from flask import Blueprint, abort, flash, g, redirect, render_template, url_for
 
 from .. import audit_queries, queries, services
 from ..forms.rounds import OUTCOME_LABELS, RoundForm, VersionForm
@@ -140,6 +140,7 @@ def edit(number):
         except services.Conflict as conflict:
             return _edit_conflict(form, number, conflict.since)
         if saved is not None:
+            flash(f"Round {number} is saved with your changes.")
             return redirect(url_for(".show", number=number))
     rows = _rows(form, order, round_.dealer, outcome)
     return render_template("rounds/edit.html", form=form, rows=rows, outcome=outcome,
@@ -188,6 +189,7 @@ def delete(number):
         services.delete_round(round_, device=device_label(), version=version)
     except services.Conflict as conflict:
         return _delete_conflict(number, conflict.since)
+    flash(f"Round {number} is deleted. The history of changes can restore it.")
     return redirect(url_for("sessions.board", session_id=g.game.id))
 
 

@@ -329,6 +329,9 @@ def test_editing_changes_money_and_later_dealers(client, base, table):
     dealers = db.session.execute(sa.select(Round.number, Player.name).join(Round.dealer)
                                  .order_by(Round.number)).all()
     assert [tuple(d) for d in dealers] == [(1, "D"), (2, "D")]
+    notice = '<p class="notice" role="status">Round 1 is saved with your changes.</p>'
+    assert notice in client.get(f"{base}/1").text
+    assert notice not in client.get(f"{base}/1").text  # said once
 
 
 def test_a_bad_edit_changes_nothing_and_keeps_the_typing(client, base, table):
@@ -365,6 +368,8 @@ def test_delete_asks_first_then_renumbers(client, base, table):
     assert response.headers["Location"] == f"/sessions/{table.id}"
     assert db.session.scalars(sa.select(Round.number).order_by(Round.number)).all() == [1, 2]
     assert net_by_name(1) == {"A": -400, "B": 1000, "C": -400, "D": -200}
+    assert ("Round 1 is deleted. The history of changes can restore it."
+            in client.get(f"/sessions/{table.id}").text)
     assert client.get(f"{base}/3").status_code == 404
 
 
