@@ -158,6 +158,7 @@ def test_history_pages_ten_at_a_time(client, app):
     body = first.get_data(as_text=True)
     assert 'href="/history?page=2">Older' in body and "Newer" not in body
     assert "Page 1 of 2" in text(first)
+    assert "history-pager-jump" not in body  # two pages: Older and Newer suffice
     second = client.get("/history?page=2")
     assert session_links(second) == newest_first[10:]
     body = second.get_data(as_text=True)
@@ -176,6 +177,23 @@ def test_history_pages_keep_the_player_filter(client, app):
     assert f'href="/history?page=2&amp;player={q}">Older' in body
     assert len(session_links(client.get(f"/history?page=2&player={q}"))) == 4
     assert "Page 1 of 2" in text(client.get(f"/history?player={q}"))
+
+
+def test_past_two_pages_a_box_goes_to_any_page_keeping_the_filter(client, app):
+    finished_sessions(app, 21, names=("P", "Q"))
+    finished_sessions(app, 2, names=("R", "S"))
+    with app.app_context():
+        q = player_id("Q")
+    body = client.get(f"/history?player={q}").text
+    jump = re.search(r'<form class="history-pager-jump" method="get" action="/history">(.*?)</form>',
+                     body, re.S)[1]
+    assert f'<input type="hidden" name="player" value="{q}">' in jump
+    assert '<input id="page-jump" type="number" name="page" min="1" max="3" value="1"' in jump
+    # what the box sends
+    assert len(session_links(client.get("/history", query_string={"player": q, "page": 3}))) == 1
+    unfiltered = re.search(r'<form class="history-pager-jump".*?</form>',
+                           client.get("/history?page=2").text, re.S)[0]
+    assert 'type="hidden"' not in unfiltered and 'max="3" value="2"' in unfiltered
 
 
 def test_history_page_out_of_range_for_a_player(client, app, evenings):
