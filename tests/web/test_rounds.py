@@ -273,10 +273,10 @@ def test_result_page_shows_places_money_parts_cards_and_next_dealer(client, base
     assert places == ["1", "2", "3", "4"]
     winner, _, _, loser = lines
     assert "round-line-win" in winner and "Winner" in winner
-    assert "Winner" not in loser
+    assert "Winner" not in loser and "the fewest" not in loser
     assert ">+9.00<" in winner and "<dt>Tiers</dt> <dd>+6.00</dd>" in winner
     assert "<dt>Jokers & aces</dt> <dd>+3.00</dd>" in winner
-    assert "Dead · 7 points" in winner
+    assert "Dead · 7 points, the fewest" in winner  # won without going out
     assert '<span class="chip chip-red">3♦</span>' in winner
     assert ">−8.00<" in loser and '<span class="chip chip-black">A♣</span>' in loser
     assert "<dd>−5.00</dd>" in loser
