@@ -56,7 +56,6 @@ from .models import (
     AuditEvent,
     GameSession,
     Group,
-    Player,
     Round,
     wall_clock,
 )
@@ -71,6 +70,7 @@ from .services import (
     RULE_RANGES,
     TIER_MAX,
     clean_name,
+    group_players,
     time_zones,
 )
 
@@ -129,18 +129,13 @@ def load_sessions(group: Group, session_id: int | None = None) -> list[GameSessi
     return list(db.session.scalars(query))
 
 
-def _players(group: Group) -> list[Player]:
-    return list(db.session.scalars(
-        sa.select(Player).where(Player.group_id == group.id).order_by(Player.id)))
-
-
 def player_names(group: Group) -> dict[int, str]:
-    return {p.id: p.name for p in _players(group)}
+    return {p.id: p.name for p in group_players(group.id)}
 
 
 def export_group(group: Group, now: datetime) -> dict:
     """Everything the group has, as the JSON document above (seven statements)."""
-    players = _players(group)
+    players = group_players(group.id)
     names = {p.id: p.name for p in players}
     sessions = load_sessions(group)
     events = list(db.session.scalars(

@@ -32,6 +32,11 @@ from .services import LastRound, Upcoming, coming_after
 PER_PAGE = 10
 
 
+def page_count(total: int, per_page: int) -> int:
+    """How many pages ``total`` items fill, ``per_page`` a page; an empty list has one."""
+    return max(1, -(-total // per_page))
+
+
 @dataclass(frozen=True)
 class Page:
     """One page of a list, ``number`` counted from 1."""
@@ -43,7 +48,7 @@ class Page:
 
     @property
     def pages(self) -> int:
-        return max(1, -(-self.total // self.per_page))
+        return page_count(self.total, self.per_page)
 
     @property
     def exists(self) -> bool:
@@ -116,10 +121,11 @@ def players_on_record(group: Group) -> list[sa.Row]:
     return db.session.execute(_players_on_record(), {"group_id": group.id}).all()
 
 
-def _finished_where(with_player: bool) -> list[sa.ColumnElement[bool]]:
-    """The group ``group_id``'s finished sessions; with ``with_player``, only
-    those where ``player_id`` sat."""
-    where = [GameSession.group_id == sa.bindparam("group_id"), GameSession.ended_at.is_not(None)]
+def _listed_where(finished: bool, with_player: bool) -> list[sa.ColumnElement[bool]]:
+    """The group ``group_id``'s finished sessions, or those still being played;
+    with ``with_player``, only those where ``player_id`` sat."""
+    ended = GameSession.ended_at.is_not(None) if finished else GameSession.ended_at.is_(None)
+    where = [GameSession.group_id == sa.bindparam("group_id"), ended]
     if with_player:
         where.append(sa.select(Seat.id).where(
             Seat.session_id == GameSession.id,
@@ -128,19 +134,20 @@ def _finished_where(with_player: bool) -> list[sa.ColumnElement[bool]]:
 
 
 @functools.cache
-def _finished_page(with_player: bool) -> sa.Select:
-    """A page of _finished_where(with_player), newest first, with its
-    sessions' players (see _with_seats), built once."""
+def _listed_page(finished: bool, with_player: bool) -> sa.Select:
+    """A page of _listed_where(finished, with_player), the latest started
+    first, with its sessions' players (see _with_seats), built once."""
     return _with_seats(paged(
-        sa.select(*LISTED).where(*_finished_where(with_player))
+        sa.select(*LISTED).where(*_listed_where(finished, with_player))
         .order_by(GameSession.started_at.desc(), GameSession.id.desc())), "started_at")
 
 
 @functools.cache
-def _finished_with_player() -> sa.Select:
-    """How many finished sessions ``player_id`` sat in (the group keeps the
-    count of all its finished sessions)."""
-    return sa.select(sa.func.count()).select_from(GameSession).where(*_finished_where(True))
+def _listed_count(finished: bool, with_player: bool) -> sa.Select:
+    """How many sessions _listed_where(finished, with_player) picks (the group
+    keeps the count of all its finished sessions), built once."""
+    return (sa.select(sa.func.count()).select_from(GameSession)
+            .where(*_listed_where(finished, with_player)))
 
 
 def finished_sessions(group: Group, number: int, player_id: int | None = None) -> Page:
@@ -150,8 +157,8 @@ def finished_sessions(group: Group, number: int, player_id: int | None = None) -
     if player_id is None:
         total = group.finished_sessions
     else:
-        total = db.session.scalar(_finished_with_player(), values)
-    rows = db.session.execute(_finished_page(player_id is not None),
+        total = db.session.scalar(_listed_count(True, True), values)
+    rows = db.session.execute(_listed_page(True, player_id is not None),
                               {**values, **page_params(number)})
     return Page(_summaries(rows), number, total)
 
@@ -313,29 +320,12 @@ def open_sessions(group: Group, number: int, per_page: int = PER_PAGE) -> Page:
     started first, as SessionSummary items. A group usually has one or two:
     they are counted only when they fill the page."""
     values = {"group_id": group.id, **page_params(number, per_page)}
-    items = _summaries(db.session.execute(_open_page(), values))
+    items = _summaries(db.session.execute(_listed_page(False, False), values))
     if number == 1 and len(items) < per_page:
         total = len(items)
     else:
-        total = db.session.scalar(_open_count(), values)
+        total = db.session.scalar(_listed_count(False, False), values)
     return Page(items, number, total, per_page)
-
-
-def _open_where() -> list[sa.ColumnElement[bool]]:
-    """The group ``group_id``'s sessions still being played."""
-    return [GameSession.group_id == sa.bindparam("group_id"), GameSession.ended_at.is_(None)]
-
-
-@functools.cache
-def _open_page() -> sa.Select:
-    return _with_seats(paged(
-        sa.select(*LISTED).where(*_open_where())
-        .order_by(GameSession.started_at.desc(), GameSession.id.desc())), "started_at")
-
-
-@functools.cache
-def _open_count() -> sa.Select:
-    return sa.select(sa.func.count()).select_from(GameSession).where(*_open_where())
 
 
 def recently_finished(group: Group, limit: int) -> list[SessionSummary]:
@@ -389,7 +379,7 @@ class Scoreboard:
     @property
     def latest_page(self) -> int:
         """The page of session_rounds that holds the latest round."""
-        return max(1, -(-self.rounds // ROUNDS_PER_PAGE))
+        return page_count(self.rounds, ROUNDS_PER_PAGE)
 
 
 def standings(session: GameSession) -> list[Standing]:

@@ -257,11 +257,13 @@ def _player_name(name: str) -> str:
     return name
 
 
-def _group_players(group_id: int) -> list[Player]:
-    """Everyone in the group, to match names in Python: SQL's lower() folds
-    only ASCII letters on SQLite (and on PostgreSQL under the C collation), so
-    "élise" would miss "Élise". A group has tens of players, not thousands."""
-    return list(db.session.scalars(sa.select(Player).where(Player.group_id == group_id)))
+def group_players(group_id: int) -> list[Player]:
+    """Everyone in the group, oldest first. Names are matched against these in
+    Python: SQL's lower() folds only ASCII letters on SQLite (and on PostgreSQL
+    under the C collation), so "élise" would miss "Élise". A group has tens of
+    players, not thousands."""
+    return list(db.session.scalars(
+        sa.select(Player).where(Player.group_id == group_id).order_by(Player.id)))
 
 
 def find_or_create_players(group: Group, names: list[str], *, device: str = "") -> list[Player]:
@@ -270,7 +272,7 @@ def find_or_create_players(group: Group, names: list[str], *, device: str = "") 
     lowered = [n.casefold() for n in names]
     if len(set(lowered)) != len(lowered):
         raise ServiceError("Each player needs a different name")
-    by_name = {p.name.casefold(): p for p in _group_players(group.id)}
+    by_name = {p.name.casefold(): p for p in group_players(group.id)}
     players = []
     for name in names:
         player = by_name.get(name.casefold())
@@ -934,7 +936,7 @@ def rename_player(player: Player, name: str, *, device: str = "") -> None:
     if name == player.name:
         return
     if any(other.id != player.id and other.name.casefold() == name.casefold()
-           for other in _group_players(player.group_id)):
+           for other in group_players(player.group_id)):
         raise ServiceError(f"Someone in the group is called {name} already")
     before = {"name": player.name}
     player.name = name
