@@ -3,6 +3,7 @@
 Run from the project root:
 
     .venv/bin/python bench/solver.py [--hands N] [--seed S]
+    .venv/bin/python bench/solver.py --worst   # the worst-case hands, capped and not
 
 Every set of hands is generated up front from a fixed seed, so two runs (or two
 versions of the solver) are timed on the same hands. Each call is timed on its
@@ -24,9 +25,19 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from scorekeeper.rules import JOKER, Card, Entry, HouseRules, best_melds, score_round  # noqa: E402
-from scorekeeper.rules.cards import SUITS  # noqa: E402
-from bench import hostspeed  # noqa: E402
+from bench import hostspeed
+from scorekeeper.rules import (
+    JOKER,
+    Card,
+    Entry,
+    HouseRules,
+    best_melds,
+    hand_problems,
+    melds,
+    parse_cards,
+    score_round,
+)
+from scorekeeper.rules.cards import SUITS
 
 TARGET_MEDIAN_MS = 0.5
 TARGET_MAX_MS = 10.0
@@ -117,6 +128,65 @@ def rounds(rng: random.Random, n: int, rules: HouseRules) -> list[tuple]:
     return out
 
 
+# The largest house rules the app takes (services.RULE_RANGES): 4 packs and the
+# extra one, 16 jokers, 40 cards dealt.
+LARGEST = HouseRules(packs=4, extra_pack_players=2, jokers=16, hand_size=40, hand_size_three=40)
+# Hands built to cost the solver the most work (a hill climb on it; see
+# bench/README.md, "Worst-case hands (hardening)"): (name, rules, hand).
+WORST = [
+    ("200 characters, 67 cards", HouseRules.penang(),
+     ("3C 5C 4D 7D 7C 6D 4H 3H 7C AD 6D 6H 6D 4C 6H 5H 7D 5D 4H 3C 4H 4C 3H 2D AD 3D 5C 5D "
+      "5H 4D 6H 3H 5H 7H 6C 6C 6H 3D 7H 5C 5D 4H 3C 2D 5D 4D 4S 6D 5C 3H 5C AS 2D 2H 5D 5H "
+      "JK 4D 3H 5D 3D 2D 6D 7C 2H 3H 4C")),
+    ("Penang, 25 cards", HouseRules.penang(),
+     "JK JK JK JK AC AS 2C 2C 2S 3C 3C 4C 4C 4C 4S 5C 5C 5C 5S 5S 5S 6C 6S 8D 9C"),
+    ("Penang, 25 cards (2)", HouseRules.penang(),
+     "JK JK JK JK JK AC AD 2D 2S 3C 3D 3H 4D 4H 4S 5C 5D 5H 5S 6D 6S 6S 7D 9H JC"),
+    ("Rummi, 20 cards", HouseRules.rummi(),
+     "JK JK JK JK JK AD AD 2D 2H 3D 3H 4D 5D 5D 5H 6D 7D 7D 8C 10D"),
+    ("largest rules, 40 cards", LARGEST,
+     ("JK JK AC AC AD AS 2C 2C 2C 2D 2D 2D 2S 2S 3C 3C 3C 3C 3D 3D 3S 3S 4C 4C 4D 4D 4D 4D "
+      "4S 4S 4S 5C 5C 5D 5S 6D 6S 6S 7D 8H")),
+    ("largest rules, 40 cards (2)", LARGEST,
+     ("JK JK AH AS AS 2C 2H 2H 2S 2S 2S 3D 3H 3H 3S 3S 3S 4D 4D 4D 4D 4H 4H 4H 4H 4S 4S 4S "
+      "5D 5H 5H 5H 5S 5S 5S 6D 6H 6S 7C 8H")),
+    ("14 jokers, QC KC", LARGEST, "JK JK JK JK JK JK JK JK JK JK JK JK JK JK QC KC"),
+]
+
+
+def worst_cases() -> None:
+    """Each WORST hand timed with the solver's work cap and without it (best
+    of 5 calls after one to fill the shared tables; 1 without the cap for a
+    hand over a second), and whether Check a hand takes it at all."""
+    print("worst-case hands, ms per call (best of 5):")
+    print("| hand | cards | a deal can give it | capped | points | exact | uncapped | points |")
+    print("|---|---|---|---|---|---|---|---|")
+    for name, rules, text in WORST:
+        hand = parse_cards(text)
+        legal = "yes" if not hand_problems(hand, rules) else "no"
+        capped, arrangement = _best_of(hand, rules, 5)
+        saved = melds._WORK_BUDGET, melds._DIVE_STOP
+        melds._WORK_BUDGET, melds._DIVE_STOP = 10 ** 9, -10 ** 9
+        try:
+            once, _ = _best_of(hand, rules, 1)
+            uncapped, best = _best_of(hand, rules, 1 if once > 1 else 5)
+        finally:
+            melds._WORK_BUDGET, melds._DIVE_STOP = saved
+        print(f"| {name} | {len(hand)} | {legal} | {capped * 1e3:.2f} | {arrangement.points} "
+              f"| {arrangement.exact} | {uncapped * 1e3:.1f} | {best.points} |", flush=True)
+
+
+def _best_of(hand: list[Card], rules: HouseRules, tries: int) -> tuple[float, object]:
+    best_melds(hand, rules)
+    clock = time.perf_counter
+    times = []
+    for _ in range(tries):
+        start = clock()
+        arrangement = best_melds(hand, rules)
+        times.append(clock() - start)
+    return min(times), arrangement
+
+
 def machine() -> str:
     model = "?"
     try:
@@ -194,7 +264,15 @@ def main() -> None:
     parser.add_argument("--no-freeze", action="store_true",
                         help="leave the generated hands to the garbage collector "
                              "(by default they are frozen out of it, see README)")
+    parser.add_argument("--worst", action="store_true",
+                        help="time only the worst-case hands, with the work cap and without")
     args = parser.parse_args()
+    if args.worst:
+        print(f"machine: {machine()}")
+        speed_before = hostspeed.reference_ms()
+        worst_cases()
+        print(hostspeed.describe(speed_before, hostspeed.reference_ms()))
+        return
 
     rng = random.Random(args.seed)
     rummi = HouseRules.rummi()   # 2 packs + 8 jokers = 112 cards

@@ -36,6 +36,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"meld      {format_cards(meld)}")
     print(f"deadwood  {format_cards(best.deadwood) or '-'}")
     print(f"points    {best.points}")
+    if not best.exact:
+        print("(the search stopped at its work cap: fewer points may be possible)")
     return 0
 
 

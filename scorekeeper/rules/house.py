@@ -86,6 +86,14 @@ class HouseRules:
         extra = self.extra_pack_players is not None and n_players >= self.extra_pack_players
         return self.packs + int(extra)
 
+    def most_packs(self) -> int:
+        """The packs of the largest table: with the extra pack, if there is one."""
+        return self.packs + int(self.extra_pack_players is not None)
+
+    def largest_hand(self) -> int:
+        """The most cards a player ever holds: a full dealt hand (no one draws)."""
+        return max(self.hand_size, self.hand_size_three)
+
     def points(self, card: Card) -> int:
         if card.is_joker:
             return self.joker_points

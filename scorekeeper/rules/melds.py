@@ -50,10 +50,22 @@ points: the backward pass of each suit's bound and the search itself.
 
 Many jokers. A hand with _MELD_ALL_JOKERS jokers or more can usually meld
 every natural card. Such a hand is first searched with no bound at all and
-only for states with no dead card, for at most _MELD_ALL_BUDGET steps: an
-arrangement found leaves no natural card dead, so it is a best one, and the
-bound's tables are never made. Otherwise (some card must stay dead, or the
-steps ran out) the hand is solved as above.
+only for states with no dead card, for at most _MELD_ALL_BUDGET steps (and
+_MELD_ALL_WORK children, see below): an arrangement found leaves no natural
+card dead, so it is a best one, and the bound's tables are never made.
+Otherwise (some card must stay dead, or the steps ran out) the hand is solved
+as above.
+
+Work cap. The search may look at _WORK_BUDGET children (a step's
+combinations of moves, counted as they are made, and one for the step), about
+2 ms. Past that it dives: from each state taken it follows only its best
+child (least dead points plus bound) to the end, keeps the best arrangement
+the dives finish, and goes on from the waiting state of least dead points
+plus bound while that could do better, until as much work again is spent
+(_DIVE_STOP). The arrangement is then marked not exact, unless nothing
+waiting could do better or it leaves no natural card dead. A hand that a deal
+of the presets can give reaches the cap only when built for it (see
+bench/README.md, "Worst-case hands (hardening)").
 """
 
 from __future__ import annotations
@@ -78,13 +90,20 @@ _PRICES = (8, 20)  # joker prices (points) for the bound, see _suit_bounds
 _SUIT_BUDGET = 1000  # moves _suit_bounds may look at for one suit
 _MELD_ALL_JOKERS = 6  # from this many jokers, first look for no dead card ...
 _MELD_ALL_BUDGET = 40  # ... for at most this many steps of the search
+_WORK_BUDGET = 2000  # children the search may look at before it dives ...
+_DIVE_STOP = -_WORK_BUDGET  # ... and as many again for the dives (see "Work cap")
+_MELD_ALL_WORK = _WORK_BUDGET // 4  # the children of the first look, see "Many jokers"
 
 
 @dataclass(frozen=True)
 class Arrangement:
+    """Melds and deadwood; ``exact`` is False when the search reached its work
+    cap before it could tell that no arrangement leaves fewer points."""
+
     melds: list[list[Card]]
     deadwood: list[Card]
     points: int
+    exact: bool = True
 
 
 def display_order(card: Card) -> tuple[int, int]:
@@ -764,14 +783,16 @@ _EXPANSIONS: dict[tuple, defaultdict] = {}
 
 
 def _solve(counts: list[list[int]], jokers: int, values: list[int], width: int,
-           layout: tuple, tables: list, no_dead: bool = False,
-           budget: int = _BIG) -> tuple[int, list, int] | None:
-    """(dead points, decisions, jokers used) of a best arrangement of the
-    natural cards; a decision that only leaves cards dead is left out.
+           layout: tuple, tables: list, work: list[int], no_dead: bool = False,
+           budget: int = _BIG) -> tuple[int, list, int, bool] | None:
+    """(dead points, decisions, jokers used, whether it is surely a best) of a
+    best arrangement of the natural cards; a decision that only leaves cards
+    dead is left out. ``work`` holds the children the hand's searches may
+    still look at (see "Work cap"); once it is spent, the search dives.
 
     With ``no_dead`` or ``budget``: of an arrangement leaving no dead card,
-    found within ``budget`` steps taken (a state expanded), or None if there
-    is none or the budget runs out first.
+    found within ``budget`` steps taken (a state expanded) and the work, or
+    None if there is none or either runs out first.
     """
     J = jokers
     kw = max(2, max(map(itemgetter(1), counts)).bit_length())
@@ -893,10 +914,41 @@ def _solve(counts: list[list[int]], jokers: int, values: list[int], width: int,
     dead = 0
     f = 0
     best[t][key] = (0,)
-    while t < last:
+    exact = True
+    done = None  # (dead, key) of the best arrangement the dives finished
+    while True:
+        if t == last:
+            if exact:
+                break
+            # A dive finished: keep the best, and go on from the next state
+            # that might do better.
+            if done is None or dead < done[0]:
+                done = (dead, key)
+            while heap and heap[0][0] < done[0]:
+                f, t, key, dead = heappop(heap)
+                t = -t
+                if best[t][key][0] == dead:
+                    break
+            else:  # none can: the best finished is a best arrangement
+                exact = True
+                dead, key = done
+                t = last
+                break
+            continue
         budget -= 1
         if budget < 0:
             return None
+        if work[0] < 0:
+            if no_dead:
+                return None
+            if work[0] < _DIVE_STOP:
+                if done is None:
+                    return None
+                dead, key = done
+                t = last
+                break
+            exact = False
+            f = _BIG  # dive: follow the best child of each state taken
         p, active, passive, s1, s2 = steps[t]
         # Every combination of the suits' moves at p: (state, move numbers, and
         # the suits' bound costs after p summed, see _suit_bounds). A suit's
@@ -938,6 +990,7 @@ def _solve(counts: list[list[int]], jokers: int, values: list[int], width: int,
                         g1, g2 = table[bound_key]
                         grown.append((pk + delta, made + i, s1 + g1, s2 + g2))
             partial = grown
+        work[0] -= len(partial) * len(last_moves) + 1
         # Settle the pool of rank p (dead, or a set with jokers), bound, and
         # pass the idle steps after.
         vp = values[p]
@@ -964,7 +1017,11 @@ def _solve(counts: list[list[int]], jokers: int, values: list[int], width: int,
                     seen = best[t2]
                     old = seen.get(nk)
                     if old is not None and old[0] <= d:
-                        continue
+                        if exact:
+                            continue
+                        d, link = old[0], old  # dive: on from it as reached before
+                    else:
+                        link = (d, t, key, made + i, made_set)
                     # The bound: the suits' costs, less the jokers left at the price.
                     h = s1 + g1 - price1_left
                     if h > _CANNOT_FINISH:
@@ -973,7 +1030,7 @@ def _solve(counts: list[list[int]], jokers: int, values: list[int], width: int,
                     if h2 > h:
                         h = h2
                     cf = d + h if h > 0 else d
-                    seen[nk] = (d, t, key, made + i, made_set)
+                    seen[nk] = link
                     if cf <= f and (follow is None or cf < follow[0]
                                     or cf == follow[0] and nk < follow[2]):
                         if follow is not None:
@@ -987,7 +1044,12 @@ def _solve(counts: list[list[int]], jokers: int, values: list[int], width: int,
             continue
         while True:
             if not heap:
-                return None
+                if done is None:
+                    return None
+                dead, key = done  # the dives looked at every state left
+                t = last
+                exact = True
+                break
             f, t, key, dead = heappop(heap)
             t = -t
             if best[t][key][0] == dead:
@@ -1017,7 +1079,7 @@ def _solve(counts: list[list[int]], jokers: int, values: list[int], width: int,
         by_step.append(step_events)
         key = pk
     events = [event for step_events in reversed(by_step) for event in step_events]
-    return dead, events, used_jokers
+    return dead, events, used_jokers, exact or not dead
 
 
 # A card's kind: (rank, suit), as in _DISPLAY_KEY.
@@ -1090,11 +1152,18 @@ def _place_spare_jokers(melds: list[dict[int, tuple]], spare: int) -> None:
             spare -= 1
         if not spare:
             return
-    # Only full 14-card runs are left: split one and grow the low half.
+    # Only full 14-card runs are left: split one between its natural cards
+    # into two runs of three or more, and grow them.
     run = melds.pop()
-    naturals = [p for p, kind in run.items() if kind != _JOKER_KIND]
-    cut = next(p for p in range(3, MAX_RUN - 2)
-               if any(q <= p for q in naturals) and any(q > p for q in naturals))
+    naturals = sorted(p for p, kind in run.items() if kind != _JOKER_KIND)
+    cut = next((p for p in range(3, MAX_RUN - 2) if naturals[0] <= p < naturals[-1]), None)
+    if cut is None:
+        # Its natural cards lie within three positions at one end (or there
+        # is one): each makes a set with two jokers, and a set takes the rest.
+        sets = [{0: run[p], 1: _JOKER_KIND, 2: _JOKER_KIND} for p in naturals]
+        melds.extend(sets)
+        _place_spare_jokers(melds, spare + len(run) - 3 * len(sets))
+        return
     low = {p: kind for p, kind in run.items() if p <= cut}
     high = {p: kind for p, kind in run.items() if p > cut}
     melds.extend([high, low])
@@ -1102,12 +1171,12 @@ def _place_spare_jokers(melds: list[dict[int, tuple]], spare: int) -> None:
 
 
 def _search(counts: list[list[int]], jokers: int, values: list[int], layout: tuple,
-            tables: list, **limits) -> tuple[int, list, int] | None:
+            tables: list, work: list[int], **limits) -> tuple[int, list, int, bool] | None:
     """_solve, with the run id field as wide as the open-run counts need."""
     width = max(5, len(_RUN_COUNTS).bit_length())
     while True:
         try:
-            return _solve(counts, jokers, values, width, layout, tables, **limits)
+            return _solve(counts, jokers, values, width, layout, tables, work, **limits)
         except _Overflow:
             width += 2
 
@@ -1126,6 +1195,7 @@ def best_melds(cards: Iterable[Card], rules: HouseRules) -> Arrangement:
         counts[s][q] = 0  # no meld can hold it: deadwood whatever else happens
     maps: list[dict[int, tuple]] = []
     used_jokers = 0
+    exact = True
     if any(map(any, counts)):
         layout = _layout(counts)
         found = None
@@ -1133,16 +1203,18 @@ def best_melds(cards: Iterable[Card], rules: HouseRules) -> Arrangement:
             # Most such hands meld every natural card: look for that first,
             # with no bound to work out, for a few steps.
             no_bounds = [_NO_BOUND if any(row) else None for row in counts]
-            found = _search(counts, jokers, values, layout, no_bounds, no_dead=True,
-                            budget=_MELD_ALL_BUDGET)
+            found = _search(counts, jokers, values, layout, no_bounds, [_MELD_ALL_WORK],
+                            no_dead=True, budget=_MELD_ALL_BUDGET)
         if found is None:
             found = _search(counts, jokers, values, layout,
-                            _bounds(counts, jokers, values, layout))
-        _, events, used_jokers = found
+                            _bounds(counts, jokers, values, layout), [_WORK_BUDGET])
+        if found is None:  # the dive stopped too: claim no meld (never seen)
+            found = (0, [], 0, False)
+        _, events, used_jokers, exact = found
         maps = _replay(events, counts)
     if not maps:
         deadwood = sorted(cards, key=display_order)
-        return Arrangement([], deadwood, sum(rules.points(c) for c in deadwood))
+        return Arrangement([], deadwood, sum(rules.points(c) for c in deadwood), exact)
     _place_spare_jokers(maps, jokers - used_jokers)
     # Hand back the caller's own card objects: melds take them by suit and rank.
     by_kind: dict[tuple[int, str], list[Card]] = {}
@@ -1173,4 +1245,4 @@ def best_melds(cards: Iterable[Card], rules: HouseRules) -> Arrangement:
         if group:
             deadwood.extend(group)
             points += len(group) * (values[kind[0]] if kind[0] else rules.points(group[0]))
-    return Arrangement(melds, deadwood, points)
+    return Arrangement(melds, deadwood, points, exact)

@@ -145,32 +145,68 @@ def _check_copies(order, hands: dict, rules: HouseRules, problems: list[Problem]
         for card, n in Counter(hand.cards).items():
             totals[card] += n
             holders.setdefault(card, []).append(player)
-    packs = rules.packs_for(len(order))
+    problems.extend(_too_many_copies(totals, rules.packs_for(len(order)), rules.jokers,
+                                     holders))
+
+
+def _too_many_copies(totals: Counter, packs: int, jokers: int,
+                     holders: dict | None = None) -> list[Problem]:
+    """A problem for each card of which there are more than the deck holds,
+    naming who holds it (``holders``: card -> players), if anyone."""
+    problems = []
     for card in sorted(totals, key=display_order):
-        limit = rules.jokers if card.is_joker else packs
+        limit = jokers if card.is_joker else packs
         if totals[card] > limit:
-            who = ", ".join(str(p) for p in holders[card])
+            players = tuple(holders[card]) if holders else ()
+            who = f" ({', '.join(map(str, players))})" if players else ""
             name = "jokers" if card.is_joker else f"copies of {card}"
             problems.append(Problem(
                 "too_many_copies",
-                f"{totals[card]} {name} entered ({who}), but the deck has only {limit}",
-                tuple(holders[card]), (card,)))
+                f"{totals[card]} {name} entered{who}, but the deck has only {limit}",
+                players, (card,)))
+    return problems
+
+
+def hand_problems(cards: Sequence[Card], rules: HouseRules) -> list[Problem]:
+    """Why no deal under ``rules`` gives a player ``cards``, at any table size:
+    more cards than the largest hand dealt, more copies of a card than the
+    most packs, more jokers than the deck has (RULES.md §1, §3); about the
+    copies, a round's own messages without the players."""
+    problems = []
+    largest = rules.largest_hand()
+    if len(cards) > largest:
+        problems.append(Problem(
+            "too_many_cards",
+            f"{len(cards)} cards entered, but a hand holds at most {largest} "
+            "(the most these rules deal)"))
+    problems.extend(_too_many_copies(Counter(cards), rules.most_packs(), rules.jokers))
+    return problems
 
 
 def _check_full_hands(hands: dict, rules: HouseRules, dealt: int,
-                      problems: list[Problem]) -> None:
+                      problems: list[Problem], unchecked: list[Problem]) -> None:
     for player, hand in hands.items():
         if hand.tokens != dealt or len(hand.cards) != dealt:
             continue
         if hand.outcome == "tien_hu":
             best = best_melds(hand.cards, rules)
             if best.points:
-                melds = " | ".join(format_cards(m) for m in best.melds) or "no meld"
-                problems.append(Problem(
-                    "tien_hu_not_melded",
-                    f"{player}'s hand does not meld completely: the best is {melds}, "
-                    f"leaving {format_cards(best.deadwood)} ({best.points} points)",
-                    (player,), tuple(best.deadwood)))
+                if best.exact:
+                    melds = " | ".join(format_cards(m) for m in best.melds) or "no meld"
+                    problems.append(Problem(
+                        "tien_hu_not_melded",
+                        f"{player}'s hand does not meld completely: the best is {melds}, "
+                        f"leaving {format_cards(best.deadwood)} ({best.points} points)",
+                        (player,), tuple(best.deadwood)))
+                else:
+                    # The solver stopped at its work cap: the table decides. The
+                    # message names no arrangement: what a capped search finds may
+                    # differ between processes, and a confirmation covers the text.
+                    unchecked.append(Problem(
+                        "tien_hu_unchecked",
+                        f"{player}'s hand is too large to check in full: save only if "
+                        "it melds completely",
+                        (player,)))
         elif hand.outcome == "no_passport":
             meld = find_meld(hand.cards, rules, runs_only=rules.passport == "run")
             if meld:
@@ -187,7 +223,8 @@ def _and_list(names) -> str:
     return f"{', '.join(rest)} and {last}"
 
 
-def _validate(order: Sequence, entries: Mapping, rules: HouseRules) -> dict:
+def _validate(order: Sequence, entries: Mapping, rules: HouseRules) -> tuple[dict, list]:
+    """The hands read, and the warnings of the checks (a Tien Hu not checked in full)."""
     problems: list[Problem] = []
     if len(order) < 2:
         problems.append(Problem("too_few_players", "A round needs at least two players"))
@@ -216,10 +253,11 @@ def _validate(order: Sequence, entries: Mapping, rules: HouseRules) -> dict:
     tien_hu_round = any(hands[p].outcome == "tien_hu" for p in winners)
     _check_counts(order, hands, rules, tien_hu_round, problems)
     _check_copies(order, hands, rules, problems)
-    _check_full_hands(hands, rules, rules.cards_dealt(len(order)), problems)
+    unchecked: list[Problem] = []
+    _check_full_hands(hands, rules, rules.cards_dealt(len(order)), problems, unchecked)
     if problems:
         raise RoundError(problems)
-    return hands
+    return hands, unchecked
 
 
 def _warnings(order, hands: dict, rules: HouseRules, winner) -> list[Problem]:
@@ -325,7 +363,7 @@ def score_round(order: Sequence[Player], entries: Mapping[Player, Entry],
     Raises RoundError listing every problem; warnings come back on the score.
     """
     order = tuple(order)
-    hands = _validate(order, entries, rules)
+    hands, unchecked = _validate(order, entries, rules)
     winner = next((p for p in order if hands[p].outcome in WINNING), None)
     points = {p: 0 if p == winner else sum(rules.points(c) for c in hands[p].cards)
               for p in order}
@@ -337,6 +375,6 @@ def score_round(order: Sequence[Player], entries: Mapping[Player, Entry],
         position=position,
         net_cents={p: breakdown[p].total for p in order},
         breakdown=breakdown,
-        warnings=_warnings(order, hands, rules, winner),
+        warnings=unchecked + _warnings(order, hands, rules, winner),
         winner=winner,
     )

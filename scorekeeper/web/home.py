@@ -2,7 +2,7 @@ from flask import Blueprint, render_template, request
 
 from .. import queries
 from ..forms.home import CheckHandForm
-from ..rules import PRESETS, CardError, best_melds, parse_cards
+from ..rules import PRESETS, CardError, best_melds, hand_problems, parse_cards
 from .access import current_group
 from .groups import may_create_group
 
@@ -17,12 +17,18 @@ def index():
     form = CheckHandForm(request.args)
     arrangement = None
     if request.args.get("cards", "").strip() and form.validate():
+        rules = PRESETS[form.preset.data][1]()
         try:
             cards = parse_cards(form.cards.data)
         except CardError as error:
             form.cards.errors.append(str(error))
         else:
-            arrangement = best_melds(cards, PRESETS[form.preset.data][1]())
+            # A hand no deal can give is refused before the solver sees it.
+            problems = hand_problems(cards, rules)
+            if problems:
+                form.cards.errors.extend(f"{problem.message}." for problem in problems)
+            else:
+                arrangement = best_melds(cards, rules)
     group = current_group()
     return render_template(
         "home/index.html", form=form, arrangement=arrangement,

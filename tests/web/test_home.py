@@ -1,7 +1,9 @@
-"""The home page: sessions being played, a new session, the latest finished ones."""
+"""The home page: sessions being played, a new session, the latest finished ones,
+and the hand check."""
 
 import re
 
+import pytest
 from sqlalchemy import event
 
 from scorekeeper import services
@@ -131,3 +133,38 @@ def test_the_open_sessions_page_is_for_the_signed_in_group(app):
     response = app.test_client().get("/sessions/open")
     assert response.status_code == 302
     assert response.headers["Location"].startswith("/sign-in?next=/sessions/open")
+
+
+# Check a hand (no sign-in): a hand no deck of the chosen rules can hold is refused
+
+
+def hand_check(client, cards, preset):
+    response = client.get("/", query_string={"cards": cards, "preset": preset})
+    assert response.status_code == 200
+    html = response.text
+    return html[html.index('<details class="panel home-check"'):html.index("</details>")]
+
+
+@pytest.mark.parametrize("cards, preset, message", [
+    ("AH AH AH 2S 3S", "rummi", "3 copies of AH entered, but the deck has only 2."),
+    ("JK JK JK JK JK JK JK", "penang", "7 jokers entered, but the deck has only 6."),
+    ("2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS 2H 3H 4H 5H 6H 7H 8H 9H 10H", "rummi",
+     "21 cards entered, but a hand holds at most 20 (the most these rules deal)."),
+])
+def test_a_hand_no_deck_can_hold_is_refused_next_to_the_cards(anonymous, cards, preset, message):
+    part = hand_check(anonymous, cards, preset)
+    assert f'<p class="error" id="cards-error">{message}</p>' in part
+    assert f'aria-invalid="true" autocapitalize="characters" autocomplete="off" id="cards" ' \
+           f'maxlength="200" name="cards" spellcheck="false" type="text" value="{cards}">' in part
+    assert 'class="result"' not in part
+
+
+def test_a_hand_that_some_deal_gives_is_checked(anonymous):
+    # With five or more players Penang plays three packs (RULES.md §3).
+    part = hand_check(anonymous, "AH AH AH 2S 3S", "penang")
+    assert "<strong>5</strong> points left" in part
+    assert 'class="error"' not in part
+    # As many jokers as Rummi's deck has, and two natural cards: all meld.
+    part = hand_check(anonymous, "JK JK JK JK JK JK JK JK QC KC", "rummi")
+    assert "<strong>0</strong> points left" in part
+    assert "nothing: the hand melds completely" in part
