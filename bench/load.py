@@ -86,7 +86,7 @@ TARGET_P99_MS = 250
 
 def make_app(database_url: str):
     """The app on ``database_url``, with the production settings (Argon2id)."""
-    return create_app({"SQLALCHEMY_DATABASE_URI": database_url, "SECRET_KEY": "load-benchmark"})
+    return create_app({"SQLALCHEMY_DATABASE_URI": database_url, "SECRET_KEY": "load benchmark, a key long enough to sign"})
 
 
 @contextmanager
@@ -104,7 +104,7 @@ def database(app):
 def flask_command(database_url: str, *args: str, echo: bool = True) -> None:
     """`flask --app scorekeeper ARGS` on the database, as an operator runs it."""
     environ = {**os.environ, "DATABASE_URL": database_url,
-               "SECRET_KEY": os.environ.get("SECRET_KEY") or "load-benchmark"}
+               "SECRET_KEY": os.environ.get("SECRET_KEY") or "load benchmark, a key long enough to sign"}
     output = None if echo else subprocess.PIPE
     done = subprocess.run([sys.executable, "-m", "flask", "--app", "scorekeeper", *args],
                           cwd=ROOT, env=environ, stdout=output, stderr=output, text=True)

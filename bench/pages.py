@@ -36,7 +36,6 @@ from scorekeeper import create_app, demo, services  # noqa: E402
 from scorekeeper.extensions import db  # noqa: E402
 from scorekeeper.models import GameSession, Group, Seat  # noqa: E402
 from scorekeeper.rules import HouseRules  # noqa: E402
-from scorekeeper.web.access import passphrase_check  # noqa: E402
 
 GROUP = "Bench table"
 PASSPHRASE = "bench passphrase"
@@ -142,7 +141,7 @@ def main() -> None:
     args = parser.parse_args()
 
     app = create_app({"SQLALCHEMY_DATABASE_URI": args.database_url,
-                      "SECRET_KEY": "bench", "PASSPHRASE_HASH_METHOD": "pbkdf2:sha256:1000"})
+                      "SECRET_KEY": "bench pages, a key long enough to sign", "PASSPHRASE_HASH_METHOD": "pbkdf2:sha256:1000"})
     with app.app_context():
         from flask_migrate import upgrade
         upgrade(directory=str(ROOT / "migrations"))
@@ -150,7 +149,7 @@ def main() -> None:
         urls = pages(group)
         client = app.test_client()
         with client.session_transaction() as cookie:
-            cookie.update(group_id=group.id, group_check=passphrase_check(group),
+            cookie.update(group_id=group.id, sign_in=services.sign_in_phone(group),
                           device="Bench")
         db.session.remove()
     # As in a gunicorn worker once the app is loaded (gunicorn.conf.py).

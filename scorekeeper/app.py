@@ -4,15 +4,26 @@ import os
 import secrets
 from pathlib import Path
 
-from flask import Flask, abort, g, render_template, request
+from flask import (
+    Flask,
+    abort,
+    current_app,
+    g,
+    make_response,
+    render_template,
+    request,
+    session,
+)
 from flask_wtf.csrf import CSRFError
 from sqlalchemy import event
+from sqlalchemy import exc as sa_exc
+from werkzeug.exceptions import HTTPException
 from werkzeug.middleware.proxy_fix import ProxyFix
-from werkzeug.routing import IntegerConverter
+from werkzeug.routing import IntegerConverter, MapAdapter
 
 from . import config as defaults
 from . import logs
-from .extensions import compress, csrf, db, limiter, migrate
+from .extensions import compress, csrf, db, migrate
 from .models import ID_MAX
 from .web import static_files
 
@@ -24,8 +35,47 @@ class MissingSecretKey(RuntimeError):
     pass
 
 
+class WeakSecretKey(MissingSecretKey):
+    pass
+
+
+# Characters a secret key needs at the least (spaces around it not counted):
+# `python -m scorekeeper setup` makes 64 hex digits.
+SECRET_KEY_MIN_LENGTH = 32
+
+
+class RefusingAdapter(MapAdapter):
+    """A request's URL adapter that builds links but matches no route: the
+    request is answered with ``refusal``."""
+
+    def __init__(self, refusal, *args):
+        super().__init__(*args)
+        self.refusal = refusal
+
+    def match(self, *args, **kwargs):
+        raise self.refusal
+
+
+class Scorekeeper(Flask):
+    def create_url_adapter(self, request):
+        """A Host header that is no host name (a label over 63 characters, an
+        empty one) is refused by werkzeug with a 400 before routing; Flask then
+        has no adapter, and the 400 page, which builds links, became a 500. The
+        refusal stands, and the error page gets an adapter to build its
+        (relative) links with."""
+        try:
+            return super().create_url_adapter(request)
+        except HTTPException as refusal:
+            if request is None:
+                raise
+            return RefusingAdapter(
+                refusal, self.url_map, "invalid", request.root_path or "/",
+                self.url_map.default_subdomain or "", request.scheme, request.path,
+                request.method)
+
+
 def create_app(config=None, instance_path=None):
-    app = Flask(
+    app = Scorekeeper(
         __name__,
         instance_path=str(instance_path or ROOT / "instance"),
         instance_relative_config=True,
@@ -37,6 +87,7 @@ def create_app(config=None, instance_path=None):
     register_blueprints(app)
     register_errorhandlers(app)
     register_security_headers(app)
+    register_private_caching(app)
     register_input_checks(app)
     register_read_only_requests(app)
     logs.init_app(app)
@@ -46,7 +97,7 @@ def create_app(config=None, instance_path=None):
 
 
 # Settings read by the extensions, which are not in app.config until they start.
-EXTENSION_PREFIXES = ("SQLALCHEMY_", "RATELIMIT_", "WTF_", "COMPRESS_")
+EXTENSION_PREFIXES = ("SQLALCHEMY_", "WTF_", "COMPRESS_")
 
 
 def _warn_of_unknown_settings(app, names) -> None:
@@ -73,6 +124,10 @@ def load_config(app, config):
     app.config["SQLALCHEMY_DATABASE_URI"] = defaults.normalise_database_url(
         app.config["SQLALCHEMY_DATABASE_URI"]
     )
+    # Engine options given elsewhere add to ours (hide_parameters stays on
+    # unless turned off by name).
+    app.config["SQLALCHEMY_ENGINE_OPTIONS"] = {
+        **defaults.SQLALCHEMY_ENGINE_OPTIONS, **app.config["SQLALCHEMY_ENGINE_OPTIONS"]}
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = defaults.read_secret_key(app.instance_path)
     if not app.config["SECRET_KEY"]:
@@ -81,9 +136,23 @@ def load_config(app, config):
                 "No secret key: set SECRET_KEY in the environment or instance/config.py, "
                 "or run `python -m scorekeeper setup` to create instance/secret_key")
         app.config["SECRET_KEY"] = secrets.token_hex(32)
+    _check_secret_key(app.config["SECRET_KEY"])
     if app.config["HTTPS"]:
         app.config["SESSION_COOKIE_SECURE"] = True
         app.config["PREFERRED_URL_SCHEME"] = "https"
+
+
+def _check_secret_key(key) -> None:
+    """A key anyone could guess ("k", "secret", spaces) would let them sign
+    a cookie for any group: refused at start, wherever it came from."""
+    length = len(key.strip()) if isinstance(key, str | bytes) else 0
+    if length < SECRET_KEY_MIN_LENGTH:
+        raise WeakSecretKey(
+            f"The secret key (SECRET_KEY in the environment or instance/config.py, or "
+            f"instance/secret_key) is too short: {length} characters, where it needs at "
+            f"least {SECRET_KEY_MIN_LENGTH}, random. Make one with `python3 -c 'import "
+            f"secrets; print(secrets.token_hex(32))'`, or remove it and run `python -m "
+            f"scorekeeper setup` to create instance/secret_key")
 
 
 def register_extensions(app):
@@ -92,18 +161,39 @@ def register_extensions(app):
     db.init_app(app)
     migrate.init_app(app, db, directory=str(ROOT / "migrations"))
     csrf.init_app(app)
-    limiter.init_app(app)
     compress.init_app(app)
     with app.app_context():
         for engine in db.engines.values():
             if engine.dialect.name == "sqlite":
+                event.listen(engine, "do_connect", _private_sqlite_file(engine.url.database))
                 event.listen(engine, "connect", _sqlite_pragmas)
+
+
+def _private_sqlite_file(path):
+    """Before SQLite connects, make its file if there is none, readable by this
+    user only (0600, like instance/secret_key); SQLite gives the -wal and -shm
+    files the mode of the database file. Made by SQLite itself, it would be
+    world-readable (0644 under the usual umask)."""
+    def create(dialect, connection_record, cargs, cparams):
+        if not path or path == ":memory:" or path.startswith("file:"):
+            return
+        try:
+            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+        except OSError:
+            pass  # there already; or no folder for it, which SQLite then reports
+    return create
+
+
+# How long a write waits for another's lock before "database is locked": the
+# longest write, a backup's import, holds it under a second (bench/README.md).
+SQLITE_BUSY_TIMEOUT_MS = 10_000
 
 
 def _sqlite_pragmas(dbapi_connection, connection_record):
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
     cursor.close()
 
 
@@ -143,7 +233,35 @@ def register_blueprints(app):
     app.register_blueprint(rounds.bp)
     app.register_blueprint(history.bp)
     filters.register(app)
-    app.context_processor(access.template_context)
+
+    @app.context_processor
+    def signed_in_group():
+        """What base.html shows of the signed-in group; on a page about a
+        failed database, nothing, and the database is not asked again. An
+        error page (a 404, a 400) that finds the database unreachable here
+        keeps its own status."""
+        if not g.get("database_failed"):
+            try:
+                return {"database_failed": False, **access.template_context()}
+            except DATABASE_UNAVAILABLE as error:
+                database_unavailable(error)
+        return {"database_failed": True, "signed_in_group": None}
+
+
+# The database is down, restarting, locked or out of connections: worth trying
+# again shortly. (psycopg's failures to connect are OperationalErrors.)
+DATABASE_UNAVAILABLE = (sa_exc.OperationalError, sa_exc.InterfaceError, sa_exc.TimeoutError)
+RETRY_AFTER_SECONDS = 30
+
+
+def database_unavailable(error) -> None:
+    """Log why, in one line (the driver's first line: no SQL, no values, no
+    traceback), and ask the database nothing more in this request."""
+    g.database_failed = True
+    cause = getattr(error, "orig", None) or error
+    reason = (str(cause).strip().splitlines() or [""])[0]
+    current_app.logger.error("The database is unavailable: %s: %s", type(cause).__name__,
+                             reason, extra={"fields": {"error": type(error).__name__}})
 
 
 def register_errorhandlers(app):
@@ -153,9 +271,27 @@ def register_errorhandlers(app):
     def render_csrf_error(error):
         return render_template("errors/400.html", csrf_failed=True), 400
 
-    for code in (400, 404, 413, 429, 500):
+    def render_unavailable(error):
+        database_unavailable(error)
+        response = make_response(render_template("errors/503.html"), 503)
+        response.headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
+        response.cache_control.no_store = True
+        return response
+
+    def render_server_error(error):
+        original = getattr(error, "original_exception", None)
+        if isinstance(original, DATABASE_UNAVAILABLE):
+            return render_unavailable(original)
+        if isinstance(original, sa_exc.SQLAlchemyError):
+            g.database_failed = True  # its session may be unusable: the page asks nothing
+        return render_template("errors/500.html"), 500
+
+    for code in (400, 404, 413, 429):
         app.register_error_handler(code, render_error)
+    app.register_error_handler(500, render_server_error)
     app.register_error_handler(CSRFError, render_csrf_error)
+    for error in DATABASE_UNAVAILABLE:
+        app.register_error_handler(error, render_unavailable)
 
 
 # Our own files only: no inline script or style, no other host, no framing.
@@ -176,6 +312,25 @@ def register_security_headers(app):
         response.headers["X-Content-Type-Options"] = "nosniff"
         response.headers["Referrer-Policy"] = "same-origin"
         response.headers["X-Frame-Options"] = "DENY"
+        return response
+
+
+def register_private_caching(app):
+    from .web.share import PUBLIC as SHARED_PAGES
+
+    @app.after_request
+    def keep_private_pages_private(response):
+        """A response for a signed-in phone, for a share link, or holding a
+        CSRF token (sign-in and every form) is for whoever holds that phone:
+        no shared cache keeps it, nor the browser (whose back button would
+        show a group's pages again after sign-out). Static files keep their
+        own caching."""
+        if request.endpoint == "static":
+            return response
+        if (session.get("group_id") is not None or request.endpoint in SHARED_PAGES
+                or app.config["WTF_CSRF_FIELD_NAME"] in g):
+            response.cache_control.no_store = True
+            response.cache_control.private = True
         return response
 
 

@@ -6,6 +6,13 @@ scores every round again with the rules engine (points, places and money in a
 file are never trusted; who dealt and the order of play are kept as they were
 at the table), then ``services.import_group`` writes it in one transaction.
 
+What one import may hold is bounded (MAX_BYTES, MAX_ALL_ROUNDS and the other
+MAX_ counts, CHECK_SECONDS): the largest file allowed is read, checked and
+written in a few seconds, on SQLite holding the database's write lock for a
+fraction of one (bench/README.md, "Import of the largest backup"). Every time
+lies in 2000-2099 and every number is whole and within INT_MAX, so nothing
+overflows a column or a date shown in any time zone.
+
 The JSON document, version 1 (times are UTC, ISO 8601 with a Z; money is
 integer cents; players are named, never numbered; ``session`` and ``restores``
 are 0-based indexes into the document's ``sessions`` and ``audit`` lists)::
@@ -60,7 +67,7 @@ from .models import (
     wall_clock,
 )
 from .rules import Entry, HouseRules, RoundError, format_cards, score_round
-from .rules.cards import scan_cards
+from .rules.cards import Card, scan_cards
 from .rules.scoring import OUTCOMES
 from .services import (
     MAX_PLAYERS,
@@ -77,16 +84,32 @@ from .services import (
 FORMAT = "scorekeeper-group"
 VERSION = 1
 
-# What one backup may hold: a real group stays far below these.
+# What one backup may hold. A group playing weekly adds about 1,000 rounds a
+# year (1.6 KB of file each, with the history of changes): four years fit.
+# These bound what one import costs: the largest real file they allow is read,
+# checked and written in 2.3 s on SQLite and 3.5 s on PostgreSQL here, one made
+# to write the most rows in 2.6 and 4.4 s (bench/README.md, "Import of the
+# largest backup").
+MAX_BYTES = 8 * 1024 * 1024
 MAX_GROUP_PLAYERS = 1000
-MAX_SESSIONS = 2000
+MAX_SESSIONS = 1000
 MAX_ROUNDS = 1000  # in one session
-MAX_ALL_ROUNDS = 10_000
+MAX_ALL_ROUNDS = 4000
 MAX_SEATS = 50  # at one session, players who left included
+MAX_ALL_SEATS = 6000
 MAX_PAYMENTS = 100  # in one session
-MAX_EVENTS = 100_000
+MAX_ALL_PAYMENTS = 5000
+MAX_EVENTS = 12_000  # the history of changes: a real one has about 1.2 per round
 MAX_DEPTH = 20  # lists and objects inside each other
 MAX_DIGITS = 20  # in one number
+# Every number is whole and at most this in size: the largest that every JSON
+# reader keeps exact (JavaScript's too), far inside a 64-bit column.
+INT_MAX = 2 ** 53 - 1
+# Every time lies in these years (UTC). A backup's times were all read from a
+# server's clock, by an app written in 2026; and a time this far from
+# datetime's own ends (years 1 and 9999) stays a date in every time zone.
+FIRST_YEAR, LAST_YEAR = 2000, 2099
+EARLIEST, LATEST = datetime(FIRST_YEAR, 1, 1), datetime(LAST_YEAR + 1, 1, 1)
 CARDS_MAX = 400  # characters of one hand
 CURRENCY_MAX = 8
 ACTION_MAX = 24
@@ -100,8 +123,11 @@ RULE_NUMBERS = {**RULE_RANGES, **{key: (0, RULE_MONEY_MAX) for key in (
 RULE_WORDS = ("passport", "direction", "dealer_rule", "scheme")
 ACTION = re.compile(r"[a-z_]+\.[a-z_]+")
 # Scoring a round takes under a millisecond, but a crafted full hand of 40 cards
-# can take tens: a file that takes this long to check is refused.
-CHECK_SECONDS = 15
+# can take tens: a file that takes this long to check is refused. The largest
+# real backup allowed takes about 2 s to check here (3.4 s beside another busy
+# process), twice that in the host's slow spells; 4,000 rounds of large crafted
+# hands 7.6 s.
+CHECK_SECONDS = 8
 
 
 class BackupError(ValueError):
@@ -330,7 +356,23 @@ class Backup:
 def read_backup(data: bytes, seconds: float = CHECK_SECONDS) -> Backup:
     """The backup in ``data``, checked from end to end in at most about ``seconds``;
     BackupError says what is wrong and where. Nothing is written."""
+    if len(data) > MAX_BYTES:
+        raise BackupError(f"The file is {size_text(len(data))}, larger than a backup may be: "
+                          f"an import takes files of up to {size_text(MAX_BYTES)}.")
     return _backup(_parse(data), time.monotonic() + seconds)
+
+
+def size_text(size: int) -> str:
+    """A file's size in MB (2**20 bytes), rounded up to the hundredth:
+    8388608 -> "8 MB", 8388609 -> "8.01 MB", 9437184 -> "9 MB"."""
+    hundredths = -(-size * 100 // 2 ** 20)
+    return f"{hundredths / 100:.2f}".rstrip("0").rstrip(".") + " MB"
+
+
+def _on_time(deadline: float, where: str) -> None:
+    if time.monotonic() > deadline:
+        raise BackupError(f"Checking this backup takes too long (it stopped at {where}): "
+                          "its rounds are more or larger than a group's real ones.")
 
 
 def _parse(data: bytes):
@@ -344,7 +386,8 @@ def _parse(data: bytes):
             "a Scorekeeper backup.") from None
     try:
         document = json.loads(text, object_pairs_hook=_object_without_twins,
-                              parse_int=_whole_number, parse_constant=_no_constant)
+                              parse_int=_whole_number, parse_float=_Fraction,
+                              parse_constant=_no_constant)
     except RecursionError:
         raise BackupError("The file nests lists or objects far too deeply to be a "
                           "Scorekeeper backup.") from None
@@ -352,6 +395,8 @@ def _parse(data: bytes):
         raise BackupError(
             f"The file is not JSON ({error.msg} at line {error.lineno}, column {error.colno}), "
             "so it is not a Scorekeeper backup.") from None
+    except BackupError:
+        raise
     except ValueError as error:
         raise BackupError(f"The file is not valid JSON: {error}.") from None
     _check_nesting_and_text(document)
@@ -368,9 +413,24 @@ def _object_without_twins(pairs: list) -> dict:
 
 
 def _whole_number(text: str) -> int:
+    """A whole number; one too large is refused by _check_nesting_and_text,
+    which can say where it is."""
     if len(text.lstrip("-")) > MAX_DIGITS:
-        raise ValueError(f"a number has more than {MAX_DIGITS} digits")
+        raise BackupError(f"The file holds the number {_number(text)}, larger than any in a "
+                          f"Scorekeeper backup: its numbers are at most {INT_MAX:,} in size.")
     return int(text)
+
+
+class _Fraction:
+    """A number with a fraction or an exponent, kept as written until
+    _check_nesting_and_text refuses it, saying where it is."""
+
+    def __init__(self, text: str):
+        self.text = text
+
+
+def _number(text: str) -> str:
+    return text if len(text) <= 24 else text[:23] + "…"
 
 
 def _no_constant(name: str):
@@ -378,12 +438,22 @@ def _no_constant(name: str):
 
 
 def _check_nesting_and_text(document) -> None:
-    """No nesting deeper than MAX_DEPTH, and only text that databases can store."""
+    """No nesting deeper than MAX_DEPTH, only text that databases can store,
+    and only whole numbers within INT_MAX: in the fields read and in the free
+    objects of the history of changes alike."""
     stack = [(document, 1)]
     while stack:
         value, depth = stack.pop()
         if isinstance(value, str):
             _check_storable(value)
+        elif type(value) is int and not -INT_MAX <= value <= INT_MAX:
+            raise BackupError(f"The file holds the number {_number(str(value))} "
+                              f"{_place(document, value)}, larger than any in a Scorekeeper "
+                              f"backup: its numbers are at most {INT_MAX:,} in size.")
+        elif isinstance(value, _Fraction):
+            raise BackupError(f"The file holds the number {_number(value.text)} "
+                              f"{_place(document, value)}, but every number in a Scorekeeper "
+                              "backup is whole (money is in cents).")
         elif isinstance(value, (list, dict)):
             if depth > MAX_DEPTH:
                 raise BackupError(f"The file nests lists or objects more than {MAX_DEPTH} "
@@ -393,6 +463,30 @@ def _check_nesting_and_text(document) -> None:
                     _check_storable(key)
                 value = value.values()
             stack.extend((item, depth + 1) for item in value)
+
+
+def _place(document, value) -> str:
+    """Where ``value`` (that very object) is in ``document``: 'at "sessions"
+    item 1, "rounds" item 2, "entries" item 1, "seat"' (counted from 1)."""
+    stack = [(document, ())]
+    while stack:
+        item, path = stack.pop()
+        if item is value:
+            if not path:
+                return "as the whole file"
+            place = "at"
+            for step in path:
+                if isinstance(step, int):
+                    place += f" item {step}"
+                else:
+                    place += ("," if place != "at" else "") + " " + json.dumps(
+                        step, ensure_ascii=False)
+            return place
+        if isinstance(item, dict):
+            stack.extend((child, path + (key,)) for key, child in item.items())
+        elif isinstance(item, list):
+            stack.extend((child, path + (n,)) for n, child in enumerate(item, start=1))
+    return ""
 
 
 def _check_storable(text: str) -> None:
@@ -481,6 +575,10 @@ def _moment(obj: dict, key: str, where: str, *, optional: bool = False) -> datet
         except (ValueError, OverflowError):
             pass
         else:
+            if not EARLIEST <= moment < LATEST:
+                raise BackupError(f"{where}: \"{key}\" is {_shown(value)}, which is not in the "
+                                  f"years {FIRST_YEAR} to {LAST_YEAR} (UTC), as every time of a "
+                                  "Scorekeeper backup is.")
             return moment
     raise BackupError(f"{where}: \"{key}\" must be a date and time like "
                       f"2025-05-01T20:15:00Z, not {_shown(value)}.")
@@ -537,16 +635,20 @@ def _backup(document, deadline: float) -> Backup:
     known = frozenset(p.name for p in players)
 
     raw_sessions = _list(document, "sessions", where, MAX_SESSIONS)
-    rounds = sum(len(s["rounds"]) for s in raw_sessions
-                 if isinstance(s, dict) and isinstance(s.get("rounds"), list))
-    if rounds > MAX_ALL_ROUNDS:
-        raise BackupError(f"The backup has {rounds} rounds; it may have at most {MAX_ALL_ROUNDS}.")
+    raw_events = _list(document, "audit", where, MAX_EVENTS)
+    # Counted over all sessions before any is checked.
+    for key, most in (("rounds", MAX_ALL_ROUNDS), ("seats", MAX_ALL_SEATS),
+                      ("payments", MAX_ALL_PAYMENTS)):
+        total = sum(len(s[key]) for s in raw_sessions
+                    if isinstance(s, dict) and isinstance(s.get(key), list))
+        if total > most:
+            raise BackupError(f"The backup has {total:,} {key} in all sessions together; "
+                              f"an import takes at most {most:,}.")
     sessions = [_session(raw, n, known, deadline) for n, raw in enumerate(raw_sessions, start=1)]
 
-    raw_events = _list(document, "audit", where, MAX_EVENTS)
     events: list[EventData] = []
     for n, raw in enumerate(raw_events, start=1):
-        events.append(_event(raw, n, sessions, events))
+        events.append(_event(raw, n, sessions, events, deadline))
     return Backup(group_name, zone, exported_at, players, sessions, events)
 
 
@@ -594,10 +696,7 @@ def _session(raw, n: int, known: frozenset, deadline: float) -> SessionData:
 
     rounds = []
     for number, raw_round in enumerate(_list(row, "rounds", where, MAX_ROUNDS), start=1):
-        if time.monotonic() > deadline:
-            raise BackupError(f"Checking this backup takes too long (it stopped at {where}, "
-                              f"round {number}): its rounds are more or larger than a "
-                              "group's real ones.")
+        _on_time(deadline, f"{where}, round {number}")
         rounds.append(_round(raw_round, f"{where}, round {number}", number, rules, at_table))
 
     payments = []
@@ -662,7 +761,7 @@ def _round(raw, where: str, number: int, rules: HouseRules, at_table: frozenset)
         if max(abs(parts.tier), abs(parts.hu), abs(parts.joker_ace), abs(parts.total)) > CENTS_MAX:
             raise BackupError(f"{where}: {hand.player}'s money is out of range.")
         entries.append(EntryData(
-            hand.player, hand.seat, hand.turn, hand.outcome, hand.cards,
+            hand.player, hand.seat, hand.turn, hand.outcome, hand.text,
             score.points[hand.player], score.position[hand.player],
             parts.tier, parts.hu, parts.joker_ace, parts.total))
     entries.sort(key=lambda e: e.turn)
@@ -675,7 +774,8 @@ class _Hand:
     seat: int
     turn: int
     outcome: str
-    cards: str  # canonical notation
+    cards: tuple[Card, ...]
+    text: str  # the cards in canonical notation
 
 
 def _hands(row: dict, where: str, players: frozenset) -> list[_Hand]:
@@ -685,9 +785,9 @@ def _hands(row: dict, where: str, players: frozenset) -> list[_Hand]:
         entry = _object(raw, f"{where}, an entry")
         player = _player(entry, "player", f"{where}, an entry", players)
         at = f"{where}, {player}'s entry"
-        outcome, cards = _played(entry, at, f"{where}: {player}")
+        outcome, cards, text = _played(entry, at, f"{where}: {player}")
         hands.append(_Hand(player, _int(entry, "seat", at, 0, MAX_PLAYERS - 1),
-                           _int(entry, "turn", at, 0, MAX_PLAYERS - 1), outcome, cards))
+                           _int(entry, "turn", at, 0, MAX_PLAYERS - 1), outcome, cards, text))
     if len({h.player for h in hands}) != len(hands):
         raise BackupError(f"{where}: a player has two entries.")
     for key in ("seat", "turn"):
@@ -696,8 +796,8 @@ def _hands(row: dict, where: str, players: frozenset) -> list[_Hand]:
     return hands
 
 
-def _played(entry: dict, at: str, whose: str) -> tuple[str, str]:
-    """An entry's outcome, and its cards in canonical notation; ``at`` and
+def _played(entry: dict, at: str, whose: str) -> tuple[str, tuple[Card, ...], str]:
+    """An entry's outcome and its cards, also in canonical notation; ``at`` and
     ``whose`` say where they are for the messages."""
     outcome = _text(entry, "outcome", at, 12)
     if outcome not in OUTCOMES:
@@ -706,7 +806,7 @@ def _played(entry: dict, at: str, whose: str) -> tuple[str, str]:
     cards, errors = scan_cards(_text(entry, "cards", at, CARDS_MAX, low=0))
     if errors:
         raise BackupError(f"{whose}'s cards: {_shown(errors[0].token)} is not a card.")
-    return outcome, format_cards(cards)
+    return outcome, tuple(cards), format_cards(cards)
 
 
 # The audit trail: what the app writes for each action, checked so that the
@@ -730,8 +830,10 @@ EVENT_SHAPES = {
 ROUND_ACTIONS = ("round.add", "round.edit", "round.delete", "round.restore")
 
 
-def _event(raw, n: int, sessions: list[SessionData], earlier: list[EventData]) -> EventData:
+def _event(raw, n: int, sessions: list[SessionData], earlier: list[EventData],
+           deadline: float) -> EventData:
     where = f"Audit event {n}"
+    _on_time(deadline, where)
     row = _object(raw, where)
     action = _text(row, "action", where, ACTION_MAX)
     if not ACTION.fullmatch(action):
@@ -790,7 +892,7 @@ def _snapshot(value: dict, where: str) -> dict:
         entry = _object(raw, f"{where}, an entry")
         at = f"{where}, an entry"
         player = _name(_get(entry, "player", at), f"{at}: the player")
-        outcome, cards = _played(entry, at, f"{where}: {player}")
+        outcome, _, cards = _played(entry, at, f"{where}: {player}")
         entries.append({
             "player": player, "seat": _int(entry, "seat", at, 0, MAX_PLAYERS - 1),
             "turn": _int(entry, "turn", at, 0, MAX_PLAYERS - 1), "outcome": outcome,

@@ -11,7 +11,9 @@ import secrets
 from datetime import timedelta
 from pathlib import Path
 
-SQLALCHEMY_ENGINE_OPTIONS = {"pool_pre_ping": True}
+# hide_parameters: a failed statement's error names its SQL but not its values
+# (a passphrase hash, a player's name), so they never reach the logs.
+SQLALCHEMY_ENGINE_OPTIONS = {"pool_pre_ping": True, "hide_parameters": True}
 
 # A phone stays signed in to its group: the session cookie is signed, HttpOnly,
 # SameSite=Lax, and Secure when HTTPS is on.
@@ -32,11 +34,11 @@ SINGLE_GROUP = None
 # passphrases.py. Or one of werkzeug's methods, such as "scrypt".
 PASSPHRASE_HASH_METHOD = "argon2id"
 
-# Wrong passphrases, per group name and per client address.
+# Passphrases checked, per group name and per client address, counted in the
+# database (throttle.py): the right ones are taken back.
 SIGN_IN_LIMIT = "10 per 15 minutes"
-RATELIMIT_STORAGE_URI = "memory://"  # one count per process: use redis:// with several workers
 
-MAX_CONTENT_LENGTH = 16 * 1024 * 1024  # the largest upload: a group's JSON export
+MAX_CONTENT_LENGTH = (8 * 1024 + 64) * 1024  # the largest upload: backup.MAX_BYTES and a form
 
 # How many reverse proxies (nginx, caddy …) stand in front of the app: their
 # X-Forwarded-For and X-Forwarded-Proto headers are then trusted. 0: none.

@@ -1,8 +1,6 @@
 """Extension objects: created here, bound to the app in create_app."""
 
 from flask_compress import Compress
-from flask_limiter import Limiter
-from flask_limiter.util import get_remote_address
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
 from flask_wtf import CSRFProtect
@@ -24,7 +22,5 @@ class Base(DeclarativeBase):
 db = SQLAlchemy(model_class=Base)
 migrate = Migrate()
 csrf = CSRFProtect()
-# No default limits: only the routes that ask (sign in) are limited.
-limiter = Limiter(key_func=get_remote_address)
 # gzip, br or zstd, as the client accepts; adds Vary: Accept-Encoding.
 compress = Compress()

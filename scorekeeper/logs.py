@@ -57,3 +57,26 @@ class JsonFormatter(logging.Formatter):
             entry["error"] = record.exc_info[0].__name__
             entry["traceback"] = self.formatException(record.exc_info)
         return json.dumps(entry, default=str)
+
+    def formatException(self, exc_info):
+        """The traceback, without the details PostgreSQL adds to an error
+        about a row: SQLAlchemy leaves out a statement's parameters
+        (hide_parameters), but "Failing row contains (…)" lists every value
+        of the row, a passphrase hash among them."""
+        text = super().formatException(exc_info)
+        for detail in _server_details(exc_info[1]):
+            text = text.replace(detail, "(details hidden)")
+        return text
+
+
+def _server_details(error):
+    """The DETAIL texts of a PostgreSQL error (psycopg's ``diag``) and of the
+    errors it was raised from or during."""
+    seen = set()
+    while error is not None and id(error) not in seen:
+        seen.add(id(error))
+        for cause in (error, getattr(error, "orig", None)):
+            detail = getattr(getattr(cause, "diag", None), "message_detail", None)
+            if detail:
+                yield detail
+        error = error.__cause__ or error.__context__

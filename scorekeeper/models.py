@@ -11,20 +11,29 @@ from datetime import datetime, timezone
 from zoneinfo import ZoneInfo
 
 import sqlalchemy as sa
-from sqlalchemy.orm import Mapped, mapped_column, relationship
+from sqlalchemy.orm import Mapped, mapped_column, relationship, validates
 
 from .extensions import db
 from .rules import HouseRules
 
 ID_MAX = 2**31 - 1  # the largest id an integer column holds on PostgreSQL
+# Money columns and money totals are 64-bit on every database: a round at
+# 100,000.00 a point passes 32 bits.
+Cents = sa.BigInteger
 NAME_MAX = 30
 GROUP_NAME_MAX = 40
 DEVICE_MAX = 30
 DEFAULT_TIMEZONE = "Asia/Kuala_Lumpur"  # Penang's
+FOLDED = 3  # case folding makes a name at most three times as long ("ΐ": three)
 
 
 def utcnow() -> datetime:
     return datetime.now(timezone.utc).replace(tzinfo=None)
+
+
+def _folded_name(context) -> str:
+    """A new player's name_key, for rows inserted without the ORM."""
+    return context.get_current_parameters()["name"].casefold()
 
 
 def wall_clock(moment: datetime, zone: str) -> datetime:
@@ -36,16 +45,15 @@ class Group(db.Model):
     """A regular table of friends: everything else belongs to one.
 
     There are no user accounts: a phone signs in with the group's name and
-    passphrase. Names need not be unique (refusing a taken name would tell a
-    stranger it exists): the name and the passphrase together find the group.
-    ``name_key`` is the name case-folded, for lookups whatever the letter case.
+    passphrase. ``name_key`` is the name case-folded and unique, so that a
+    sign-in checks one passphrase hash whatever the letter case typed.
     """
 
     __tablename__ = "player_group"
 
     id: Mapped[int] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(sa.String(GROUP_NAME_MAX))
-    name_key: Mapped[str] = mapped_column(sa.String(GROUP_NAME_MAX), index=True)
+    name_key: Mapped[str] = mapped_column(sa.String(FOLDED * GROUP_NAME_MAX), unique=True)
     passphrase_hash: Mapped[str] = mapped_column(sa.String(255))
     # An IANA zone name: times are stored in UTC and shown in the group's zone.
     timezone: Mapped[str] = mapped_column(sa.String(64), default=DEFAULT_TIMEZONE,
@@ -60,13 +68,23 @@ class Group(db.Model):
 
 
 class Player(db.Model):
-    __table_args__ = (sa.UniqueConstraint("group_id", "name"),)
+    """One of a group's players. ``name_key`` is the name case-folded: unique
+    in the group, so "Casey" and "casey" are one player even when two phones
+    add them at the same moment."""
+
+    __table_args__ = (sa.UniqueConstraint("group_id", "name_key"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     group_id: Mapped[int] = mapped_column(
         sa.ForeignKey("player_group.id", ondelete="CASCADE"), index=True)
     name: Mapped[str] = mapped_column(sa.String(NAME_MAX))
+    name_key: Mapped[str] = mapped_column(sa.String(FOLDED * NAME_MAX), default=_folded_name)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    @validates("name")
+    def _fold(self, key: str, name: str) -> str:
+        self.name_key = name.casefold()
+        return name
 
     def __repr__(self) -> str:
         return f"<Player {self.name}>"
@@ -146,7 +164,7 @@ class Seat(db.Model):
     active: Mapped[bool] = mapped_column(default=True)
     rounds_played: Mapped[int] = mapped_column(default=0, server_default="0")
     points: Mapped[int] = mapped_column(default=0, server_default="0")
-    net_cents: Mapped[int] = mapped_column(default=0, server_default="0")
+    net_cents: Mapped[int] = mapped_column(Cents, default=0, server_default="0")
     wins: Mapped[int] = mapped_column(default=0, server_default="0")  # first place, ties too
     hu: Mapped[int] = mapped_column(default=0, server_default="0")
     tien_hu: Mapped[int] = mapped_column(default=0, server_default="0")
@@ -193,10 +211,10 @@ class RoundEntry(db.Model):
     cards: Mapped[str] = mapped_column(sa.Text, default="")  # canonical notation
     points: Mapped[int]
     position: Mapped[int]
-    tier_cents: Mapped[int]
-    hu_cents: Mapped[int]
-    joker_ace_cents: Mapped[int]
-    net_cents: Mapped[int]
+    tier_cents: Mapped[int] = mapped_column(Cents)
+    hu_cents: Mapped[int] = mapped_column(Cents)
+    joker_ace_cents: Mapped[int] = mapped_column(Cents)
+    net_cents: Mapped[int] = mapped_column(Cents)
 
     round: Mapped[Round] = relationship(back_populates="entries")
     player: Mapped[Player] = relationship()
@@ -210,7 +228,7 @@ class Payment(db.Model):
         sa.ForeignKey("game_session.id", ondelete="CASCADE"), index=True)
     payer_id: Mapped[int] = mapped_column(sa.ForeignKey("player.id"))
     payee_id: Mapped[int] = mapped_column(sa.ForeignKey("player.id"))
-    cents: Mapped[int]
+    cents: Mapped[int] = mapped_column(Cents)
     paid_at: Mapped[datetime] = mapped_column(default=utcnow)
 
     session: Mapped[GameSession] = relationship(back_populates="payments")
@@ -252,3 +270,28 @@ class AuditEvent(db.Model):
     before: Mapped[dict | None] = mapped_column(sa.JSON)
     after: Mapped[dict | None] = mapped_column(sa.JSON)
     version: Mapped[int | None]
+
+
+class SignIn(db.Model):
+    """A phone signed in to a group: its cookie names this row, and signing
+    out deletes it, so a copy of the cookie taken before stops working too."""
+
+    __tablename__ = "sign_in"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    group_id: Mapped[int] = mapped_column(
+        sa.ForeignKey("player_group.id", ondelete="CASCADE"), index=True)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class PassphraseGuess(db.Model):
+    """A passphrase checked for a group name or from an address, kept while
+    it counts against the sign-in limit; in the database so that every worker
+    and every app server counts the same guesses."""
+
+    __tablename__ = "passphrase_guess"
+    __table_args__ = (sa.Index("ix_passphrase_guess_key_at", "key", "at"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    key: Mapped[str] = mapped_column(sa.String(200))
+    at: Mapped[datetime] = mapped_column(index=True)

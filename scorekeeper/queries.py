@@ -26,8 +26,16 @@ from .models import (
     RoundEntry,
     Seat,
     ShareLink,
+    SignIn,
 )
 from .services import LastRound, Upcoming, coming_after
+
+
+def signed_in_group(group_id: int, sign_in_id: int) -> Group | None:
+    """The group a phone's sign-in opens, if that sign-in has not ended."""
+    return db.session.scalar(
+        sa.select(Group).join(SignIn, SignIn.group_id == Group.id)
+        .where(SignIn.id == sign_in_id, Group.id == group_id))
 
 PER_PAGE = 10
 

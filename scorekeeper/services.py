@@ -27,9 +27,11 @@ from typing import TYPE_CHECKING
 
 import sqlalchemy as sa
 from flask import current_app
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import aliased
 from sqlalchemy.orm.attributes import set_committed_value
 
+from . import throttle
 from .extensions import db
 from .models import (
     DEVICE_MAX,
@@ -44,6 +46,7 @@ from .models import (
     RoundEntry,
     Seat,
     ShareLink,
+    SignIn,
     utcnow,
 )
 from .passphrases import hash_passphrase, passphrase_matches
@@ -172,27 +175,53 @@ def _snapshot(number: int, dealer: str, entries: list[tuple[str, dict]]) -> dict
 # Groups
 
 
-def create_group(name: str, passphrase: str) -> Group:
-    name = _check_new_group(name, passphrase)
+def create_group(name: str, passphrase: str, *, address: str | None = None) -> Group:
+    """A new group. A name already taken (whatever the letter case) is refused
+    and nothing is written; such refusals from ``address`` count against the
+    sign-in limit, as they tell a stranger which names exist."""
+    name = _check_new_group(name, passphrase, address=address)
     group = Group(name=name, name_key=name.casefold(), passphrase_hash=_hash(passphrase))
-    db.session.add(group)
-    db.session.commit()
+    with _unless_taken(name):
+        db.session.add(group)
+        db.session.commit()
     return group
 
 
-def _check_new_group(name: str, passphrase: str) -> str:
-    """The cleaned name for a new group. Another group may have the same name;
-    only a name and passphrase that would open an existing group are refused.
-    That refusal tells a right guess, so the pages that create groups count
-    against the sign-in throttle."""
+NAME_TAKEN = "There is a group called {} already: sign in to it, or choose another name"
+
+
+def _check_new_group(name: str, passphrase: str, *, address: str | None = None) -> str:
+    """The cleaned name for a new group, if no group has it yet."""
     name = clean_name(name)
     if not 1 <= len(name) <= GROUP_NAME_MAX:
         raise ServiceError(f"A group name needs 1 to {GROUP_NAME_MAX} characters")
     _check_passphrase_strength(passphrase)
-    if group_for_sign_in(name, passphrase) is not None:
-        raise ServiceError("A group with this name has this passphrase already: sign in "
-                           "to it, or choose another passphrase")
+    keys = [f"address:{address}"] if address is not None else []
+    with throttle.guessing(_sign_in_limit(), *keys) as guess:
+        if find_group(name) is not None:
+            raise ServiceError(NAME_TAKEN.format(name))
+        guess.was_right()
     return name
+
+
+@contextmanager
+def _unless_taken(name: str) -> Iterator[None]:
+    """Writing a new group: all or nothing. Another phone creating the same
+    name at the same moment gets the same refusal as if it had asked first."""
+    try:
+        yield
+    except sa.exc.IntegrityError:
+        db.session.rollback()
+        if find_group(name) is None:
+            raise
+        raise ServiceError(NAME_TAKEN.format(name)) from None
+    except BaseException:
+        db.session.rollback()
+        raise
+
+
+def _sign_in_limit() -> throttle.Limit:
+    return throttle.Limit.parse(current_app.config["SIGN_IN_LIMIT"])
 
 
 def _hash(passphrase: str) -> str:
@@ -210,39 +239,61 @@ def _check_passphrase_strength(passphrase: str) -> None:
 
 
 def find_group(name: str) -> Group | None:
-    """The first group of that name (for an instance that serves one group)."""
-    groups = groups_named(name)
-    return groups[0] if groups else None
+    """The group of that name, whatever its letter case."""
+    return db.session.scalar(sa.select(Group).where(Group.name_key == clean_name(name).casefold()))
 
 
-def groups_named(name: str) -> list[Group]:
-    return list(db.session.scalars(
-        sa.select(Group).where(Group.name_key == clean_name(name).casefold()).order_by(Group.id)))
-
-
-def group_for_sign_in(name: str, passphrase: str) -> Group | None:
+def group_for_sign_in(name: str, passphrase: str, *, address: str | None = None) -> Group | None:
     """The group with this name and passphrase; None whether the name or the
-    passphrase is wrong, so nobody learns which names exist."""
-    groups = groups_named(name)
-    for group in groups:
-        if passphrase_matches(group.passphrase_hash, passphrase):
+    passphrase is wrong, so nobody learns which names exist. Each try counts
+    against the limit for the name (and for ``address``); past it,
+    throttle.TooManyGuesses, before any passphrase is checked."""
+    key = clean_name(name).casefold()
+    keys = [f"group:{key}"] + ([f"address:{address}"] if address is not None else [])
+    with throttle.guessing(_sign_in_limit(), *keys) as guess:
+        group = find_group(key)
+        # As slow without the group as with it, so the name's absence doesn't show.
+        stored = group.passphrase_hash if group else _unused_hash(
+            current_app.config["PASSPHRASE_HASH_METHOD"])
+        if passphrase_matches(stored, passphrase) and group is not None:
+            guess.was_right()
             return group
-    if not groups:  # as slow as a wrong passphrase, so the name's absence doesn't show
-        passphrase_matches(_unused_hash(current_app.config["PASSPHRASE_HASH_METHOD"]), passphrase)
     return None
 
 
-def change_passphrase(group: Group, current: str, new: str, *, device: str = "") -> None:
-    """A new passphrase signs out every other phone and revokes every share link."""
-    if not passphrase_matches(group.passphrase_hash, current):
-        raise ServiceError("The current passphrase is not right")
+def change_passphrase(group: Group, current: str, new: str, *, device: str = "",
+                      address: str | None = None) -> None:
+    """A new passphrase signs out every other phone and revokes every share
+    link. Checking ``current`` counts against the group's sign-in limit."""
+    keys = [f"group:{group.name_key}"] + ([f"address:{address}"] if address is not None else [])
+    with throttle.guessing(_sign_in_limit(), *keys) as guess:
+        if not passphrase_matches(group.passphrase_hash, current):
+            raise ServiceError("The current passphrase is not right")
+        guess.was_right()
     set_passphrase(group, new, device=device)
 
 
 def set_passphrase(group: Group, passphrase: str, *, device: str = "") -> None:
+    """Every phone is signed out; the web layer signs in again the one that
+    asked."""
     _check_passphrase_strength(passphrase)
     group.passphrase_hash = _hash(passphrase)
+    db.session.execute(sa.delete(SignIn).where(SignIn.group_id == group.id))
     _audit(group.id, "group.passphrase", "New passphrase", device=device)
+    db.session.commit()
+
+
+def sign_in_phone(group: Group) -> int:
+    """A phone's sign-in to ``group``, which its cookie names; its id."""
+    sign_in = SignIn(group_id=group.id)
+    db.session.add(sign_in)
+    db.session.commit()
+    return sign_in.id
+
+
+def sign_out_phone(sign_in_id: int) -> None:
+    """The sign-in ends for good: a copy of its cookie opens nothing either."""
+    db.session.execute(sa.delete(SignIn).where(SignIn.id == sign_in_id))
     db.session.commit()
 
 
@@ -258,30 +309,41 @@ def _player_name(name: str) -> str:
 
 
 def group_players(group_id: int) -> list[Player]:
-    """Everyone in the group, oldest first. Names are matched against these in
-    Python: SQL's lower() folds only ASCII letters on SQLite (and on PostgreSQL
-    under the C collation), so "élise" would miss "Élise". A group has tens of
-    players, not thousands."""
+    """Everyone in the group, oldest first."""
     return list(db.session.scalars(
         sa.select(Player).where(Player.group_id == group_id).order_by(Player.id)))
 
 
 def find_or_create_players(group: Group, names: list[str], *, device: str = "") -> list[Player]:
-    """The group's players by name, reusing anyone seen before whatever the letter case."""
+    """The group's players by name, reusing anyone seen before whatever the
+    letter case, and adding the others, even when another phone adds the
+    same name at the same moment."""
     names = [_player_name(n) for n in names]
-    lowered = [n.casefold() for n in names]
-    if len(set(lowered)) != len(lowered):
+    keys = [n.casefold() for n in names]
+    if len(set(keys)) != len(keys):
         raise ServiceError("Each player needs a different name")
-    by_name = {p.name.casefold(): p for p in group_players(group.id)}
-    players = []
-    for name in names:
-        player = by_name.get(name.casefold())
-        if player is None:
-            player = Player(group_id=group.id, name=name)
-            db.session.add(player)
+    known = {p.name_key: p for p in group_players(group.id)}
+    new = [name for name, key in zip(names, keys) if key not in known]
+    for name in new:
+        if _insert_player(group.id, name):
             _audit(group.id, "player.add", name, after={"name": name}, device=device)
-        players.append(player)
-    return players
+    if new:
+        known = {p.name_key: p for p in group_players(group.id)}
+    return [known[key] for key in keys]
+
+
+def _insert_player(group_id: int, name: str) -> bool:
+    """Add a player unless the group has one of that name (whatever the letter
+    case) by now, waiting for a phone that is adding them at this moment;
+    whether this one added them."""
+    insert = {"postgresql": postgresql.insert, "sqlite": sqlite.insert}[
+        db.session.get_bind().dialect.name]
+    added = db.session.scalar(
+        insert(Player).values(group_id=group_id, name=name, name_key=name.casefold(),
+                              created_at=utcnow())
+        .on_conflict_do_nothing(index_elements=["group_id", "name_key"])
+        .returning(Player.id))
+    return added is not None
 
 
 def _check_table(rules: HouseRules, n_players: int) -> None:
@@ -935,14 +997,19 @@ def rename_player(player: Player, name: str, *, device: str = "") -> None:
     name = _player_name(name)
     if name == player.name:
         return
-    if any(other.id != player.id and other.name.casefold() == name.casefold()
+    taken = ServiceError(f"Someone in the group is called {name} already")
+    if any(other.id != player.id and other.name_key == name.casefold()
            for other in group_players(player.group_id)):
-        raise ServiceError(f"Someone in the group is called {name} already")
+        raise taken
     before = {"name": player.name}
     player.name = name
     _audit(player.group_id, "player.rename", name, before=before, after={"name": name},
            device=device)
-    db.session.commit()
+    try:
+        db.session.commit()
+    except sa.exc.IntegrityError:  # renamed so by another phone at the same moment
+        db.session.rollback()
+        raise taken from None
 
 
 # Share links
@@ -974,62 +1041,67 @@ def revoke_share_link(link: ShareLink, *, device: str = "") -> None:
 # Importing a group's backup
 
 
-def import_group(name: str, passphrase: str, backup, *, device: str = "") -> Group:
+def import_group(name: str, passphrase: str, backup, *, device: str = "",
+                 address: str | None = None) -> Group:
     """A new group holding everything in ``backup`` (a scorekeeper.backup.Backup:
     checked, and every round scored again, by read_backup), written in one
-    transaction: all of it or, on any error, nothing."""
-    name = _check_new_group(name, passphrase)
-    try:
-        group = _write_backup(name, passphrase, backup, device)
+    transaction: all of it or, on any error, nothing.
+
+    The slow part, the passphrase's hash, comes before the transaction begins;
+    then each table's rows go in a statement or two (Core executemany, as
+    seed-demo writes), so that on SQLite the database's write lock is held for
+    the INSERTs alone: 0.35 s for the largest real backup allowed, 0.8 s for
+    one made to write the most rows (bench/README.md, "Import of the largest
+    backup")."""
+    name = _check_new_group(name, passphrase, address=address)
+    passphrase_hash = _hash(passphrase)
+    with _unless_taken(name):
+        group = _write_backup(name, passphrase_hash, backup, device)
         db.session.commit()
-    except BaseException:
-        db.session.rollback()
-        raise
     return group
 
 
-def _write_backup(name: str, passphrase: str, backup, device: str) -> Group:
-    group = Group(name=name, name_key=name.casefold(), passphrase_hash=_hash(passphrase),
-                  timezone=backup.timezone)
+def _write_backup(name: str, passphrase_hash: str, backup, device: str) -> Group:
+    group = Group(name=name, name_key=name.casefold(), passphrase_hash=passphrase_hash,
+                  timezone=backup.timezone,
+                  finished_sessions=sum(s.ended_at is not None for s in backup.sessions))
     db.session.add(group)
     db.session.flush()
-    players = {p.name: Player(group_id=group.id, name=p.name, created_at=p.created_at)
-               for p in backup.players}
-    db.session.add_all(players.values())
-    db.session.flush()  # payments name players by id
-    sessions = [GameSession(
-        group=group, version=s.version, started_at=s.started_at, ended_at=s.ended_at,
-        currency=s.currency, house_rules=s.house_rules, first_dealer=players[s.first_dealer],
-        seats=[Seat(player=players[seat.player], position=seat.position, active=seat.active)
-               for seat in s.seats],
-        rounds=[Round(number=r.number, dealer=players[r.dealer], created_at=r.created_at,
-                      entries=[RoundEntry(
-                          player=players[e.player], seat=e.seat, turn=e.turn, outcome=e.outcome,
-                          cards=e.cards, points=e.points, position=e.position,
-                          tier_cents=e.tier_cents, hu_cents=e.hu_cents,
-                          joker_ace_cents=e.joker_ace_cents, net_cents=e.net_cents)
-                          for e in r.entries])
-                for r in s.rounds],
-        payments=[Payment(payer_id=players[p.payer].id, payee_id=players[p.payee].id,
-                          cents=p.cents, paid_at=p.paid_at) for p in s.payments],
-    ) for s in backup.sessions]
-    db.session.add_all(sessions)
-    db.session.flush()
-    _total_seats_in_bulk(Round.session_id.in_(
-        sa.select(GameSession.id).where(GameSession.group_id == group.id)))
-    _recount_finished(group.id)
-    events = [AuditEvent(
-        group_id=group.id, session_id=None if e.session is None else sessions[e.session].id,
-        at=e.at, device=e.device, action=e.action, subject=e.subject, before=e.before,
-        after=e.after, version=e.version) for e in backup.events]
-    db.session.add_all(events)
-    db.session.flush()
-    for event in events:
-        if event.action == "round.restore":  # the deletion it undid: from index to id
-            event.after = {**event.after, "restores": events[event.after["restores"]].id}
-    _audit(group.id, "group.import", "Imported from a backup", device=device, after={
-        "from": backup.group_name, "exported_at": backup.exported_at.isoformat() + "Z",
-        "sessions": len(backup.sessions), "rounds": backup.rounds})
+    if backup.players:
+        db.session.execute(sa.insert(Player.__table__), [
+            {"group_id": group.id, "name": p.name, "created_at": p.created_at}
+            for p in backup.players])
+    players = dict(db.session.execute(
+        sa.select(Player.name, Player.id).where(Player.group_id == group.id)).all())
+    session_ids = _write_sessions(group.id, players, backup.sessions, [
+        {"version": s.version, "started_at": s.started_at, "ended_at": s.ended_at,
+         "currency": s.currency, "house_rules": s.house_rules,
+         "first_dealer_id": players[s.first_dealer]} for s in backup.sessions])
+    events = [{"group_id": group.id,
+               "session_id": None if e.session is None else session_ids[e.session],
+               "at": e.at, "device": e.device, "action": e.action, "subject": e.subject,
+               "before": e.before, "after": e.after, "version": e.version}
+              for e in backup.events]
+    events.append({"group_id": group.id, "session_id": None, "at": utcnow(),
+                   "device": device[:DEVICE_MAX], "action": "group.import",
+                   "subject": "Imported from a backup", "before": None, "version": None,
+                   "after": {"from": backup.group_name,
+                             "exported_at": backup.exported_at.isoformat() + "Z",
+                             "sessions": len(backup.sessions), "rounds": backup.rounds}})
+    db.session.execute(sa.insert(AuditEvent.__table__), events)
+    restores = [i for i, e in enumerate(backup.events) if e.action == "round.restore"]
+    if restores:
+        # The deletion each undid, from its index to its id. Rows inserted one
+        # after another take rising ids, and nobody else writes to this group yet.
+        event_ids = db.session.scalars(sa.select(AuditEvent.id).where(
+            AuditEvent.group_id == group.id).order_by(AuditEvent.id)).all()
+        db.session.execute(
+            sa.update(AuditEvent.__table__)
+            .where(AuditEvent.__table__.c.id == sa.bindparam("event"))
+            .values(after=sa.bindparam("new_after")),
+            [{"event": event_ids[i], "new_after": {
+                **events[i]["after"], "restores": event_ids[events[i]["after"]["restores"]]}}
+             for i in restores])
     return group
 
 
@@ -1109,47 +1181,68 @@ def _write_demo_players(group: Group, names: list[str], at: datetime) -> dict[st
 
 def _write_demo_batch(group_id: int, players: dict[str, int],
                       batch: list[DemoSession]) -> int:
-    session_ids = db.session.scalars(
-        sa.insert(GameSession).returning(GameSession.id, sort_by_parameter_order=True), [
-            {"group_id": group_id, "version": s.version, "started_at": s.started_at,
-             "ended_at": s.ended_at, "currency": DEMO_CURRENCY,
-             "house_rules": dataclasses.asdict(s.rules),
-             "first_dealer_id": players[s.first_dealer]}
-            for s in batch]).all()
-    db.session.execute(sa.insert(Seat.__table__), [
-        {"session_id": sid, "player_id": players[seat.player], "position": seat.position,
-         "active": seat.active}
-        for sid, s in zip(session_ids, batch) for seat in s.seats])
+    session_ids = _write_sessions(group_id, players, batch, [
+        {"version": s.version, "started_at": s.started_at, "ended_at": s.ended_at,
+         "currency": DEMO_CURRENCY, "house_rules": dataclasses.asdict(s.rules),
+         "first_dealer_id": players[s.first_dealer]} for s in batch])
     db.session.execute(sa.insert(AuditEvent.__table__), [
         {"group_id": group_id, "session_id": sid, "at": s.started_at, "device": DEMO_DEVICE,
          "action": "session.start", "subject": "Session started", "version": 1,
          "after": {"players": s.table, "first_dealer": s.first_dealer, "currency": DEMO_CURRENCY,
                    "house_rules": dataclasses.asdict(s.rules)}}
         for sid, s in zip(session_ids, batch)])
+    return sum(len(s.rounds) for s in batch)
+
+
+def _write_sessions(group_id: int, players: dict[str, int], sessions: list,
+                    columns: list[dict]) -> list[int]:
+    """Sessions written in bulk, with their seats, rounds, entries, payments
+    and seat totals; their ids, in order. ``sessions`` are DemoSession or
+    backup.SessionData (their seats, rounds and payments), ``columns`` each
+    one's other values (version, times, currency, house_rules, first_dealer_id);
+    ``players`` the group's player ids by name. A few statements whatever the
+    number of rows."""
+    if not sessions:
+        return []
+    db.session.execute(sa.insert(GameSession.__table__),
+                       [{"group_id": group_id, **values} for values in columns])
+    # Their ids, in the order written: rows inserted one after another take
+    # rising ids (SQLite gives the largest + 1, under its write lock; a
+    # PostgreSQL sequence rises within a connection), and they are the group's
+    # newest. (RETURNING in order would take, on SQLite, one INSERT per row.)
+    session_ids = db.session.scalars(
+        sa.select(GameSession.id).where(GameSession.group_id == group_id)
+        .order_by(GameSession.id.desc()).limit(len(columns))).all()[::-1]
+    db.session.execute(sa.insert(Seat.__table__), [
+        {"session_id": sid, "player_id": players[seat.player], "position": seat.position,
+         "active": seat.active}
+        for sid, s in zip(session_ids, sessions) for seat in s.seats])
     payments = [
         {"session_id": sid, "payer_id": players[p.payer], "payee_id": players[p.payee],
          "cents": p.cents, "paid_at": p.paid_at}
-        for sid, s in zip(session_ids, batch) for p in s.payments]
+        for sid, s in zip(session_ids, sessions) for p in s.payments]
     if payments:
         db.session.execute(sa.insert(Payment.__table__), payments)
-    rounds = [(sid, r) for sid, s in zip(session_ids, batch) for r in s.rounds]
-    db.session.execute(sa.insert(Round.__table__), [
-        {"session_id": sid, "number": r.number, "dealer_id": players[r.dealer],
-         "created_at": r.created_at}
-        for sid, r in rounds])
-    # Found by (session, number) in one query: RETURNING in order would take,
-    # on SQLite, one INSERT per round.
-    round_ids = {(sid, number): rid for sid, number, rid in db.session.execute(
-        sa.select(Round.session_id, Round.number, Round.id)
-        .where(Round.session_id.in_(session_ids)))}
-    db.session.execute(sa.insert(RoundEntry.__table__), [
-        {"round_id": round_ids[sid, r.number], "player_id": players[e.player], "seat": e.seat,
-         "turn": e.turn, "outcome": e.outcome, "cards": e.cards, "points": e.points,
-         "position": e.position, "tier_cents": e.tier_cents, "hu_cents": e.hu_cents,
-         "joker_ace_cents": e.joker_ace_cents, "net_cents": e.net_cents}
-        for sid, r in rounds for e in r.entries])
-    _total_seats_in_bulk(Round.session_id.in_(session_ids))
-    return len(rounds)
+    rounds = [(sid, r) for sid, s in zip(session_ids, sessions) for r in s.rounds]
+    if rounds:
+        db.session.execute(sa.insert(Round.__table__), [
+            {"session_id": sid, "number": r.number, "dealer_id": players[r.dealer],
+             "created_at": r.created_at}
+            for sid, r in rounds])
+        # Found by (session, number) in one query: RETURNING in order would take,
+        # on SQLite, one INSERT per round.
+        round_ids = {(sid, number): rid for sid, number, rid in db.session.execute(
+            sa.select(Round.session_id, Round.number, Round.id)
+            .where(Round.session_id.in_(session_ids)))}
+        db.session.execute(sa.insert(RoundEntry.__table__), [
+            {"round_id": round_ids[sid, r.number], "player_id": players[e.player],
+             "seat": e.seat, "turn": e.turn, "outcome": e.outcome, "cards": e.cards,
+             "points": e.points, "position": e.position, "tier_cents": e.tier_cents,
+             "hu_cents": e.hu_cents, "joker_ace_cents": e.joker_ace_cents,
+             "net_cents": e.net_cents}
+            for sid, r in rounds for e in r.entries])
+        _total_seats_in_bulk(Round.session_id.in_(session_ids))
+    return session_ids
 
 
 def analyze_tables() -> None:

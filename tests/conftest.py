@@ -54,6 +54,9 @@ def no_tables_left():
     drop()
 
 
+TEST_SECRET_KEY = "a secret key for tests, long enough to sign"
+
+
 @contextmanager
 def fresh_app(folder, **config):
     """An app on empty tables: in PostgreSQL when DATABASE_URL is set, else in
@@ -63,6 +66,7 @@ def fresh_app(folder, **config):
         or f"sqlite:///{folder / 'test.sqlite3'}",
         # A werkzeug hash far quicker than Argon2id: tests make hundreds.
         "PASSPHRASE_HASH_METHOD": "pbkdf2:sha256:1000",
+        "SECRET_KEY": TEST_SECRET_KEY,
         **config,
     })
     with app.app_context():
@@ -75,8 +79,7 @@ def fresh_app(folder, **config):
 
 @pytest.fixture
 def app(tmp_path):
-    with fresh_app(tmp_path, TESTING=True, SECRET_KEY="test-secret-key",
-                   WTF_CSRF_ENABLED=True) as app:
+    with fresh_app(tmp_path, TESTING=True, WTF_CSRF_ENABLED=True) as app:
         yield app
 
 
@@ -86,12 +89,14 @@ PASSPHRASE = "four of a kind"
 
 def signed_in_client(app, group, device="Test phone"):
     """A test client whose cookie is signed in to ``group``, as after sign-in."""
-    from scorekeeper.web.access import passphrase_check
+    from scorekeeper import services
 
+    with app.app_context():
+        sign_in = services.sign_in_phone(group)
     client = app.test_client()
     with client.session_transaction() as cookie:
         cookie["group_id"] = group.id
-        cookie["group_check"] = passphrase_check(group)
+        cookie["sign_in"] = sign_in
         cookie["device"] = device
     return client
 

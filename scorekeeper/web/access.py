@@ -1,42 +1,37 @@
 """Who may see what: the group this phone is signed in to, and the check that
 every page of a group makes before anything is loaded."""
 
-import hashlib
 from datetime import date
 from functools import wraps
 from urllib.parse import urlsplit
 
 from flask import abort, g, redirect, request, session, url_for
 
-from ..extensions import db
-from ..models import Group
-
-
-def passphrase_check(group: Group) -> str:
-    """A fingerprint of the passphrase hash kept in the cookie: a new
-    passphrase signs every other phone out."""
-    return hashlib.sha256(group.passphrase_hash.encode()).hexdigest()[:16]
+from .. import queries, services
+from ..models import ID_MAX, Group
 
 
 def current_group() -> Group | None:
-    """The group the signed cookie names, if its passphrase is unchanged since
-    sign-in. Pages ask often (every date shown is in the group's time zone),
-    so the answer is kept on ``g`` for as long as the cookie says the same:
-    signing in again during a request (as a passphrase change does) asks anew."""
-    signed = (session.get("group_id"), session.get("group_check"))
+    """The group the signed cookie names, if that phone's sign-in has not
+    ended (signed out, or a new passphrase). Pages ask often (every date
+    shown is in the group's time zone), so the answer is kept on ``g`` for as
+    long as the cookie says the same: signing in again during a request (as a
+    passphrase change does) asks anew."""
+    signed = (session.get("group_id"), session.get("sign_in"))
     known = g.get("signed_in")
     if known is None or known[0] != signed:
         known = g.signed_in = (signed, _group_signed_in(*signed))
     return known[1]
 
 
-def _group_signed_in(group_id, check) -> Group | None:
-    if not isinstance(group_id, int):
+def _group_signed_in(group_id, sign_in_id) -> Group | None:
+    if not (_is_id(group_id) and _is_id(sign_in_id)):
         return None
-    group = db.session.get(Group, group_id)
-    if group is None or check != passphrase_check(group):
-        return None
-    return group
+    return queries.signed_in_group(group_id, sign_in_id)
+
+
+def _is_id(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= ID_MAX
 
 
 def template_context() -> dict:
@@ -47,7 +42,7 @@ def sign_in(group: Group, device: str) -> None:
     session.clear()
     session.permanent = True
     session["group_id"] = group.id
-    session["group_check"] = passphrase_check(group)
+    session["sign_in"] = services.sign_in_phone(group)
     session["device"] = device
     session["day"] = today()
 
@@ -65,7 +60,10 @@ def keep_signed_in() -> None:
 
 
 def sign_out() -> None:
-    """Forget the group; the phone keeps its name for the next sign-in."""
+    """End this phone's sign-in for good; the phone keeps its name for the
+    next sign-in."""
+    if _is_id(session.get("sign_in")):
+        services.sign_out_phone(session["sign_in"])
     device = session.get("device")
     session.clear()
     if device:

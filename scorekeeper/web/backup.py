@@ -4,10 +4,13 @@ import json
 import re
 import unicodedata
 
+import sqlalchemy as sa
 from flask import (
     Blueprint,
     Response,
     abort,
+    current_app,
+    g,
     redirect,
     render_template,
     request,
@@ -15,19 +18,12 @@ from flask import (
 )
 
 from .. import backup, services
+from ..extensions import db
 from ..forms.backup import ImportGroupForm
 from ..models import utcnow
 from .access import current_group, sign_in, signed_in
 from .filters import local_time
-from .groups import (
-    count_passphrase_guess,
-    group_form,
-    group_name,
-    may_create_group,
-    single_group,
-    throttle_by_address,
-    throttle_by_group,
-)
+from .groups import group_form, group_name, may_create_group, single_group
 
 bp = Blueprint("backup", __name__)
 
@@ -81,15 +77,12 @@ def export_session_csv(session_id):
 
 
 @bp.route("/groups/import", methods=["GET", "POST"])
-@throttle_by_address
-@throttle_by_group
 def import_group():
     if not may_create_group():
         abort(404)
     form = group_form(ImportGroupForm)
     error = None
     if form.validate_on_submit():
-        count_passphrase_guess()
         try:
             found = backup.read_backup(form.backup.data.read())
         except backup.BackupError as problem:
@@ -97,12 +90,44 @@ def import_group():
         else:
             try:
                 group = services.import_group(group_name(form), form.passphrase.data, found,
-                                              device=form.device.data)
+                                              device=form.device.data,
+                                              address=request.remote_addr or "")
             except services.ServiceError as problem:
                 error = str(problem)
             else:
-                sign_in(group, form.device.data)
-                return redirect(url_for("home.index"))
-    page = render_template("backup/import.html", form=form, error=error,
-                           fixed_name=single_group())
-    return page, 422 if request.method == "POST" else 200
+                return _signed_in_to_import(group, form.device.data)
+    return import_page(form, error), 422 if request.method == "POST" else 200
+
+
+def import_page(form, error: str | None) -> str:
+    return render_template("backup/import.html", form=form, error=error,
+                           fixed_name=single_group(), max_bytes=backup.MAX_BYTES,
+                           max_rounds=backup.MAX_ALL_ROUNDS)
+
+
+def _signed_in_to_import(group, device: str):
+    """This phone, signed in to the group just imported. The import is
+    committed by then: should signing in fail (the database busy), the page
+    says the group is there, rather than an error page saying nothing was saved."""
+    name, group_id = group.name, group.id
+    try:
+        sign_in(group, device)
+    except sa.exc.SQLAlchemyError as error:
+        db.session.rollback()
+        g.database_failed = True  # the page asks the database nothing more
+        current_app.logger.warning("Group %s imported, but the phone was not signed in: %s",
+                                   group_id, type(error).__name__)
+        return render_template("backup/imported.html", name=name), 503
+    return redirect(url_for("home.index"))
+
+
+@bp.errorhandler(413)
+def import_too_large(error):
+    """An upload over MAX_CONTENT_LENGTH, refused unread: the import page again
+    (empty: the form was not read either), saying how large a backup may be."""
+    form = ImportGroupForm(formdata=None)
+    if single_group():
+        del form.name
+    message = (f"the file is larger than {backup.size_text(backup.MAX_BYTES)}, the most "
+               "a backup may be")
+    return import_page(form, message), 413

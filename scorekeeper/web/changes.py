@@ -17,7 +17,7 @@ from ..models import AuditEvent
 from ..rules import HouseRules, preset_name
 from ..rules.cards import scan_cards
 from .access import device_label
-from .filters import money, signed_money
+from .filters import isolated, money, signed_money
 from .history import rules_summary
 from .loading import add_session_id, load_game_session
 from .paging import page_number
@@ -122,11 +122,11 @@ class Change:
     def summary(self) -> str:
         """One line of what happened, for the notice of a refused save."""
         if self.hands:
-            return ", ".join(f"{h.name} {_brief(h)}" for h in self.hands)
+            return ", ".join(f"{isolated(h.name)} {_brief(h)}" for h in self.hands)
         if self.edits:
-            entered = [f"{e.name} {_brief(e.before)} → {_brief(e.after)}"
+            entered = [f"{isolated(e.name)} {_brief(e.before)} → {_brief(e.after)}"
                        for e in self.edits if e.entered_changed]
-            moved = [e.name for e in self.edits if e.changed and not e.entered_changed]
+            moved = [isolated(e.name) for e in self.edits if e.changed and not e.entered_changed]
             if moved:
                 entered.append(f"money moved for {', '.join(moved)}")
             return "; ".join(entered) or "nothing changed"
@@ -139,10 +139,10 @@ def phone_words(label: str) -> str:
     if not label:
         return "an unnamed phone"
     if any(word in label.casefold() for word in DEVICE_WORDS):
-        return label
+        return isolated(label)
     if label.endswith(("'s", "\u2019s")):
-        return f"{label} phone"
-    return f"{label}'s phone"
+        return f"{isolated(label)} phone"
+    return f"{isolated(label)}'s phone"
 
 
 def _points(points: int) -> str:
@@ -187,17 +187,17 @@ def describe(event: AuditEvent, currency: str) -> Change:
                 "round.restore": "restored", "round.edit": "edited"}[action]
         change = Change(event, f"Round {number} {verb}", round_number=number)
         if kept.get("dealer"):
-            change.facts.append(f"{kept['dealer']} dealt.")
+            change.facts.append(f"{isolated(kept['dealer'])} dealt.")
         if action == "round.edit":
             change.edits = _edits(before, after)
         else:
             change.hands = _hands(kept)
         return change
     if action == "session.start":
-        players = after.get("players", [])
+        players = [isolated(name) for name in after.get("players", [])]
         change = Change(event, "Session started", [
             f"At the table: {', '.join(players)}." if players else "",
-            f"{after['first_dealer']} deals first." if after.get("first_dealer") else ""])
+            f"{isolated(after['first_dealer'])} deals first." if after.get("first_dealer") else ""])
         change.facts.append(_rules_words(after.get("house_rules"), after.get("currency", currency)))
         change.facts = [fact for fact in change.facts if fact]
         return change
@@ -207,24 +207,24 @@ def describe(event: AuditEvent, currency: str) -> Change:
             "Now: " + _rules_words(after.get("house_rules"), after.get("currency", currency)),
             "Every round was scored again under them."])
     if action == "seat.join":
-        seats = after.get("seats", [])
-        return Change(event, f"{after.get('player', event.subject)} joined the table",
+        seats = [isolated(name) for name in after.get("seats", [])]
+        return Change(event, f"{isolated(after.get('player', event.subject))} joined the table",
                       [f"Seats, in order: {', '.join(seats)}."] if seats else [])
     if action == "seat.leave":
-        return Change(event, f"{before.get('player', event.subject)} left the table")
+        return Change(event, f"{isolated(before.get('player', event.subject))} left the table")
     if action in ("payment.paid", "payment.unpaid"):
         transfer = after if action == "payment.paid" else before
         state = "paid" if action == "payment.paid" else "not paid"
         try:
-            title = (f"{transfer['payer']} → {transfer['payee']} "
+            title = (f"{isolated(transfer['payer'])} → {isolated(transfer['payee'])} "
                      f"{currency} {money(int(transfer['cents']))} marked {state}")
         except (KeyError, TypeError, ValueError):
-            title = f"{event.subject} marked {state}"
+            title = f"{isolated(event.subject)} marked {state}"
         return Change(event, title)
     if action == "player.add":
-        return Change(event, f"{after.get('name', event.subject)} joined the group")
+        return Change(event, f"{isolated(after.get('name', event.subject))} joined the group")
     if action == "player.rename":
-        return Change(event, f"{before['name']} renamed {after['name']}")
+        return Change(event, f"{isolated(before['name'])} renamed {isolated(after['name'])}")
     if action == "group.timezone":
         return Change(event, f"Time zone changed from {before['timezone']} "
                              f"to {after['timezone']}")

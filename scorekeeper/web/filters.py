@@ -1,4 +1,4 @@
-"""Template filters for money (integer cents) and for times.
+"""Template filters for money (integer cents), for times, and for names.
 
 Times are stored as UTC without a zone. The time filters are the one place that
 turns them into a group's wall-clock time: the signed-in group's, or the zone
@@ -7,9 +7,10 @@ passes the zone of the shared session's group). A page of no group shows no time
 """
 
 import functools
+import unicodedata
 from datetime import datetime
 
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from ..models import wall_clock
 from .access import current_group
@@ -81,6 +82,44 @@ def iso_time(moment: datetime, zone: str | None = None) -> str:
     return local_time(moment, zone).isoformat(timespec="minutes")
 
 
+# Names
+
+
+# Bidirectional classes of characters that can change the order of the text
+# around them: right-to-left letters and numbers, and the explicit embeddings,
+# overrides (U+202E) and isolates, and paragraph and segment separators.
+REORDERING = frozenset({"R", "AL", "AN", "LRE", "LRO", "RLE", "RLO", "PDF",
+                        "LRI", "RLI", "FSI", "PDI", "B", "S"})
+FIRST_STRONG_ISOLATE, POP_DIRECTIONAL_ISOLATE = "\u2068", "\u2069"
+# Isolates a name opens or closes itself could close the one it is put in early,
+# or keep it open: they are left out of an isolated name.
+OWN_ISOLATES = dict.fromkeys(map(ord, "\u2066\u2067\u2068\u2069"))
+
+
+@functools.lru_cache(maxsize=4096)
+def _reorders(text: str) -> bool:
+    return any(unicodedata.bidirectional(c) in REORDERING for c in text)
+
+
+def isolate(name: str) -> Markup:
+    """A name (player, group, phone) as HTML that cannot reorder the text
+    around it: in <bdi> when it holds right-to-left text or a directional
+    control such as U+202E RIGHT-TO-LEFT OVERRIDE; as it is otherwise (it
+    cannot, and the page's markup stays plain)."""
+    if _reorders(name):
+        return Markup("<bdi>%s</bdi>") % name.translate(OWN_ISOLATES)
+    return escape(name)
+
+
+def isolated(name: str) -> str:
+    """The same for plain text (a chat message, a page's title): between
+    U+2068 FIRST STRONG ISOLATE and U+2069 POP DIRECTIONAL ISOLATE."""
+    if _reorders(name):
+        return f"{FIRST_STRONG_ISOLATE}{name.translate(OWN_ISOLATES)}{POP_DIRECTIONAL_ISOLATE}"
+    return name
+
+
 def register(app) -> None:
-    for fn in (money, signed_money, count, amount, long_date, day_time, date_time, iso_time):
+    for fn in (money, signed_money, count, amount, long_date, day_time, date_time, iso_time,
+               isolate, isolated):
         app.add_template_filter(fn)

@@ -5,16 +5,14 @@ from flask import (
     Blueprint,
     abort,
     current_app,
-    g,
+    make_response,
     redirect,
     render_template,
     request,
     url_for,
 )
-from flask_limiter.util import get_remote_address
 
-from .. import queries, services
-from ..extensions import limiter
+from .. import queries, services, throttle
 from ..forms.groups import (
     ButtonForm,
     CreateGroupForm,
@@ -75,48 +73,25 @@ def group_name(form) -> str:
     return single_group() or form.name.data
 
 
-def _sign_in_key() -> str:
-    """Passphrase guesses are counted per group name as well as per address."""
-    name = single_group() or request.form.get("name", "")
-    return "group:" + services.clean_name(name).casefold()
-
-
-def _guessed(response) -> bool:
-    return g.get("passphrase_guess", False)
-
-
-def _sign_in_limit() -> str:
-    return current_app.config["SIGN_IN_LIMIT"]
-
-
-# Shared by the sign-in and the pages that create a group: creating a group
-# whose name and passphrase open an existing one is refused, which tells a
-# guess as surely as a sign-in would.
-throttle_by_address = limiter.shared_limit(
-    _sign_in_limit, scope="passphrase-address", key_func=get_remote_address, methods=["POST"],
-    deduct_when=_guessed)
-throttle_by_group = limiter.shared_limit(
-    _sign_in_limit, scope="passphrase-group", key_func=_sign_in_key, methods=["POST"],
-    deduct_when=_guessed)
-
-
-def count_passphrase_guess() -> None:
-    """Count this request against the sign-in throttle."""
-    g.passphrase_guess = True
+@bp.app_errorhandler(throttle.TooManyGuesses)
+def too_many_guesses(error: throttle.TooManyGuesses):
+    """Past the sign-in limit, whichever page checked the passphrase."""
+    minutes = -(-error.retry_after // 60)
+    response = make_response(render_template("errors/429.html", minutes=minutes), 429)
+    response.headers["Retry-After"] = str(error.retry_after)
+    return response
 
 
 @bp.route("/groups/new", methods=["GET", "POST"])
-@throttle_by_address
-@throttle_by_group
 def new():
     if not may_create_group():
         abort(404)
     form = group_form(CreateGroupForm)
     error = None
     if form.validate_on_submit():
-        count_passphrase_guess()
         try:
-            group = services.create_group(group_name(form), form.passphrase.data)
+            group = services.create_group(group_name(form), form.passphrase.data,
+                                          address=request.remote_addr or "")
         except services.ServiceError as problem:
             error = str(problem)
         else:
@@ -127,15 +102,13 @@ def new():
 
 
 @bp.route("/sign-in", methods=["GET", "POST"])
-@throttle_by_address
-@throttle_by_group
 def sign_in():
     form = group_form(SignInForm, next=request.args.get("next", ""))
     error = None
     if form.validate_on_submit():
-        group = services.group_for_sign_in(group_name(form), form.passphrase.data)
+        group = services.group_for_sign_in(group_name(form), form.passphrase.data,
+                                           address=request.remote_addr or "")
         if group is None:
-            count_passphrase_guess()
             error = ("That group name and passphrase don't match."
                      if not single_group() else "That passphrase is not right.")
         else:
@@ -182,7 +155,7 @@ def change_passphrase():
         group = current_group()
         try:
             services.change_passphrase(group, form.current.data, form.passphrase.data,
-                                       device=device_label())
+                                       device=device_label(), address=request.remote_addr or "")
         except services.ServiceError as problem:
             form.current.errors.append(str(problem))
         else:

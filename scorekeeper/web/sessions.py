@@ -17,7 +17,7 @@ from ..forms.sessions import (
 )
 from ..rules import PRESETS, HouseRules
 from .access import current_group, device_label
-from .filters import local_time, money
+from .filters import isolated, local_time, money
 from .loading import add_session_id, load_game_session
 from .paging import page_number
 
@@ -89,7 +89,8 @@ def render_players(join_form=None, leave_error=None, leaving=None):
 def seat_choices(seated):
     """Where a newcomer can sit: value p puts them before the p-th seated player
     (the last value: after the last one, next to the first)."""
-    return [SelectChoice(i + 1, f"Between {player.name} and {seated[(i + 1) % len(seated)].name}")
+    return [SelectChoice(i + 1, f"Between {isolated(player.name)} and "
+                                f"{isolated(seated[(i + 1) % len(seated)].name)}")
             for i, player in enumerate(seated)]
 
 
@@ -131,10 +132,11 @@ def render_settle(error=None):
 
 
 def share_text(game, plan) -> str:
-    """The settlement as a chat message."""
+    """The settlement as a chat message; a name that could reorder the text
+    after it (U+202E) is isolated."""
     day = local_time(game.started_at)
     lines = [f"Rummy {day.day} {day:%b %Y} \u2014 settle up:"]
-    lines += [f"{s.transfer.payer.name} pays {s.transfer.payee.name} "
+    lines += [f"{isolated(s.transfer.payer.name)} pays {isolated(s.transfer.payee.name)} "
               f"{game.currency} {money(s.transfer.cents)}" + (" (paid)" if s.paid else "")
               for s in plan]
     if not plan:

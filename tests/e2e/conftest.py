@@ -20,7 +20,7 @@ if not CHROMIUM.exists():
 
 @pytest.fixture(scope="module")
 def live_app(tmp_path_factory):
-    with fresh_app(tmp_path_factory.mktemp("e2e"), SECRET_KEY="e2e-secret-key") as app:
+    with fresh_app(tmp_path_factory.mktemp("e2e")) as app:
         yield app
 
 

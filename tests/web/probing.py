@@ -144,18 +144,25 @@ def _tables(engine) -> sa.MetaData:
     return metadata
 
 
+# A phone's sign-in and the count of passphrases checked: written by signing
+# in and by refused guesses, they hold none of a group's data.
+BOOKKEEPING = frozenset({"sign_in", "passphrase_guess"})
+
+
 def database_rows() -> dict[str, list]:
-    """Every row of every table, sorted, by table. Needs an app context."""
+    """Every row of every table but BOOKKEEPING's, sorted, by table. Needs an
+    app context."""
     with db.engine.connect() as connection:
         return {name: sorted((tuple(row) for row in connection.execute(sa.select(table))),
                              key=repr)
-                for name, table in _tables(db.engine).tables.items()}
+                for name, table in _tables(db.engine).tables.items()
+                if name not in BOOKKEEPING}
 
 
 def put_back(rows: dict[str, list]) -> None:
     """Make the database hold exactly ``rows`` (from database_rows) again.
     Needs an app context."""
-    tables = _tables(db.engine).sorted_tables
+    tables = [t for t in _tables(db.engine).sorted_tables if t.name in rows]
     db.session.remove()
     with db.engine.begin() as connection:
         for table in reversed(tables):
@@ -372,7 +379,7 @@ def crawl(client, app, world: World) -> tuple[dict[str, PageForm], dict[str, byt
 @functools.cache
 def listed_rules() -> tuple:
     """The app's URL rules, for parametrizing tests when they are collected."""
-    app = create_app({"TESTING": True, "SECRET_KEY": "listing only",
+    app = create_app({"TESTING": True, "SECRET_KEY": "listing only, and long enough to sign",
                       "SQLALCHEMY_DATABASE_URI": "sqlite://"})
     return tuple(app_rules(app))
 
@@ -409,8 +416,7 @@ class Site:
 def site_for_probing(folder, **config):
     """A Site on a fresh app (CSRF on unless ``config`` says otherwise), with
     the forms and share tokens on Alpha's pages already found."""
-    settings = {"TESTING": True, "SECRET_KEY": "probing-secret-key",
-                "WTF_CSRF_ENABLED": True, **config}
+    settings = {"TESTING": True, "WTF_CSRF_ENABLED": True, **config}
     with fresh_app(folder, **settings) as app:
         with app.app_context():
             alpha, beta = build_world(*ALPHA), build_world(*BETA)

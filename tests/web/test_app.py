@@ -8,7 +8,7 @@ import pytest
 import sqlalchemy as sa
 
 from scorekeeper import create_app, services
-from scorekeeper.app import MissingSecretKey
+from scorekeeper.app import MissingSecretKey, WeakSecretKey
 from scorekeeper.config import (
     create_secret_key,
     normalise_database_url,
@@ -20,31 +20,36 @@ from scorekeeper.passphrases import hash_passphrase, passphrase_matches
 from tests.conftest import csrf_token
 
 
+KEY = "factory-secret-key-long-enough-to-sign"
+FROM_ENV = "a-secret-key-from-the-environment"
+FROM_MAPPING = "a-secret-key-from-the-create-app-mapping"
+
+
 def sqlite_url(tmp_path):
     return f"sqlite:///{tmp_path / 'factory.sqlite3'}"
 
 
 def test_config_mapping_beats_environment(monkeypatch, tmp_path):
-    monkeypatch.setenv("SECRET_KEY", "from-env")
+    monkeypatch.setenv("SECRET_KEY", FROM_ENV)
     monkeypatch.setenv("DATABASE_URL", "sqlite:///from-env.sqlite3")
     app = create_app(
-        {"SECRET_KEY": "from-mapping", "SQLALCHEMY_DATABASE_URI": sqlite_url(tmp_path)}
+        {"SECRET_KEY": FROM_MAPPING, "SQLALCHEMY_DATABASE_URI": sqlite_url(tmp_path)}
     )
-    assert app.config["SECRET_KEY"] == "from-mapping"
+    assert app.config["SECRET_KEY"] == FROM_MAPPING
     assert app.config["SQLALCHEMY_DATABASE_URI"] == sqlite_url(tmp_path)
 
 
 def test_environment_beats_defaults(monkeypatch, tmp_path):
-    monkeypatch.setenv("SECRET_KEY", "from-env")
+    monkeypatch.setenv("SECRET_KEY", FROM_ENV)
     monkeypatch.setenv("DATABASE_URL", sqlite_url(tmp_path))
     app = create_app()
-    assert app.config["SECRET_KEY"] == "from-env"
+    assert app.config["SECRET_KEY"] == FROM_ENV
     assert app.config["SQLALCHEMY_DATABASE_URI"] == sqlite_url(tmp_path)
 
 
 def test_a_misspelt_setting_in_instance_config_is_named(tmp_path, caplog):
     (tmp_path / "config.py").write_text(
-        "SECRET_KEY = 'k'\nNEW_GROUP = False\nNEW_GROUPS = False\nSQLALCHEMY_ECHO = False\n"
+        f"SECRET_KEY = '{KEY}'\nNEW_GROUP = False\nNEW_GROUPS = False\nSQLALCHEMY_ECHO = False\n"
         "SESSION_COOKIE_NAME = 'sk'\nhelper = 1\n")
     app = create_app({"SQLALCHEMY_DATABASE_URI": sqlite_url(tmp_path)}, instance_path=tmp_path)
     assert app.config["NEW_GROUPS"] is False
@@ -56,7 +61,7 @@ def test_a_misspelt_setting_in_instance_config_is_named(tmp_path, caplog):
 @pytest.mark.parametrize("scheme", ["postgres", "postgresql"])
 def test_database_url_uses_psycopg(monkeypatch, scheme):
     monkeypatch.setenv("DATABASE_URL", f"{scheme}://sk:pw@db.example:5432/scores")
-    app = create_app({"SECRET_KEY": "k"})
+    app = create_app({"SECRET_KEY": KEY})
     assert app.config["SQLALCHEMY_DATABASE_URI"] == (
         "postgresql+psycopg://sk:pw@db.example:5432/scores"
     )
@@ -78,12 +83,13 @@ def test_other_database_urls_are_left_alone(url):
 
 def test_sqlite_file_gets_foreign_keys_and_wal(tmp_path):
     app = create_app(
-        {"SECRET_KEY": "k", "SQLALCHEMY_DATABASE_URI": sqlite_url(tmp_path)}
+        {"SECRET_KEY": KEY, "SQLALCHEMY_DATABASE_URI": sqlite_url(tmp_path)}
     )
     with app.app_context():
         with db.engine.connect() as conn:
             assert conn.execute(sa.text("PRAGMA foreign_keys")).scalar() == 1
             assert conn.execute(sa.text("PRAGMA journal_mode")).scalar() == "wal"
+            assert conn.execute(sa.text("PRAGMA busy_timeout")).scalar() == 10_000
         db.engine.dispose()
 
 
@@ -120,12 +126,81 @@ def test_testing_gets_a_random_key_of_its_own(monkeypatch, tmp_path):
     assert os.listdir(tmp_path) == []
 
 
+WEAK_KEYS = ["k", " " * 40, "\t\n", "x" * 31, " " + "x" * 31 + "\n", "secret"]
+
+
+@pytest.mark.parametrize("source, key", [
+    (source, key) for source in ("mapping", "environment", "instance/config.py",
+                                 "instance/secret_key")
+    for key in WEAK_KEYS if key.strip() or source != "instance/secret_key"  # empty: refused too
+], ids=repr)
+def test_a_short_secret_key_is_refused_wherever_it_comes_from(monkeypatch, tmp_path, source,
+                                                              key):
+    """Fewer than 32 characters (spaces around them not counted), in tests too."""
+    monkeypatch.delenv("SECRET_KEY", raising=False)
+    config = {"TESTING": True, "SQLALCHEMY_DATABASE_URI": sqlite_url(tmp_path)}
+    if source == "mapping":
+        config["SECRET_KEY"] = key
+    elif source == "environment":
+        monkeypatch.setenv("SECRET_KEY", key)
+    elif source == "instance/config.py":
+        (tmp_path / "config.py").write_text(f"SECRET_KEY = {key!r}\n")
+    else:
+        (tmp_path / "secret_key").write_text(key)
+    with pytest.raises(WeakSecretKey, match=r"too short: \d+ characters, where it needs at "
+                                            r"least 32.*python -m scorekeeper setup"):
+        create_app(config, instance_path=tmp_path)
+
+
+def test_a_weak_key_is_refused_like_a_missing_one(tmp_path):
+    assert issubclass(WeakSecretKey, MissingSecretKey)
+    with pytest.raises(MissingSecretKey):
+        create_app({"SECRET_KEY": "k", "SQLALCHEMY_DATABASE_URI": sqlite_url(tmp_path)})
+
+
+def test_a_key_of_32_characters_is_enough(tmp_path):
+    key = "x" * 32
+    app = create_app({"SECRET_KEY": key, "SQLALCHEMY_DATABASE_URI": sqlite_url(tmp_path)})
+    assert app.config["SECRET_KEY"] == key
+
+
+@pytest.fixture
+def usual_umask():
+    """Files made as under the usual umask (022: readable by everyone)."""
+    before = os.umask(0o022)
+    yield
+    os.umask(before)
+
+
+def test_a_new_sqlite_file_is_readable_by_its_owner_only(tmp_path, usual_umask):
+    app = create_app({"SECRET_KEY": KEY, "SQLALCHEMY_DATABASE_URI": sqlite_url(tmp_path)})
+    with app.app_context():
+        db.create_all()
+        with db.engine.connect() as connection:  # WAL: -wal and -shm exist while it is open
+            connection.execute(sa.text("SELECT count(*) FROM player_group"))
+            modes = {path.name: stat.S_IMODE(path.stat().st_mode)
+                     for path in tmp_path.glob("factory.sqlite3*")}
+        db.engine.dispose()
+    assert modes == {"factory.sqlite3": 0o600, "factory.sqlite3-wal": 0o600,
+                     "factory.sqlite3-shm": 0o600}
+
+
+def test_an_existing_sqlite_file_keeps_its_mode(tmp_path, usual_umask):
+    path = tmp_path / "factory.sqlite3"
+    path.touch(mode=0o640)
+    app = create_app({"SECRET_KEY": KEY, "SQLALCHEMY_DATABASE_URI": sqlite_url(tmp_path)})
+    with app.app_context():
+        db.create_all()
+        db.engine.dispose()
+    assert stat.S_IMODE(path.stat().st_mode) == 0o640
+
+
 def test_https_makes_the_cookie_secure(monkeypatch, tmp_path):
     monkeypatch.setenv("HTTPS", "1")
-    app = create_app({"SECRET_KEY": "k", "SQLALCHEMY_DATABASE_URI": sqlite_url(tmp_path)})
+    app = create_app({"SECRET_KEY": KEY, "SQLALCHEMY_DATABASE_URI": sqlite_url(tmp_path)})
     assert app.config["SESSION_COOKIE_SECURE"] is True
     assert app.config["PREFERRED_URL_SCHEME"] == "https"
-    plain = create_app({"SECRET_KEY": "k", "HTTPS": False,
+    plain = create_app({"SECRET_KEY": KEY, "HTTPS": False,
                         "SQLALCHEMY_DATABASE_URI": sqlite_url(tmp_path)})
     assert not plain.config["SESSION_COOKIE_SECURE"]
 
@@ -222,7 +297,7 @@ def test_db_upgrade_builds_the_schema_on_an_empty_database(app, runner):
 
 
 def test_passphrases_are_hashed_with_argon2id_unless_configured(tmp_path):
-    app = create_app({"SECRET_KEY": "k", "SQLALCHEMY_DATABASE_URI": sqlite_url(tmp_path)})
+    app = create_app({"SECRET_KEY": KEY, "SQLALCHEMY_DATABASE_URI": sqlite_url(tmp_path)})
     assert app.config["PASSPHRASE_HASH_METHOD"] == "argon2id"
     with app.app_context():
         db.create_all()
@@ -237,7 +312,7 @@ def test_passphrases_are_hashed_with_argon2id_unless_configured(tmp_path):
 def test_a_passphrase_hashed_before_argon2id_still_signs_in(tmp_path):
     """Groups keep their werkzeug hash (scrypt, the earlier default): it is
     part of every phone's cookie and every share link."""
-    app = create_app({"SECRET_KEY": "k", "SQLALCHEMY_DATABASE_URI": sqlite_url(tmp_path),
+    app = create_app({"SECRET_KEY": KEY, "SQLALCHEMY_DATABASE_URI": sqlite_url(tmp_path),
                       "PASSPHRASE_HASH_METHOD": "scrypt"})
     with app.app_context():
         db.create_all()

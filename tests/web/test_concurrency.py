@@ -3,12 +3,9 @@ served by werkzeug in threads, on SQLite, or on PostgreSQL when DATABASE_URL is
 set. Of two saves made on the same version of a session exactly one is kept;
 the other phone gets the conflict page (409) with its typed cards kept."""
 
-import http.client
 import re
 import threading
 from html import unescape
-from http.cookies import SimpleCookie
-from urllib.parse import urlencode
 
 import pytest
 import sqlalchemy as sa
@@ -20,63 +17,23 @@ from scorekeeper.extensions import db
 from scorekeeper.models import AuditEvent, GameSession, Group, Player, Round, RoundEntry
 from scorekeeper.rules import format_cards, parse_cards
 from tests.conftest import (
-    GROUP_NAME,
-    PASSPHRASE,
     fresh_app,
     signed_in_client,
     the_group,
 )
 from tests.web.examples import EXAMPLE_1, EXAMPLE_2, EXAMPLE_3, EXAMPLE_RULES
-from tests.web.probing import forms_on, token_in
+from tests.web.phones import SAVED, Phone
+from tests.web.probing import forms_on
 
-SAVED = (302, 303)
 RACES = 5
 
 
-class Phone:
-    """A browser of its own: its own connection per request and its own cookies."""
-
-    def __init__(self, port: int, label: str):
-        self.port = port
-        self.label = label
-        self.cookies: dict[str, str] = {}
-
-    def request(self, method: str, path: str, fields: dict | None = None):
-        """(status, Location header, body text)."""
-        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
-        headers = {}
-        if self.cookies:
-            headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
-        body = None
-        if fields is not None:
-            body = urlencode(fields, doseq=True)
-            headers["Content-Type"] = "application/x-www-form-urlencoded"
-        try:
-            connection.request(method, path, body, headers)
-            response = connection.getresponse()
-            text = response.read().decode()
-            for header in response.headers.get_all("Set-Cookie") or []:
-                for name, morsel in SimpleCookie(header).items():
-                    self.cookies[name] = morsel.value
-            return response.status, response.headers.get("Location", ""), text
-        finally:
-            connection.close()
-
-    def sign_in(self):
-        """Through the real sign-in form, as the phone's owner would."""
-        _, _, page = self.request("GET", "/sign-in")
-        status, location, _ = self.request("POST", "/sign-in", {
-            "csrf_token": token_in(page), "name": GROUP_NAME, "passphrase": PASSPHRASE,
-            "device": self.label, "next": ""})
-        assert status in SAVED and location.endswith("/"), status
-        return self
-
-    def round_form(self, path: str, entries: dict, names: dict[int, str]) -> dict:
-        """The round form of the page at ``path``, filled with ``entries``
-        ({player name: Entry}) as the phone's owner would type them."""
-        status, _, page = self.request("GET", path)
-        assert status == 200, status
-        return filled(page, path, entries, names)
+def round_form(phone: Phone, path: str, entries: dict, names: dict[int, str]) -> dict:
+    """The round form of the page at ``path``, filled with ``entries``
+    ({player name: Entry}) as the phone's owner would type them."""
+    status, _, page = phone.request("GET", path)
+    assert status == 200, status
+    return filled(page, path, entries, names)
 
 
 def filled(page: str, path: str, entries: dict, names: dict[int, str]) -> dict:
@@ -114,7 +71,7 @@ def at_once(posts):
 @pytest.fixture(scope="module")
 def served(tmp_path_factory):
     """The app on a free port, with the tests' group and a session of players A to D."""
-    with fresh_app(tmp_path_factory.mktemp("race"), SECRET_KEY="race-secret-key") as app:
+    with fresh_app(tmp_path_factory.mktemp("race")) as app:
         with app.app_context():
             game = services.start_session(the_group(), list("ABCD"), EXAMPLE_RULES,
                                           first_dealer="D")
@@ -160,8 +117,8 @@ def test_two_phones_saving_the_same_new_round_keep_exactly_one(served):
     one, two = Phone(port, "Phone One").sign_in(), Phone(port, "Phone Two").sign_in()
     path = f"/sessions/{session_id}/rounds/new"
     for race in range(RACES):
-        posts = [(one, path, one.round_form(path, EXAMPLE_1, names)),
-                 (two, path, two.round_form(path, EXAMPLE_2, names))]
+        posts = [(one, path, round_form(one, path, EXAMPLE_1, names)),
+                 (two, path, round_form(two, path, EXAMPLE_2, names))]
         assert posts[0][2]["version"] == posts[1][2]["version"]
         answers = at_once(posts)
         statuses = sorted(status for status, _, _ in answers)
@@ -191,11 +148,11 @@ def test_two_phones_editing_the_same_round_keep_exactly_one(served):
     path = f"/sessions/{session_id}/rounds/1/edit"
     if not round_rows(app, session_id):
         one.request("POST", f"/sessions/{session_id}/rounds/new",
-                    one.round_form(f"/sessions/{session_id}/rounds/new", EXAMPLE_1, names))
+                    round_form(one, f"/sessions/{session_id}/rounds/new", EXAMPLE_1, names))
     before = audit_count(app, "round.edit")
     for race in range(3):
-        posts = [(one, path, one.round_form(path, EXAMPLE_3, names)),
-                 (two, path, two.round_form(path, EXAMPLE_2 if race % 2 else EXAMPLE_1, names))]
+        posts = [(one, path, round_form(one, path, EXAMPLE_3, names)),
+                 (two, path, round_form(two, path, EXAMPLE_2 if race % 2 else EXAMPLE_1, names))]
         answers = at_once(posts)
         statuses = sorted(status for status, _, _ in answers)
         assert statuses in ([302, 409], [303, 409]), statuses
@@ -239,3 +196,31 @@ def test_a_round_saved_while_the_page_loads_is_a_conflict(app, group):
     assert saved and audit_count(app, "round.add") == 1
     assert response.status_code == 409
     assert_conflict_page(response.text, "Quick phone", fields)
+
+
+def new_session_fields(phone: Phone, seats: list[str]) -> dict:
+    """The new-session form as its page offers it, with ``seats`` typed in."""
+    status, _, page = phone.request("GET", "/sessions/new")
+    assert status == 200
+    (form,) = [f for f in forms_on(page, "/sessions/new") if f.action == "/sessions/new"]
+    fields = {name: values[0] for name, values in form.values.items() if values}
+    fields.update({f"seats-{i}": name for i, name in enumerate(seats)}, first_dealer="random")
+    return fields
+
+
+@pytest.mark.parametrize("twins", [("Casey", "Casey"), ("Casey", "casey")])
+def test_two_phones_adding_the_same_new_player_at_once_make_one(served, twins):
+    """Each phone starts a session with a player the group has never seen,
+    spelt in either letter case: both sessions start, with one player."""
+    app, port, _, _ = served
+    one, two = Phone(port, "Phone One").sign_in(), Phone(port, "Phone Two").sign_in()
+    for attempt in range(RACES):
+        new = [f"{name} {attempt}" for name in twins]
+        posts = [(phone, "/sessions/new", new_session_fields(phone, ["A", "B", name]))
+                 for phone, name in zip((one, two), new)]
+        answers = at_once(posts)
+        assert [status for status, _, _ in answers] == [302, 302], answers
+        with app.app_context():
+            players = db.session.scalars(
+                sa.select(Player.name).where(Player.name_key == new[0].casefold())).all()
+        assert players in ([new[0]], [new[1]])

@@ -2,6 +2,7 @@
 the throttle on wrong passphrases, the one-group and no-new-groups modes, and
 the command that sets a passphrase from the server."""
 
+import io
 import re
 from html import unescape
 
@@ -11,7 +12,7 @@ from werkzeug.security import check_password_hash
 
 from scorekeeper import services
 from scorekeeper.extensions import db
-from scorekeeper.models import AuditEvent, Group
+from scorekeeper.models import AuditEvent, Group, PassphraseGuess
 from tests.conftest import (
     GROUP_NAME,
     PASSPHRASE,
@@ -79,28 +80,45 @@ def test_creating_a_group_signs_the_phone_in(app, anonymous):
         assert NEW_PASSPHRASE not in repr(database_rows())
 
 
+@pytest.mark.parametrize("passphrase", [PASSPHRASE, NEW_PASSPHRASE])
 @pytest.mark.parametrize("name", [GROUP_NAME.upper(), f"  {GROUP_NAME.lower()}  ",
                                   GROUP_NAME.replace(" ", "   ")])
-def test_a_name_and_passphrase_that_open_a_group_make_no_other(app, group, anonymous, name):
-    """Names need not be unique (refusing one would tell a stranger it exists), but
-    a name and passphrase that would sign in to a group can't make another."""
-    response = create(anonymous, name=name, passphrase=PASSPHRASE)
+def test_a_taken_name_makes_no_other_group(app, group, anonymous, name, passphrase):
+    """A group's name is its own whatever the letter case and passphrase: a
+    second group of that name would make every sign-in to it check one more
+    hash, and creating one with a guessed passphrase would test the guess."""
+    with app.app_context():
+        before = database_rows()
+    response = create(anonymous, name=name, passphrase=passphrase)
     assert response.status_code == 200
-    assert "A group with this name has this passphrase already" in text(response)
+    html = text(response)
+    assert f"There is a group called {' '.join(name.split())} already" in html
+    assert 'value="Mia&#39;s phone"' in response.get_data(as_text=True)  # what was typed is kept
     assert not signed_in(anonymous)
     with app.app_context():
-        assert [g.name for g in groups()] == [GROUP_NAME]
+        assert database_rows() == before
+        guesses = db.session.scalars(sa.select(PassphraseGuess.key)).all()
+        assert guesses == ["address:127.0.0.1"]  # the refusal counts for the address
 
 
-def test_groups_of_one_name_are_told_apart_by_their_passphrase(app, group, anonymous):
-    response = create(anonymous, name=GROUP_NAME.upper())
-    assert response.status_code in REDIRECTS
+def test_two_phones_creating_one_name_at_once_make_one_group(app, monkeypatch):
+    """The database holds the rule: a name checked free by two phones at the
+    same moment is written once, and the second phone is told it is taken."""
     with app.app_context():
-        assert [g.name for g in groups()] == [GROUP_NAME, GROUP_NAME.upper()]
-    for passphrase, title in ((PASSPHRASE, GROUP_NAME), (NEW_PASSPHRASE, GROUP_NAME.upper())):
-        phone = app.test_client()
-        assert sign_in(phone, passphrase=passphrase).status_code in REDIRECTS
-        assert f"<h1>{title}</h1>" in text(phone.get("/group"))
+        services.create_group(NEW_NAME, NEW_PASSPHRASE)
+        with pytest.raises(sa.exc.IntegrityError):
+            db.session.add(Group(name=NEW_NAME.upper(), name_key=NEW_NAME.casefold(),
+                                 passphrase_hash="!"))
+            db.session.commit()
+        db.session.rollback()
+        # The second phone checked the name just before the first one's commit.
+        answers = iter([None])
+        real_find = services.find_group
+        monkeypatch.setattr(services, "find_group",
+                            lambda name: next(answers, None) or real_find(name))
+        with pytest.raises(services.ServiceError, match="There is a group called"):
+            services.create_group(NEW_NAME.lower(), "another passphrase")
+        assert [g.name for g in groups()] == [NEW_NAME]
 
 
 @pytest.mark.parametrize(("passphrase", "confirm", "message"), [
@@ -155,6 +173,20 @@ def test_sign_out_is_a_post_with_its_csrf_token(client):
         response = client.get(path)
         assert response.status_code in REDIRECTS
         assert redirect_path(response) == "/sign-in"
+
+
+def test_signing_out_ends_a_copy_of_the_cookie_too(app, group):
+    """Whoever copied a phone's cookie before it signed out holds nothing."""
+    phone = app.test_client()
+    assert sign_in(phone).status_code in REDIRECTS
+    copy = app.test_client()
+    copy.set_cookie("session", phone.get_cookie("session").value)
+    assert signed_in(copy)
+    other = signed_in_client(app, group, device="Other")
+    assert post(phone, "/sign-out", {}).status_code in REDIRECTS
+    assert not signed_in(phone)
+    assert not signed_in(copy)
+    assert signed_in(other)  # the other phones stay signed in
 
 
 def test_a_cookie_for_a_group_that_is_gone_signs_nobody_in(app, group):
@@ -252,7 +284,9 @@ def assert_throttled(response):
     assert response.status_code == 429
     page = text(response)
     assert "Too many tries" in page
-    assert "quarter of an hour" in page
+    assert "in the last quarter of an hour" in page
+    assert re.search(r"Try again in (1[0-5]|[1-9]) minutes?\.", page)
+    assert 0 < int(response.headers["Retry-After"]) <= 15 * 60
 
 
 def test_ten_wrong_passphrases_for_a_group_pause_its_sign_in(app, group):
@@ -282,18 +316,19 @@ def test_ten_wrong_passphrases_from_an_address_pause_its_sign_in(app, group):
     assert sign_in(app.test_client(), **from_address("10.0.0.10")).status_code in REDIRECTS
 
 
-def test_creating_groups_cannot_guess_a_passphrase_past_the_throttle(app, group):
-    """A new group with an existing group's name and passphrase is refused,
-    which tells a right guess: each try counts as a sign-in's would."""
+def test_taken_names_pause_creating_groups_from_that_address(app, group):
+    """Asking for taken names tells a stranger which exist: ten refusals
+    from one address pause its sign-in and group creation like wrong
+    passphrases, and none of them writes a group."""
     for i in range(10):
         response = create(app.test_client(), name=GROUP_NAME, passphrase=f"guess number {i}",
-                          **from_address(f"10.0.2.{i}"))
-        assert response.status_code in REDIRECTS  # each wrong guess makes a group
-    assert_throttled(create(app.test_client(), name=GROUP_NAME, passphrase=PASSPHRASE,
-                            **from_address("10.0.3.1")))
-    assert_throttled(sign_in(app.test_client(), **from_address("10.0.3.2")))
+                          **from_address("10.0.2.1"))
+        assert response.status_code == 200
+    assert_throttled(create(app.test_client(), **from_address("10.0.2.1")))
+    assert_throttled(sign_in(app.test_client(), **from_address("10.0.2.1")))
+    assert sign_in(app.test_client(), **from_address("10.0.2.2")).status_code in REDIRECTS
     with app.app_context():
-        assert len(groups()) == 11
+        assert [g.name for g in groups()] == [GROUP_NAME]
 
 
 def test_wrong_sign_ins_pause_creating_groups_from_that_address(app, group):
@@ -301,8 +336,12 @@ def test_wrong_sign_ins_pause_creating_groups_from_that_address(app, group):
         sign_in(app.test_client(), name=f"Table {i}", **from_address("10.0.4.1"))
     assert_throttled(create(app.test_client(), **from_address("10.0.4.1")))
     importer = app.test_client()
-    assert_throttled(importer.post("/groups/import", **from_address("10.0.4.1"),
-                                   data={"csrf_token": csrf_token(importer, "/groups/import")}))
+    with app.app_context():
+        document = signed_in_client(app, group).get("/group/export.json").data
+    assert_throttled(importer.post("/groups/import", **from_address("10.0.4.1"), data={
+        "csrf_token": csrf_token(importer, "/groups/import"), "name": NEW_NAME,
+        "passphrase": NEW_PASSPHRASE, "confirm": NEW_PASSPHRASE, "device": "Mia's phone",
+        "backup": (io.BytesIO(document), "backup.json")}, content_type="multipart/form-data"))
     assert create(app.test_client(), **from_address("10.0.4.2")).status_code in REDIRECTS
 
 
@@ -319,8 +358,7 @@ def test_successful_sign_ins_are_not_counted(app, group):
 
 @pytest.fixture
 def one_group_app(tmp_path):
-    with fresh_app(tmp_path, TESTING=True, SECRET_KEY="one-group-key",
-                   SINGLE_GROUP="Our table") as app:
+    with fresh_app(tmp_path, TESTING=True, SINGLE_GROUP="Our table") as app:
         yield app
 
 
@@ -374,7 +412,7 @@ def test_one_group_mode_asks_only_the_passphrase(one_group_app):
 
 
 def test_without_new_groups_nobody_can_make_one(tmp_path):
-    with fresh_app(tmp_path, TESTING=True, SECRET_KEY="closed-key", NEW_GROUPS=False) as app:
+    with fresh_app(tmp_path, TESTING=True, NEW_GROUPS=False) as app:
         phone = app.test_client()
         assert phone.get("/groups/new").status_code == 404
         assert create(phone).status_code == 404
@@ -397,20 +435,6 @@ def test_the_set_passphrase_command_changes_it(app, group, runner):
         assert services.group_for_sign_in(GROUP_NAME, NEW_PASSPHRASE).id == group.id
         assert services.group_for_sign_in(GROUP_NAME, PASSPHRASE) is None
     assert not signed_in(phone)
-
-
-def test_the_set_passphrase_command_asks_which_of_two_groups(app, group, runner):
-    with app.app_context():
-        twin = services.create_group(GROUP_NAME, "another passphrase").id
-    command = ["group", "set-passphrase", GROUP_NAME, "--passphrase", NEW_PASSPHRASE]
-    result = runner.invoke(args=command)
-    assert result.exit_code == 1
-    assert f"ids {group.id}, {twin}" in result.output
-    result = runner.invoke(args=[*command, "--id", str(twin)])
-    assert result.exit_code == 0, result.output
-    with app.app_context():
-        assert services.group_for_sign_in(GROUP_NAME, NEW_PASSPHRASE).id == twin
-        assert services.group_for_sign_in(GROUP_NAME, PASSPHRASE).id == group.id
 
 
 @pytest.mark.parametrize(("name", "passphrase", "message"), [

@@ -26,10 +26,11 @@ SHAPES = 100  # distinct short sessions, repeated to make up the 10,000
 NOW = datetime(2026, 11, 20, 12)
 
 # The statements of each page. A session's pages read the session with its
-# group, seats and players in one; a saved round is the load, the last round,
+# group, seats and players in one, then the phone's sign-in (other pages read
+# the group with it); a saved round is the load, the sign-in, the last round,
 # the version claimed, the round, its entries, the seat totals and the audit.
-EXPECTED = {"scoreboard": 2, "players": 2, "settlement": 2, "round form": 2, "latest round": 2,
-            "earlier round": 2, "history": 3, "player": 4, "home": 3, "save a round": 7}
+EXPECTED = {"scoreboard": 3, "players": 3, "settlement": 3, "round form": 3, "latest round": 3,
+            "earlier round": 3, "history": 3, "player": 4, "home": 3, "save a round": 8}
 
 
 def tiny_group(rng: random.Random) -> demo.DemoGroup:
@@ -53,8 +54,7 @@ def big_group(rng: random.Random) -> demo.DemoGroup:
 
 @pytest.fixture(scope="module")
 def app(tmp_path_factory):
-    with fresh_app(tmp_path_factory.mktemp("scale"), TESTING=True,
-                   SECRET_KEY="test-secret-key") as app:
+    with fresh_app(tmp_path_factory.mktemp("scale"), TESTING=True) as app:
         yield app
 
 

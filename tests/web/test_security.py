@@ -106,6 +106,46 @@ def test_every_page_has_the_headers_and_no_inline_script_or_style(site, rule):
         response.close()
 
 
+# Caching
+
+
+def private(response) -> bool:
+    return bool(response.cache_control.no_store and response.cache_control.private)
+
+
+def test_pages_of_a_signed_in_phone_or_a_share_link_are_never_stored(site):
+    """Not by a shared cache, nor by the browser, whose back button would show
+    them to the next person holding the phone after sign-out."""
+    member, anonymous = site.member(site.alpha), site.app.test_client()
+    session_id = site.alpha.ids["session"]
+    for url in ("/", f"/sessions/{session_id}", f"/sessions/{session_id}/settle", "/history",
+                "/group", "/group/export.json", "/no-such-page", "/sign-in"):
+        with member.get(url) as response:
+            assert private(response), url
+    with anonymous.get(f"/share/{site.alpha.tokens[0]}") as shared:
+        assert shared.status_code == 200 and private(shared)
+    with anonymous.get("/share/no-such-token") as not_found:
+        assert private(not_found)
+
+
+@pytest.mark.parametrize("url", ["/sign-in", "/groups/new"])
+def test_pages_holding_a_csrf_token_are_never_stored(site, url):
+    with site.app.test_client().get(url) as response:
+        assert 'name="csrf_token"' in response.text
+        assert private(response)
+
+
+def test_static_files_and_healthz_keep_their_own_caching(site):
+    member = site.member(site.alpha)
+    with member.get("/") as page:
+        stylesheet = re.search(r'href="(/static/css/app\.[0-9a-f]{8}\.css)"', page.text)[1]
+    with member.get(stylesheet) as response:
+        assert set(response.headers["Cache-Control"].split(", ")) == {
+            "public", "max-age=31536000", "immutable"}
+    with site.app.test_client().get("/healthz") as response:
+        assert response.headers["Cache-Control"] == "no-store"
+
+
 def templates():
     return sorted(TEMPLATES.rglob("*.html"))
 
@@ -188,7 +228,8 @@ def test_the_sign_in_is_renewed_once_a_day(app, monkeypatch):
 
 
 def test_with_https_the_session_cookie_is_secure(tmp_path):
-    with fresh_app(tmp_path, TESTING=True, SECRET_KEY="https-key", HTTPS=True) as app:
+    with fresh_app(tmp_path, TESTING=True, SECRET_KEY="https-secret-key-long-enough-to-sign",
+                   HTTPS=True) as app:
         _, morsel = session_cookie(sign_in(app, "https://localhost"))
     assert morsel["secure"] is True
     assert morsel["httponly"] is True

@@ -428,3 +428,27 @@ def test_restoring_puts_the_round_back_and_scores_the_rest_again(table):
     assert services.restored_deletions(table) == {deletion.id}
     with pytest.raises(services.ServiceError, match="restored already"):
         services.restore_round(table, deletion)
+
+
+@pytest.mark.parametrize("money", [
+    {"scheme": "per_point", "point_cents": services.RULE_MONEY_MAX},
+    {"scheme": "tiered", "tiers": (0, 100), "unit_cents": services.RULE_MONEY_MAX},
+])
+def test_money_past_32_bits_is_kept_to_the_cent(our_group, money):
+    """100,000.00 a point, or 100 units of 100,000.00 a place: a round's and a
+    seat's money pass 2**31 cents, on PostgreSQL as on SQLite."""
+    import dataclasses
+
+    rules = dataclasses.replace(EXAMPLE_RULES, **money)
+    game = services.start_session(our_group, ["Ann", "Bob"], rules, first_dealer="Bob")
+    heavy = {"Ann": Entry("dead", "2C"), "Bob": Entry("dead", "KS QH JD 10C 9S 8H 7D 6C 5S 4H")}
+    for _ in range(3):
+        services.record_round(game, heavy)
+    db.session.expire_all()
+    nets = db.session.execute(sa.select(RoundEntry.net_cents)).scalars().all()
+    assert max(abs(n) for n in nets) * 3 > 2**31
+    assert sum(nets) == 0
+    seats = {s.player.name: s.net_cents for s in db.session.get(GameSession, game.id).seats}
+    assert seats["Ann"] == -seats["Bob"] == sum(n for n in nets if n > 0)
+    assert seats["Ann"] > 2**31
+    assert sum(t.transfer.cents for t in services.settlement(game)) == seats["Ann"]

@@ -33,6 +33,7 @@ from tests.web.test_security import assert_safe_headers
 ROOT = Path(__file__).resolve().parents[2]
 STATIC = ROOT / "static"
 GUNICORN_CONF = ROOT / "gunicorn.conf.py"
+KEY = "serving-secret-key-long-enough-to-sign"
 STYLESHEET = re.compile(r'href="(/static/css/app\.([0-9a-f]{8})\.css)"')
 MODULE = re.compile(r'<script type="module" src="(/static/js/[^"]+)"')
 
@@ -63,7 +64,7 @@ def test_healthz_says_ok_when_the_database_answers(anonymous):
     "postgresql://nobody:secret@127.0.0.1:9/nothing?connect_timeout=2",  # a closed port
 ], ids=["sqlite", "postgresql"])
 def test_healthz_answers_503_when_the_database_is_unreachable(tmp_path, caplog, url):
-    app = create_app({"TESTING": True, "SECRET_KEY": "k",
+    app = create_app({"TESTING": True, "SECRET_KEY": KEY,
                       "SQLALCHEMY_DATABASE_URI": url.format(tmp=tmp_path)})
     response = app.test_client().get("/healthz")
     assert response.status_code == 503
@@ -80,7 +81,7 @@ def test_healthz_answers_503_when_the_database_is_unreachable(tmp_path, caplog, 
     "postgresql://nobody:secret@127.0.0.1:9/nothing?connect_timeout=2",  # a closed port
 ], ids=["sqlite", "postgresql"])
 def test_a_missing_page_and_the_stylesheet_need_no_database(tmp_path, url):
-    app = create_app({"TESTING": True, "SECRET_KEY": "k",
+    app = create_app({"TESTING": True, "SECRET_KEY": KEY,
                       "SQLALCHEMY_DATABASE_URI": url.format(tmp=tmp_path)})
     client = app.test_client()
     assert client.get("/no/such/page").status_code == 404
@@ -238,12 +239,12 @@ def where_am_i(app):
 
 
 def test_with_proxy_fix_the_forwarded_scheme_and_address_count(tmp_path):
-    with fresh_app(tmp_path, TESTING=True, SECRET_KEY="k", PROXY_FIX=1) as app:
+    with fresh_app(tmp_path, TESTING=True, SECRET_KEY=KEY, PROXY_FIX=1) as app:
         assert where_am_i(app) == {"url": "https://localhost/", "client": "203.0.113.7"}
 
 
 def test_without_proxy_fix_forwarded_headers_are_ignored(tmp_path):
-    with fresh_app(tmp_path, TESTING=True, SECRET_KEY="k") as app:
+    with fresh_app(tmp_path, TESTING=True, SECRET_KEY=KEY) as app:
         assert where_am_i(app) == {"url": "http://localhost/", "client": "127.0.0.1"}
 
 
@@ -345,7 +346,7 @@ def wait_for(base, seconds=15):
 
 def test_gunicorn_logs_each_request_as_one_json_line(tmp_path):
     port = free_port()
-    environ = {**os.environ, "PORT": str(port), "WEB_CONCURRENCY": "1", "SECRET_KEY": "k",
+    environ = {**os.environ, "PORT": str(port), "WEB_CONCURRENCY": "1", "SECRET_KEY": KEY,
                "DATABASE_URL": f"sqlite:///{tmp_path / 'live.sqlite3'}",
                "XDG_RUNTIME_DIR": str(tmp_path)}  # gunicorn's control socket goes there
     server = subprocess.Popen(

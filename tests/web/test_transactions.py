@@ -16,7 +16,7 @@ from tests.web.test_rounds import EXAMPLE_1, filled
 @pytest.fixture
 def app(tmp_path):
     # One pooled connection: the save reuses the connection the pages read on.
-    with fresh_app(tmp_path, TESTING=True, SECRET_KEY="test-secret-key",
+    with fresh_app(tmp_path, TESTING=True,
                    SQLALCHEMY_ENGINE_OPTIONS={"pool_size": 1, "max_overflow": 0}) as app:
         yield app
 
