@@ -1,5 +1,6 @@
 """The migrations build exactly the schema the models describe, on either database."""
 
+import pytest
 import sqlalchemy as sa
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
@@ -123,3 +124,36 @@ def test_finished_sessions_are_counted_for_groups_from_before_0005(app, runner):
         assert finished_count_problems() == []
     assert runner.invoke(args=["db", "downgrade", "0004"]).exit_code == 0
     assert runner.invoke(args=["db", "upgrade"]).exit_code == 0
+
+
+def test_0008_renames_groups_and_players_that_share_a_folded_name(app, runner):
+    """Before 0008 a name could repeat in any letter case: the later group (or
+    player of a group) gets " (2)", and then the folded names are unique."""
+    with app.app_context():
+        drop_everything()
+    assert runner.invoke(args=["db", "upgrade", "0007"]).exit_code == 0
+    with app.app_context(), db.engine.begin() as connection:
+        connection.execute(sa.text(
+            "INSERT INTO player_group (id, name, name_key, passphrase_hash, timezone, created_at)"
+            " VALUES (1, 'Friday', 'friday', 'x', 'UTC', '2026-01-01'),"
+            " (2, 'FRIDAY', 'friday', 'y', 'UTC', '2026-01-01'),"
+            " (3, 'Saturday', 'saturday', 'z', 'UTC', '2026-01-01')"))
+        connection.execute(sa.text(
+            "INSERT INTO player (id, group_id, name, created_at) VALUES"
+            " (1, 1, 'Casey', '2026-01-01'), (2, 1, 'casey', '2026-01-01'),"
+            " (3, 2, 'Casey', '2026-01-01'), (4, 1, 'Élise', '2026-01-01')"))
+    assert runner.invoke(args=["db", "upgrade"]).exit_code == 0
+    with app.app_context():
+        groups = db.session.execute(sa.select(Group.id, Group.name, Group.name_key)
+                                    .order_by(Group.id)).all()
+        assert groups == [(1, "Friday", "friday"), (2, "FRIDAY (2)", "friday (2)"),
+                          (3, "Saturday", "saturday")]
+        players = db.session.execute(sa.select(Player.id, Player.name, Player.name_key)
+                                     .order_by(Player.id)).all()
+        assert players == [(1, "Casey", "casey"), (2, "casey (2)", "casey (2)"),
+                           (3, "Casey", "casey"), (4, "Élise", "élise")]
+        with pytest.raises(sa.exc.IntegrityError):
+            db.session.add(Player(group_id=1, name="CASEY"))
+            db.session.commit()
+        db.session.rollback()
+    assert runner.invoke(args=["db", "downgrade", "0007"]).exit_code == 0
