@@ -72,13 +72,6 @@ NOW = datetime(2026, 11, 20, 12)
 AT = "2026-01-01T00:00:00Z"
 PASSPHRASE = "bench passphrase"
 SETTINGS = {"SECRET_KEY": "bench-" + "0" * 40, "PASSPHRASE_HASH_METHOD": "pbkdf2:sha256:1000"}
-# Limits of versions of backup.py that had fewer of them.
-LIMITS = {"MAX_BYTES": 16 * 2 ** 20, "MAX_ALL_SEATS": 100_000, "MAX_ALL_PAYMENTS": 200_000}
-
-
-def limit(name: str) -> int:
-    return getattr(backup, name, None) or LIMITS[name]
-
 
 def _time(moment: datetime | None) -> str | None:
     return None if moment is None else moment.isoformat() + "Z"
@@ -146,7 +139,7 @@ def real_backup(rounds_per_session: int = 25, seed: int = 2026) -> bytes:
     """The largest real backup within the limits: sessions of about
     ``rounds_per_session`` rounds, weekly, as many as fit."""
     rng = random.Random(seed)
-    most_rounds = limit("MAX_ALL_ROUNDS")
+    most_rounds = backup.check.MAX_ALL_ROUNDS
     plan = demo.play_group(rng, most_rounds // rounds_per_session + 10, rounds_per_session,
                            NOW)
     sessions = []
@@ -156,17 +149,17 @@ def real_backup(rounds_per_session: int = 25, seed: int = 2026) -> bytes:
                        payments=len(session.payments),
                        events=2 + len(session.rounds) + len(session.payments))
         totals += adds
-        if (len(sessions) == backup.MAX_SESSIONS or totals["rounds"] > most_rounds
-                or totals["seats"] > limit("MAX_ALL_SEATS")
-                or totals["payments"] > limit("MAX_ALL_PAYMENTS")
-                or totals["events"] > backup.MAX_EVENTS):
+        if (len(sessions) == backup.check.MAX_SESSIONS or totals["rounds"] > most_rounds
+                or totals["seats"] > backup.check.MAX_ALL_SEATS
+                or totals["payments"] > backup.check.MAX_ALL_PAYMENTS
+                or totals["events"] > backup.check.MAX_EVENTS):
             break
         sessions.append(session)
     while True:  # fewer sessions if the bytes are over the limit
         body = compact(real_document(sessions, plan.players, plan.since))
-        if len(body) <= limit("MAX_BYTES"):
+        if len(body) <= backup.check.MAX_BYTES:
             return body
-        sessions = sessions[:int(len(sessions) * limit("MAX_BYTES") / len(body))]
+        sessions = sessions[:int(len(sessions) * backup.check.MAX_BYTES / len(body))]
 
 
 # The dense shape: the most rows
@@ -175,11 +168,11 @@ def real_backup(rounds_per_session: int = 25, seed: int = 2026) -> bytes:
 def dense_backup() -> bytes:
     """Every count at its limit, in as few bytes as each row can have; the
     bytes left over go to the audit events' "after" objects."""
-    names = [f"P{i}" for i in range(backup.MAX_GROUP_PLAYERS)]
-    n_sessions = backup.MAX_SESSIONS
-    seats_each = min(backup.MAX_SEATS, limit("MAX_ALL_SEATS") // n_sessions)
-    payments_each = min(backup.MAX_PAYMENTS, limit("MAX_ALL_PAYMENTS") // n_sessions)
-    rounds_each = min(backup.MAX_ROUNDS, max(1, limit("MAX_ALL_ROUNDS") // n_sessions))
+    names = [f"P{i}" for i in range(backup.check.MAX_GROUP_PLAYERS)]
+    n_sessions = backup.check.MAX_SESSIONS
+    seats_each = min(backup.check.MAX_SEATS, backup.check.MAX_ALL_SEATS // n_sessions)
+    payments_each = min(backup.check.MAX_PAYMENTS, backup.check.MAX_ALL_PAYMENTS // n_sessions)
+    rounds_each = min(backup.check.MAX_ROUNDS, max(1, backup.check.MAX_ALL_ROUNDS // n_sessions))
     cards = ["", "2S", "3S", "4S", "5S", "6S"]  # a Hu, and five dead hands of one card
     sessions = []
     for i in range(n_sessions):
@@ -199,9 +192,9 @@ def dense_backup() -> bytes:
                          for _ in range(payments_each)],
         })
     events = [{"at": AT, "device": "", "action": "x.y", "subject": ""}
-              for _ in range(backup.MAX_EVENTS)]
+              for _ in range(backup.check.MAX_EVENTS)]
     doc = document("Dense", [{"name": n, "created_at": AT} for n in names], sessions, events)
-    spare = limit("MAX_BYTES") - len(compact(doc)) - 1000
+    spare = backup.check.MAX_BYTES - len(compact(doc)) - 1000
     each = spare // len(events) - len(',"after":{"x":""}')
     if each > 0:
         for event in events:
@@ -234,9 +227,9 @@ def slow_backup(seed: int = 7) -> bytes:
     rng = random.Random(seed)
     rules = dataclasses.asdict(SLOW_RULES)
     names = [f"P{i}" for i in range(6)]
-    per_session = backup.MAX_ROUNDS
+    per_session = backup.check.MAX_ROUNDS
     shapes = []
-    while len(shapes) < limit("MAX_ALL_ROUNDS"):
+    while len(shapes) < backup.check.MAX_ALL_ROUNDS:
         tien_hu, dead = slow_hands(rng)
         entries = {names[0]: Entry("tien_hu", tien_hu),
                    **{name: Entry("dead", cards) for name, cards in zip(names[1:], dead)}}
@@ -246,8 +239,8 @@ def slow_backup(seed: int = 7) -> bytes:
             continue
         shapes.append((tien_hu, dead))
     sessions, rounds = [], 0
-    while rounds < limit("MAX_ALL_ROUNDS"):
-        count = min(per_session, limit("MAX_ALL_ROUNDS") - rounds)
+    while rounds < backup.check.MAX_ALL_ROUNDS:
+        count = min(per_session, backup.check.MAX_ALL_ROUNDS - rounds)
         played = []
         for n in range(1, count + 1):
             tien_hu, dead = shapes[(rounds + n) % len(shapes)]
@@ -383,8 +376,8 @@ def main() -> None:
     args = parser.parse_args()
     speed_before = hostspeed.reference_ms()
     print(f"database: {sa.make_url(args.database_url).get_backend_name()}; limits: "
-          f"{limit('MAX_BYTES') / 2 ** 20:g} MB, {limit('MAX_ALL_ROUNDS')} rounds, "
-          f"check {backup.CHECK_SECONDS} s", flush=True)
+          f"{backup.check.MAX_BYTES / 2 ** 20:g} MB, {backup.check.MAX_ALL_ROUNDS} rounds, "
+          f"check {backup.check.CHECK_SECONDS} s", flush=True)
     bodies = ({"file": Path(args.file).read_bytes()} if args.file
               else {shape: build(shape) for shape in args.shape or SHAPES})
     for shape, body in bodies.items():

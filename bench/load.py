@@ -38,8 +38,8 @@ from collections import defaultdict
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from itertools import cycle
-from typing import Iterator
 from pathlib import Path
+from typing import Iterator
 from urllib.parse import urlencode, urlsplit
 
 import brotli

@@ -128,7 +128,7 @@ def rounds(rng: random.Random, n: int, rules: HouseRules) -> list[tuple]:
     return out
 
 
-# The largest house rules the app takes (services.RULE_RANGES): 4 packs and the
+# The largest house rules the app takes (limits.RULE_RANGES): 4 packs and the
 # extra one, 16 jokers, 40 cards dealt.
 LARGEST = HouseRules(packs=4, extra_pack_players=2, jokers=16, hand_size=40, hand_size_three=40)
 # Hands built to cost the solver the most work (a hill climb on it; see

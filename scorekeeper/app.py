@@ -24,7 +24,7 @@ from werkzeug.routing import IntegerConverter, MapAdapter
 from . import config as defaults
 from . import logs
 from .extensions import compress, csrf, db, migrate
-from .models import ID_MAX
+from .limits import ID_MAX
 from .web import static_files
 
 # templates/, static/, migrations/ and instance/ live at the top of the repository.

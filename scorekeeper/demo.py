@@ -10,15 +10,15 @@ Nothing here writes: services.seed_demo_group puts a plan in the database.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections import Counter
-import dataclasses
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import cache
 from typing import Iterable, Iterator
 
-from .backup import EntryData, PaymentData, RoundData, SeatData
+from .records import EntryData, PaymentData, RoundData, SeatData
 from .rules import (
     JOKER,
     Card,
@@ -254,7 +254,7 @@ def _meld(rng: random.Random, length: int) -> list[Card]:
 
 def _entries(seated: list[str], entries: dict[str, Entry],
              score: RoundScore) -> list[EntryData]:
-    """The round's rows, in playing order, as services._write_score fills them."""
+    """The round's rows, in playing order, as services.rounds fills them."""
     rows = []
     for turn, player in enumerate(score.order):
         parts = score.breakdown[player]

@@ -14,17 +14,12 @@ import sqlalchemy as sa
 from sqlalchemy.orm import Mapped, mapped_column, relationship, validates
 
 from .extensions import db
+from .limits import DEFAULT_TIMEZONE, DEVICE_MAX, FOLDED, GROUP_NAME_MAX, NAME_MAX
 from .rules import HouseRules
 
-ID_MAX = 2**31 - 1  # the largest id an integer column holds on PostgreSQL
 # Money columns and money totals are 64-bit on every database: a round at
 # 100,000.00 a point passes 32 bits.
 Cents = sa.BigInteger
-NAME_MAX = 30
-GROUP_NAME_MAX = 40
-DEVICE_MAX = 30
-DEFAULT_TIMEZONE = "Asia/Kuala_Lumpur"  # Penang's
-FOLDED = 3  # case folding makes a name at most three times as long ("ΐ": three)
 
 
 def utcnow() -> datetime:

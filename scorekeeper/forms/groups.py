@@ -11,8 +11,7 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.validators import EqualTo, InputRequired, Length, ValidationError
 from wtforms.widgets import Select
 
-from ..models import DEVICE_MAX, GROUP_NAME_MAX
-from ..services import PASSPHRASE_MIN, time_zones
+from ..limits import DEVICE_MAX, GROUP_NAME_MAX, PASSPHRASE_MIN, time_zones
 
 PASSPHRASE_MAX = 200
 

@@ -4,7 +4,7 @@ from flask_wtf import FlaskForm
 from wtforms import Form, SelectField, StringField
 from wtforms.validators import InputRequired, Length
 
-from ..models import NAME_MAX
+from ..limits import NAME_MAX
 
 
 class HistoryFilterForm(Form):

@@ -14,7 +14,7 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.validators import InputRequired, Length
 from wtforms.widgets import HiddenInput
 
-from ..services import MAX_PLAYERS
+from ..limits import MAX_PLAYERS
 
 OUTCOMES = [
     SelectChoice("dead", "Dead"),

@@ -15,17 +15,17 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.validators import InputRequired, Length, StopValidation, ValidationError
 from wtforms.widgets import HiddenInput
 
-from ..models import NAME_MAX
-from ..rules import PRESETS, HouseRules
-from ..services import (
+from ..limits import (
     MAX_PLAYERS,
     MAX_TIERS,
     MIN_PLAYERS,
+    NAME_MAX,
     RULE_MONEY_MAX,
     RULE_RANGES,
     TIER_MAX,
     clean_name,
 )
+from ..rules import PRESETS, HouseRules
 from .rounds import VersionForm
 
 AMOUNT = re.compile(r"\d+(\.\d*)?|\.\d+")

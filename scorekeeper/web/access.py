@@ -8,7 +8,8 @@ from urllib.parse import urlsplit
 from flask import abort, g, redirect, request, session, url_for
 
 from .. import queries, services
-from ..models import ID_MAX, Group
+from ..limits import ID_MAX
+from ..models import Group
 
 
 def current_group() -> Group | None:

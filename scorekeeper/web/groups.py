@@ -12,7 +12,7 @@ from flask import (
     url_for,
 )
 
-from .. import queries, services, throttle
+from .. import queries, services
 from ..forms.groups import (
     ButtonForm,
     CreateGroupForm,
@@ -21,6 +21,7 @@ from ..forms.groups import (
     SignInForm,
     TimeZoneForm,
 )
+from ..services import throttle
 from .access import (
     current_group,
     device_label,

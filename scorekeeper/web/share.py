@@ -26,7 +26,8 @@ from sqlalchemy.orm import joinedload
 from .. import queries, services
 from ..extensions import db
 from ..forms.groups import ButtonForm
-from ..models import ID_MAX, GameSession, Group, ShareLink
+from ..limits import ID_MAX
+from ..models import GameSession, Group, ShareLink
 from .access import device_label
 from .loading import add_session_id, load_game_session
 

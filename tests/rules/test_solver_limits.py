@@ -24,7 +24,7 @@ from scorekeeper.rules import (
 from . import reference as ref
 from .helpers import H, penang, round_error, rummi
 
-# The most the app's house rules allow (services.RULE_RANGES): 4 packs and the
+# The most the app's house rules allow (limits.RULE_RANGES): 4 packs and the
 # extra one, 16 jokers, 40 cards dealt.
 LARGEST = HouseRules(packs=4, extra_pack_players=2, jokers=16, hand_size=40,
                      hand_size_three=40)

@@ -67,7 +67,7 @@ def test_lone_cards_stay_dead_with_six_jokers():
 # -- hands that are mostly jokers, up to the house rules' limits -------------------------
 #
 # The app takes up to 16 jokers, 5 packs (4 and the extra one) and 40 cards dealt
-# (services.RULE_RANGES). With more jokers than the melds of a hand's few natural
+# (limits.RULE_RANGES). With more jokers than the melds of a hand's few natural
 # cards have room for, the solver once raised StopIteration placing the last ones.
 
 MOST_JOKERS = 16

@@ -14,7 +14,7 @@ from urllib.parse import urlsplit
 
 import sqlalchemy as sa
 
-from scorekeeper import create_app, services
+from scorekeeper import create_app, limits, services
 from scorekeeper.extensions import db
 from scorekeeper.models import AuditEvent, GameSession, Group, Payment, Round, RoundEntry, Seat
 from tests.conftest import fresh_app, signed_in_client
@@ -204,7 +204,7 @@ def invariant_problems() -> list[str]:
             problems.append(f"round {round_id}: money sums to {total}")
         if entries != players:
             problems.append(f"round {round_id}: {entries} entries for {players} players")
-        if entries < services.MIN_PLAYERS:
+        if entries < limits.MIN_PLAYERS:
             problems.append(f"round {round_id}: only {entries} entries")
     empty = db.session.scalars(sa.select(Round.id).where(
         ~sa.select(RoundEntry.id).where(RoundEntry.round_id == Round.id).exists())).all()

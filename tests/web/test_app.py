@@ -7,7 +7,7 @@ import stat
 import pytest
 import sqlalchemy as sa
 
-from scorekeeper import create_app, services
+from scorekeeper import create_app, passphrases, services
 from scorekeeper.app import MissingSecretKey, WeakSecretKey
 from scorekeeper.config import (
     create_secret_key,
@@ -15,10 +15,8 @@ from scorekeeper.config import (
     read_secret_key,
 )
 from scorekeeper.extensions import db
-from scorekeeper import passphrases
 from scorekeeper.passphrases import hash_passphrase, passphrase_matches
 from tests.conftest import csrf_token
-
 
 KEY = "factory-secret-key-long-enough-to-sign"
 FROM_ENV = "a-secret-key-from-the-environment"

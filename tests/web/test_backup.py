@@ -25,8 +25,8 @@ from scorekeeper.backup import (
     read_backup,
 )
 from scorekeeper.extensions import db
+from scorekeeper.limits import DEFAULT_TIMEZONE
 from scorekeeper.models import (
-    DEFAULT_TIMEZONE,
     AuditEvent,
     GameSession,
     Group,

@@ -120,12 +120,12 @@ def test_a_count_over_its_limit_is_refused_before_any_round_is_scored(
         n = len(evenings["audit"])
     else:
         n = sum(len(s[key]) for s in evenings["sessions"])
-    monkeypatch.setattr(backup, limit, n - 1)
+    monkeypatch.setattr(backup.check, limit, n - 1)
 
     def no_scoring(*args):
         raise AssertionError("a round was scored")
 
-    monkeypatch.setattr(backup, "score_round", no_scoring)
+    monkeypatch.setattr(backup.check, "score_round", no_scoring)
     rows = group_rows(app)
     response = post_import(anonymous, body_of(evenings))
     assert response.status_code == 422
@@ -141,7 +141,7 @@ def small_limits(monkeypatch):
     for name, value in {"MAX_BYTES": 150_000, "MAX_GROUP_PLAYERS": 12, "MAX_SESSIONS": 4,
                         "MAX_ALL_ROUNDS": 60, "MAX_ALL_SEATS": 28, "MAX_ALL_PAYMENTS": 20,
                         "MAX_EVENTS": 120}.items():
-        monkeypatch.setattr(backup, name, value)
+        monkeypatch.setattr(backup.check, name, value)
 
 
 def imported_group(app, name: str) -> Group:
@@ -371,7 +371,7 @@ def test_an_import_that_fails_while_writing_writes_nothing_and_says_so(
     def locked(*where):
         raise sa.exc.OperationalError("UPDATE seat …", {}, Exception("database is locked"))
 
-    monkeypatch.setattr(services, "_total_seats_in_bulk", locked)
+    monkeypatch.setattr(services.bulk, "_total_seats_in_bulk", locked)
     rows = group_rows(app)
     response = post_import(anonymous, body_of(evenings))
     assert response.status_code == 503

@@ -114,7 +114,7 @@ def test_two_phones_creating_one_name_at_once_make_one_group(app, monkeypatch):
         # The second phone checked the name just before the first one's commit.
         answers = iter([None])
         real_find = services.find_group
-        monkeypatch.setattr(services, "find_group",
+        monkeypatch.setattr(services.groups, "find_group",
                             lambda name: next(answers, None) or real_find(name))
         with pytest.raises(services.ServiceError, match="There is a group called"):
             services.create_group(NEW_NAME.lower(), "another passphrase")

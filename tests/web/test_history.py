@@ -9,7 +9,8 @@ import pytest
 
 from scorekeeper import services
 from scorekeeper.extensions import db
-from scorekeeper.models import DEFAULT_TIMEZONE, GameSession, Player
+from scorekeeper.limits import DEFAULT_TIMEZONE
+from scorekeeper.models import GameSession, Player
 from scorekeeper.rules import Entry, HouseRules, preset_name
 from scorekeeper.web.filters import long_date
 from scorekeeper.web.history import rules_summary

@@ -9,7 +9,7 @@ import pytest
 import sqlalchemy as sa
 from flask import g
 
-from scorekeeper import services
+from scorekeeper import limits, services
 from scorekeeper.extensions import db
 from scorekeeper.forms.rounds import RoundForm
 from scorekeeper.models import GameSession, Player, Round, RoundEntry
@@ -461,7 +461,7 @@ def test_a_post_with_more_entries_than_seats_is_laid_out_again(app, client, base
         data |= {f"entries-{i}-player": "1", f"entries-{i}-outcome": "dead",
                  f"entries-{i}-cards": "2S"}
     with app.test_request_context(f"{base}/new", method="POST", data=data):
-        assert len(RoundForm().entries) == services.MAX_PLAYERS  # the rest never read
+        assert len(RoundForm().entries) == limits.MAX_PLAYERS  # the rest never read
     html = text(client.post(f"{base}/new", data=data))
     assert round_count() == 0
     assert "The table changed while this page was open" in html

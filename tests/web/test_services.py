@@ -4,7 +4,7 @@ import pytest
 import sqlalchemy as sa
 from sqlalchemy import event
 
-from scorekeeper import queries, services
+from scorekeeper import limits, queries, services
 from scorekeeper.extensions import db
 from scorekeeper.models import (
     AuditEvent,
@@ -17,8 +17,8 @@ from scorekeeper.models import (
 )
 from scorekeeper.rules import Entry, HouseRules, RoundError
 from tests.conftest import the_group
-from tests.web.probing import finished_count_problems, seat_total_problems
 from tests.web.examples import EXAMPLE_1, EXAMPLE_2, EXAMPLE_3, EXAMPLE_RULES
+from tests.web.probing import finished_count_problems, seat_total_problems
 
 
 def names(players):
@@ -431,8 +431,8 @@ def test_restoring_puts_the_round_back_and_scores_the_rest_again(table):
 
 
 @pytest.mark.parametrize("money", [
-    {"scheme": "per_point", "point_cents": services.RULE_MONEY_MAX},
-    {"scheme": "tiered", "tiers": (0, 100), "unit_cents": services.RULE_MONEY_MAX},
+    {"scheme": "per_point", "point_cents": limits.RULE_MONEY_MAX},
+    {"scheme": "tiered", "tiers": (0, 100), "unit_cents": limits.RULE_MONEY_MAX},
 ])
 def test_money_past_32_bits_is_kept_to_the_cent(our_group, money):
     """100,000.00 a point, or 100 units of 100,000.00 a place: a round's and a

@@ -15,9 +15,10 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
-from scorekeeper import services, throttle
+from scorekeeper import services
 from scorekeeper.extensions import db
 from scorekeeper.models import PassphraseGuess, utcnow
+from scorekeeper.services import throttle
 from tests.conftest import GROUP_NAME, PASSPHRASE, csrf_token, signed_in_client
 from tests.web.phones import Phone
 

@@ -16,16 +16,10 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
-from scorekeeper import backup, services
+from scorekeeper import backup, limits, services
 from scorekeeper.extensions import db
-from scorekeeper.models import (
-    DEFAULT_TIMEZONE,
-    AuditEvent,
-    GameSession,
-    Group,
-    Player,
-    ShareLink,
-)
+from scorekeeper.limits import DEFAULT_TIMEZONE
+from scorekeeper.models import AuditEvent, GameSession, Group, Player, ShareLink
 from scorekeeper.web.filters import date_time, day_time, iso_time, local_time, long_date
 from tests.conftest import PASSPHRASE, csrf_token, signed_in_client
 from tests.web import test_rounds
@@ -188,7 +182,7 @@ def test_the_group_page_offers_the_zones_near_the_table_first(client):
     assert '<option selected value="Asia/Kuala_Lumpur">Penang, Malaysia (UTC+8)</option>' \
         in common
     every = re.findall(r"<option>([^<]+)", others)
-    assert len(every) == len(services.time_zones()) - len(near)
+    assert len(every) == len(limits.time_zones()) - len(near)
     assert every == sorted(every) and "Europe/Paris" in every and "Asia/Singapore" not in every
     assert "localtime" not in select and "Factory" not in select
 

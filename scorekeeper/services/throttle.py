@@ -16,8 +16,8 @@ from datetime import datetime, timedelta
 
 import sqlalchemy as sa
 
-from .extensions import db
-from .models import PassphraseGuess, utcnow
+from ..extensions import db
+from ..models import PassphraseGuess, utcnow
 
 _UNITS = {"second": 1, "minute": 60, "hour": 3600, "day": 86400}
 _LIMIT = re.compile(r"\s*(\d+)\s*(?:per|/)\s*(\d+)?\s*(second|minute|hour|day)s?\s*$")

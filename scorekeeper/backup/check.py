@@ -1,88 +1,42 @@
-"""A group's data out and back in: the JSON backup (everything), the CSV of
-rounds for spreadsheets, and the checks a backup passes before it is imported.
-
-Reading a backup writes nothing. ``read_backup`` checks the whole document and
-scores every round again with the rules engine (points, places and money in a
-file are never trusted; who dealt and the order of play are kept as they were
-at the table), then ``services.import_group`` writes it in one transaction.
-
-What one import may hold is bounded (MAX_BYTES, MAX_ALL_ROUNDS and the other
-MAX_ counts, CHECK_SECONDS): the largest file allowed is read, checked and
-written in a few seconds, on SQLite holding the database's write lock for a
-fraction of one (bench/README.md, "Import of the largest backup"). Every time
-lies in 2000-2099 and every number is whole and within INT_MAX, so nothing
-overflows a column or a date shown in any time zone.
-
-The JSON document, version 1 (times are UTC, ISO 8601 with a Z; money is
-integer cents; players are named, never numbered; ``session`` and ``restores``
-are 0-based indexes into the document's ``sessions`` and ``audit`` lists)::
-
-    {"format": "scorekeeper-group", "version": 1, "exported_at": TIME,
-     "group": {"name": TEXT, "timezone": IANA NAME},
-     "players": [{"name": TEXT, "created_at": TIME}],
-     "sessions": [{"started_at": TIME, "ended_at": TIME or null, "version": INT,
-                   "currency": TEXT, "house_rules": {HouseRules fields},
-                   "first_dealer": NAME,
-                   "seats": [{"player": NAME, "position": INT, "active": BOOL}],
-                   "rounds": [{"number": INT, "dealer": NAME, "created_at": TIME,
-                               "entries": [{"player": NAME, "seat": INT, "turn": INT,
-                                            "outcome": TEXT, "cards": TEXT, "points": INT,
-                                            "position": INT, "tier_cents": INT,
-                                            "hu_cents": INT, "joker_ace_cents": INT,
-                                            "net_cents": INT}]}],
-                   "payments": [{"payer": NAME, "payee": NAME, "cents": INT,
-                                 "paid_at": TIME}]}],
-     "audit": [{"at": TIME, "device": TEXT, "action": TEXT, "subject": TEXT,
-                "session": INDEX or null, "version": INT or null,
-                "before": OBJECT or null, "after": OBJECT or null}]}
-
-The group's "timezone" (where its times are shown, e.g. "Asia/Kuala_Lumpur")
-came after the first backups: one without it is imported with DEFAULT_TIMEZONE.
-"""
+"""A backup read and checked before it is imported: nothing here writes."""
 
 from __future__ import annotations
 
-import csv
 import dataclasses
-import io
 import json
 import re
 import time
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
-import sqlalchemy as sa
-from sqlalchemy.orm import selectinload
-
-from .extensions import db
-from .models import (
+from ..limits import (
     DEFAULT_TIMEZONE,
     DEVICE_MAX,
     GROUP_NAME_MAX,
-    NAME_MAX,
-    AuditEvent,
-    GameSession,
-    Group,
-    Round,
-    wall_clock,
-)
-from .rules import Entry, HouseRules, RoundError, format_cards, score_round
-from .rules.cards import Card, scan_cards
-from .rules.scoring import OUTCOMES
-from .services import (
     MAX_PLAYERS,
     MAX_TIERS,
     MIN_PLAYERS,
+    NAME_MAX,
     RULE_MONEY_MAX,
     RULE_RANGES,
     TIER_MAX,
     clean_name,
-    group_players,
     time_zones,
 )
-
-FORMAT = "scorekeeper-group"
-VERSION = 1
+from ..records import (
+    Backup,
+    EntryData,
+    EventData,
+    PaymentData,
+    PlayerData,
+    RoundData,
+    SeatData,
+    SessionData,
+)
+from ..rules import Entry, HouseRules, RoundError, format_cards, score_round
+from ..rules.cards import Card, scan_cards
+from ..rules.scoring import OUTCOMES
+from .format import FORMAT, VERSION
 
 # What one backup may hold. A group playing weekly adds about 1,000 rounds a
 # year (1.6 KB of file each, with the history of changes): four years fit.
@@ -134,223 +88,7 @@ class BackupError(ValueError):
     """A backup that can't be imported; the message says what is wrong and where."""
 
 
-# Export
 
-
-def _time(moment: datetime | None) -> str | None:
-    """Stored times are UTC without a zone; the file says so with a Z."""
-    return None if moment is None else moment.isoformat() + "Z"
-
-
-def load_sessions(group: Group, session_id: int | None = None) -> list[GameSession]:
-    """The group's sessions oldest first (only ``session_id``, if given, and only
-    if it is the group's), with seats, rounds, entries and payments: four statements."""
-    query = (sa.select(GameSession).where(GameSession.group_id == group.id)
-             .order_by(GameSession.started_at, GameSession.id)
-             .options(selectinload(GameSession.seats),
-                      selectinload(GameSession.rounds).selectinload(Round.entries),
-                      selectinload(GameSession.payments)))
-    if session_id is not None:
-        query = query.where(GameSession.id == session_id)
-    return list(db.session.scalars(query))
-
-
-def player_names(group: Group) -> dict[int, str]:
-    return {p.id: p.name for p in group_players(group.id)}
-
-
-def export_group(group: Group, now: datetime) -> dict:
-    """Everything the group has, as the JSON document above (seven statements)."""
-    players = group_players(group.id)
-    names = {p.id: p.name for p in players}
-    sessions = load_sessions(group)
-    events = list(db.session.scalars(
-        sa.select(AuditEvent).where(AuditEvent.group_id == group.id).order_by(AuditEvent.id)))
-    session_index = {s.id: i for i, s in enumerate(sessions)}
-    event_index = {e.id: i for i, e in enumerate(events)}
-    return {
-        "format": FORMAT,
-        "version": VERSION,
-        "exported_at": _time(now),
-        "group": {"name": group.name, "timezone": group.timezone},
-        "players": [{"name": p.name, "created_at": _time(p.created_at)} for p in players],
-        "sessions": [_session_document(s, names) for s in sessions],
-        "audit": [_event_document(e, session_index, event_index) for e in events],
-    }
-
-
-def _session_document(session: GameSession, names: dict[int, str]) -> dict:
-    return {
-        "started_at": _time(session.started_at),
-        "ended_at": _time(session.ended_at),
-        "version": session.version,
-        "currency": session.currency,
-        "house_rules": session.house_rules,
-        "first_dealer": names[session.first_dealer_id],
-        "seats": [{"player": names[s.player_id], "position": s.position, "active": s.active}
-                  for s in session.seats],
-        "rounds": [{
-            "number": r.number,
-            "dealer": names[r.dealer_id],
-            "created_at": _time(r.created_at),
-            "entries": [{
-                "player": names[e.player_id], "seat": e.seat, "turn": e.turn,
-                "outcome": e.outcome, "cards": e.cards, "points": e.points,
-                "position": e.position, "tier_cents": e.tier_cents, "hu_cents": e.hu_cents,
-                "joker_ace_cents": e.joker_ace_cents, "net_cents": e.net_cents,
-            } for e in r.entries],
-        } for r in session.rounds],
-        "payments": [{"payer": names[p.payer_id], "payee": names[p.payee_id],
-                      "cents": p.cents, "paid_at": _time(p.paid_at)}
-                     for p in sorted(session.payments, key=lambda p: p.id)],
-    }
-
-
-def _event_document(event: AuditEvent, session_index: dict[int, int],
-                    event_index: dict[int, int]) -> dict:
-    after = event.after
-    if event.action == "round.restore" and isinstance(after, dict):
-        # the deletion it undid, by its place in the document rather than its id
-        after = {**after, "restores": event_index.get(after.get("restores"))}
-    return {
-        "at": _time(event.at),
-        "device": event.device,
-        "action": event.action,
-        "subject": event.subject,
-        "session": session_index.get(event.session_id),
-        "version": event.version,
-        "before": event.before,
-        "after": after,
-    }
-
-
-# CSV: one row per round and player
-
-CSV_HEADER = ("session_id", "session_date", "currency", "round", "dealer", "player", "seat",
-              "turn", "outcome", "cards", "points", "position", "tier", "hu", "joker_ace", "net")
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-
-
-def csv_cell(text: str) -> str:
-    """Text that a spreadsheet would run as a formula gets a leading apostrophe."""
-    return "'" + text if text.startswith(FORMULA_STARTS) else text
-
-
-def decimal_text(cents: int) -> str:
-    """-150 -> "-1.50": exact, from integer cents."""
-    sign = "-" if cents < 0 else ""
-    whole, part = divmod(abs(cents), 100)
-    return f"{sign}{whole}.{part:02d}"
-
-
-def csv_text(sessions: list[GameSession], names: dict[int, str], zone: str) -> str:
-    """The rounds of ``sessions`` (loaded by load_sessions), dated in ``zone``;
-    seat and turn count from 1. Starts with a byte order mark, so spreadsheets
-    read the names as UTF-8."""
-    out = io.StringIO()
-    out.write("\ufeff")
-    writer = csv.writer(out)
-    writer.writerow(CSV_HEADER)
-    for session in sessions:
-        date = wall_clock(session.started_at, zone).date().isoformat()
-        for round_ in session.rounds:
-            for e in round_.entries:
-                writer.writerow([
-                    session.id, date, csv_cell(session.currency), round_.number,
-                    csv_cell(names[round_.dealer_id]), csv_cell(names[e.player_id]),
-                    e.seat + 1, e.turn + 1, csv_cell(e.outcome), csv_cell(e.cards),
-                    e.points, e.position, decimal_text(e.tier_cents), decimal_text(e.hu_cents),
-                    decimal_text(e.joker_ace_cents), decimal_text(e.net_cents)])
-    return out.getvalue()
-
-
-# Import: what a checked backup holds
-
-
-@dataclass(frozen=True)
-class EntryData:
-    player: str
-    seat: int
-    turn: int
-    outcome: str
-    cards: str  # canonical notation
-    points: int
-    position: int
-    tier_cents: int
-    hu_cents: int
-    joker_ace_cents: int
-    net_cents: int
-
-
-@dataclass(frozen=True)
-class RoundData:
-    number: int
-    dealer: str
-    created_at: datetime
-    entries: list[EntryData]
-
-
-@dataclass(frozen=True)
-class SeatData:
-    player: str
-    position: int
-    active: bool
-
-
-@dataclass(frozen=True)
-class PaymentData:
-    payer: str
-    payee: str
-    cents: int
-    paid_at: datetime
-
-
-@dataclass(frozen=True)
-class SessionData:
-    started_at: datetime
-    ended_at: datetime | None
-    version: int
-    currency: str
-    house_rules: dict  # as HouseRules writes itself
-    first_dealer: str
-    seats: list[SeatData]
-    rounds: list[RoundData]
-    payments: list[PaymentData]
-
-
-@dataclass(frozen=True)
-class EventData:
-    at: datetime
-    device: str
-    action: str
-    subject: str
-    session: int | None  # index in Backup.sessions
-    version: int | None
-    before: dict | None
-    after: dict | None  # a restore's "restores" is an index in Backup.events
-
-
-@dataclass(frozen=True)
-class PlayerData:
-    name: str
-    created_at: datetime
-
-
-@dataclass(frozen=True)
-class Backup:
-    group_name: str  # the group it was exported from
-    timezone: str  # that group's IANA time zone
-    exported_at: datetime
-    players: list[PlayerData]
-    sessions: list[SessionData]
-    events: list[EventData]
-
-    @property
-    def rounds(self) -> int:
-        return sum(len(s.rounds) for s in self.sessions)
-
-
-# Import: reading and checking
 
 
 def read_backup(data: bytes, seconds: float = CHECK_SECONDS) -> Backup:

@@ -1,0 +1,90 @@
+"""Plain typed records of a group's data: what a checked backup holds and
+what the demo generator plans, both written by services.bulk."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+
+@dataclass(frozen=True)
+class EntryData:
+    player: str
+    seat: int
+    turn: int
+    outcome: str
+    cards: str  # canonical notation
+    points: int
+    position: int
+    tier_cents: int
+    hu_cents: int
+    joker_ace_cents: int
+    net_cents: int
+
+
+@dataclass(frozen=True)
+class RoundData:
+    number: int
+    dealer: str
+    created_at: datetime
+    entries: list[EntryData]
+
+
+@dataclass(frozen=True)
+class SeatData:
+    player: str
+    position: int
+    active: bool
+
+
+@dataclass(frozen=True)
+class PaymentData:
+    payer: str
+    payee: str
+    cents: int
+    paid_at: datetime
+
+
+@dataclass(frozen=True)
+class SessionData:
+    started_at: datetime
+    ended_at: datetime | None
+    version: int
+    currency: str
+    house_rules: dict  # as HouseRules writes itself
+    first_dealer: str
+    seats: list[SeatData]
+    rounds: list[RoundData]
+    payments: list[PaymentData]
+
+
+@dataclass(frozen=True)
+class EventData:
+    at: datetime
+    device: str
+    action: str
+    subject: str
+    session: int | None  # index in Backup.sessions
+    version: int | None
+    before: dict | None
+    after: dict | None  # a restore's "restores" is an index in Backup.events
+
+
+@dataclass(frozen=True)
+class PlayerData:
+    name: str
+    created_at: datetime
+
+
+@dataclass(frozen=True)
+class Backup:
+    group_name: str  # the group it was exported from
+    timezone: str  # that group's IANA time zone
+    exported_at: datetime
+    players: list[PlayerData]
+    sessions: list[SessionData]
+    events: list[EventData]
+
+    @property
+    def rounds(self) -> int:
+        return sum(len(s.rounds) for s in self.sessions)

@@ -1,0 +1,65 @@
+"""Use cases: each loads rows, calls the rules engine, writes rows and commits.
+The services are the only code that commits. One module per area; every
+change to a session follows the protocol of ``versioning``. Call sites read
+``services.record_round(...)``, whichever module holds it."""
+
+from .bulk import (
+    DEMO_GROUP,
+    analyze_tables,
+    import_group,
+    next_demo_group_name,
+    seed_demo_group,
+)
+from .groups import (
+    change_passphrase,
+    create_group,
+    find_group,
+    group_for_sign_in,
+    set_passphrase,
+    set_timezone,
+    sign_in_phone,
+    sign_out_phone,
+)
+from .money import Settlement, balances, set_paid, settlement
+from .rounds import (
+    LastRound,
+    NeedsConfirmation,
+    Upcoming,
+    change_house_rules,
+    coming_after,
+    delete_round,
+    edit_round,
+    last_round,
+    record_round,
+    restore_round,
+    restored_deletions,
+    upcoming,
+    warnings_digest,
+)
+from .sessions import (
+    active_players,
+    end_session,
+    find_or_create_players,
+    group_players,
+    join_session,
+    leave_session,
+    rename_player,
+    reopen_session,
+    start_session,
+)
+from .sharing import create_share_link, revoke_share_link
+from .totals import SEAT_TOTALS
+from .versioning import SNAPSHOT_FIELDS, Conflict, ServiceError, round_snapshot
+
+__all__ = [
+    "DEMO_GROUP", "SEAT_TOTALS", "SNAPSHOT_FIELDS", "Conflict", "LastRound",
+    "NeedsConfirmation", "ServiceError", "Settlement", "Upcoming", "active_players",
+    "analyze_tables", "balances", "change_house_rules", "change_passphrase", "coming_after",
+    "create_group", "create_share_link", "delete_round", "edit_round", "end_session",
+    "find_group", "find_or_create_players", "group_for_sign_in", "group_players",
+    "import_group", "join_session", "last_round", "leave_session", "next_demo_group_name",
+    "record_round", "rename_player", "reopen_session", "restore_round", "restored_deletions",
+    "revoke_share_link", "round_snapshot", "seed_demo_group", "set_paid", "set_passphrase",
+    "set_timezone", "settlement", "sign_in_phone", "sign_out_phone",
+    "start_session", "upcoming", "warnings_digest",
+]

@@ -1,0 +1,153 @@
+"""Groups: creating one, signing a phone in and out, the passphrase and the
+time zone. Passphrase checks count against the sign-in limit (throttle)."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import sqlalchemy as sa
+from flask import current_app
+
+from ..extensions import db
+from ..limits import GROUP_NAME_MAX, PASSPHRASE_MIN, clean_name, time_zones
+from ..models import Group, SignIn
+from ..passphrases import hash_passphrase, passphrase_matches
+from . import throttle
+from .versioning import ServiceError, _audit
+
+
+def create_group(name: str, passphrase: str, *, address: str | None = None) -> Group:
+    """A new group. A name already taken (whatever the letter case) is refused
+    and nothing is written; such refusals from ``address`` count against the
+    sign-in limit, as they tell a stranger which names exist."""
+    name = _check_new_group(name, passphrase, address=address)
+    group = Group(name=name, name_key=name.casefold(), passphrase_hash=_hash(passphrase))
+    with _unless_taken(name):
+        db.session.add(group)
+        db.session.commit()
+    return group
+
+
+NAME_TAKEN = "There is a group called {} already: sign in to it, or choose another name"
+
+
+def _check_new_group(name: str, passphrase: str, *, address: str | None = None) -> str:
+    """The cleaned name for a new group, if no group has it yet."""
+    name = clean_name(name)
+    if not 1 <= len(name) <= GROUP_NAME_MAX:
+        raise ServiceError(f"A group name needs 1 to {GROUP_NAME_MAX} characters")
+    _check_passphrase_strength(passphrase)
+    keys = [f"address:{address}"] if address is not None else []
+    with throttle.guessing(_sign_in_limit(), *keys) as guess:
+        if find_group(name) is not None:
+            raise ServiceError(NAME_TAKEN.format(name))
+        guess.was_right()
+    return name
+
+
+@contextmanager
+def _unless_taken(name: str) -> Iterator[None]:
+    """Writing a new group: all or nothing. Another phone creating the same
+    name at the same moment gets the same refusal as if it had asked first."""
+    try:
+        yield
+    except sa.exc.IntegrityError:
+        db.session.rollback()
+        if find_group(name) is None:
+            raise
+        raise ServiceError(NAME_TAKEN.format(name)) from None
+    except BaseException:
+        db.session.rollback()
+        raise
+
+
+def _sign_in_limit() -> throttle.Limit:
+    return throttle.Limit.parse(current_app.config["SIGN_IN_LIMIT"])
+
+
+def _hash(passphrase: str) -> str:
+    return hash_passphrase(passphrase, current_app.config["PASSPHRASE_HASH_METHOD"])
+
+
+@functools.cache
+def _unused_hash(method: str) -> str:
+    return hash_passphrase("no group has this passphrase", method)
+
+
+def _check_passphrase_strength(passphrase: str) -> None:
+    if len(passphrase) < PASSPHRASE_MIN:
+        raise ServiceError(f"A passphrase needs at least {PASSPHRASE_MIN} characters")
+
+
+def find_group(name: str) -> Group | None:
+    """The group of that name, whatever its letter case."""
+    return db.session.scalar(sa.select(Group).where(Group.name_key == clean_name(name).casefold()))
+
+
+def group_for_sign_in(name: str, passphrase: str, *, address: str | None = None) -> Group | None:
+    """The group with this name and passphrase; None whether the name or the
+    passphrase is wrong, so nobody learns which names exist. Each try counts
+    against the limit for the name (and for ``address``); past it,
+    throttle.TooManyGuesses, before any passphrase is checked."""
+    key = clean_name(name).casefold()
+    keys = [f"group:{key}"] + ([f"address:{address}"] if address is not None else [])
+    with throttle.guessing(_sign_in_limit(), *keys) as guess:
+        group = find_group(key)
+        # As slow without the group as with it, so the name's absence doesn't show.
+        stored = group.passphrase_hash if group else _unused_hash(
+            current_app.config["PASSPHRASE_HASH_METHOD"])
+        if passphrase_matches(stored, passphrase) and group is not None:
+            guess.was_right()
+            return group
+    return None
+
+
+def change_passphrase(group: Group, current: str, new: str, *, device: str = "",
+                      address: str | None = None) -> None:
+    """A new passphrase signs out every other phone and revokes every share
+    link. Checking ``current`` counts against the group's sign-in limit."""
+    keys = [f"group:{group.name_key}"] + ([f"address:{address}"] if address is not None else [])
+    with throttle.guessing(_sign_in_limit(), *keys) as guess:
+        if not passphrase_matches(group.passphrase_hash, current):
+            raise ServiceError("The current passphrase is not right")
+        guess.was_right()
+    set_passphrase(group, new, device=device)
+
+
+def set_passphrase(group: Group, passphrase: str, *, device: str = "") -> None:
+    """Every phone is signed out; the web layer signs in again the one that
+    asked."""
+    _check_passphrase_strength(passphrase)
+    group.passphrase_hash = _hash(passphrase)
+    db.session.execute(sa.delete(SignIn).where(SignIn.group_id == group.id))
+    _audit(group.id, "group.passphrase", "New passphrase", device=device)
+    db.session.commit()
+
+
+def sign_in_phone(group: Group) -> int:
+    """A phone's sign-in to ``group``, which its cookie names; its id."""
+    sign_in = SignIn(group_id=group.id)
+    db.session.add(sign_in)
+    db.session.commit()
+    return sign_in.id
+
+
+def sign_out_phone(sign_in_id: int) -> None:
+    """The sign-in ends for good: a copy of its cookie opens nothing either."""
+    db.session.execute(sa.delete(SignIn).where(SignIn.id == sign_in_id))
+    db.session.commit()
+
+
+def set_timezone(group: Group, timezone: str, *, device: str = "") -> None:
+    """Show the group's times in ``timezone`` from now on; stored times stay UTC."""
+    if timezone not in time_zones():
+        raise ServiceError("Choose a time zone from the list")
+    if timezone == group.timezone:
+        return
+    before = {"timezone": group.timezone}
+    group.timezone = timezone
+    _audit(group.id, "group.timezone", f"Time zone {timezone}", before=before,
+           after={"timezone": timezone}, device=device)
+    db.session.commit()
