@@ -35,11 +35,11 @@ import threading
 import time
 import zlib
 from collections import defaultdict
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from itertools import cycle
 from pathlib import Path
-from typing import Iterator
 from urllib.parse import urlencode, urlsplit
 
 import brotli
@@ -57,7 +57,7 @@ from scorekeeper.rules import HouseRules, format_cards, score_round
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # run as a script: bench/ is on the path, not the root
-from bench import hostspeed  # noqa: E402
+from bench import hostspeed
 
 GUNICORN_CONF = ROOT / "gunicorn.conf.py"
 APP = "scorekeeper:create_app()"
@@ -84,9 +84,12 @@ TARGET_P99_MS = 250
 # The database
 
 
+SECRET_KEY = "load benchmark, a key long enough to sign"
+
+
 def make_app(database_url: str):
     """The app on ``database_url``, with the production settings (Argon2id)."""
-    return create_app({"SQLALCHEMY_DATABASE_URI": database_url, "SECRET_KEY": "load benchmark, a key long enough to sign"})
+    return create_app({"SQLALCHEMY_DATABASE_URI": database_url, "SECRET_KEY": SECRET_KEY})
 
 
 @contextmanager
@@ -104,7 +107,7 @@ def database(app):
 def flask_command(database_url: str, *args: str, echo: bool = True) -> None:
     """`flask --app scorekeeper ARGS` on the database, as an operator runs it."""
     environ = {**os.environ, "DATABASE_URL": database_url,
-               "SECRET_KEY": os.environ.get("SECRET_KEY") or "load benchmark, a key long enough to sign"}
+               "SECRET_KEY": os.environ.get("SECRET_KEY") or SECRET_KEY}
     output = None if echo else subprocess.PIPE
     done = subprocess.run([sys.executable, "-m", "flask", "--app", "scorekeeper", *args],
                           cwd=ROOT, env=environ, stdout=output, stderr=output, text=True)
@@ -443,7 +446,7 @@ class Phone:
         if rows != list(range(TABLE)):
             self.fail("round form", f"{len(rows)} players, not {TABLE}")
             return
-        for row, (outcome, cards) in zip(rows, next(self.deals)):
+        for row, (outcome, cards) in zip(rows, next(self.deals), strict=False):
             fields[f"entries-{row}-outcome"] = outcome
             fields[f"entries-{row}-cards"] = cards
         saved = f"{self.board}/rounds/{fields['number']}"

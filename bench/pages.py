@@ -31,11 +31,11 @@ import sqlalchemy as sa
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench import hostspeed  # noqa: E402
-from scorekeeper import create_app, demo, services  # noqa: E402
-from scorekeeper.extensions import db  # noqa: E402
-from scorekeeper.models import GameSession, Group, Seat  # noqa: E402
-from scorekeeper.rules import HouseRules  # noqa: E402
+from bench import hostspeed
+from scorekeeper import create_app, demo, services
+from scorekeeper.extensions import db
+from scorekeeper.models import GameSession, Group, Seat
+from scorekeeper.rules import HouseRules
 
 GROUP = "Bench table"
 PASSPHRASE = "bench passphrase"
@@ -103,7 +103,7 @@ def time_pages(client, urls: list[str], repeat: int) -> list[list[float]]:
             assert client.get(url, headers=PHONE_HEADERS).status_code == 200, url
     times: list[list[float]] = [[] for _ in urls]
     for _ in range(repeat):
-        for url, page_times in zip(urls, times):
+        for url, page_times in zip(urls, times, strict=False):
             started = time.perf_counter()
             response = client.get(url, headers=PHONE_HEADERS)
             page_times.append((time.perf_counter() - started) * 1000)
@@ -141,7 +141,8 @@ def main() -> None:
     args = parser.parse_args()
 
     app = create_app({"SQLALCHEMY_DATABASE_URI": args.database_url,
-                      "SECRET_KEY": "bench pages, a key long enough to sign", "PASSPHRASE_HASH_METHOD": "pbkdf2:sha256:1000"})
+                      "SECRET_KEY": "bench pages, a key long enough to sign",
+                      "PASSPHRASE_HASH_METHOD": "pbkdf2:sha256:1000"})
     with app.app_context():
         from flask_migrate import upgrade
         upgrade(directory=str(ROOT / "migrations"))
@@ -169,7 +170,7 @@ def main() -> None:
     print("|---|---|---|---|---|---|---|")
     timings = time_pages(client, list(urls.values()), args.repeat)
     spreads = []
-    for (name, url), times in zip(urls.items(), timings):
+    for (name, url), times in zip(urls.items(), timings, strict=False):
         times.sort()
         median, p90 = statistics.median(times), times[int(len(times) * 0.9)]
         spreads.append(p90 / median)

@@ -4,6 +4,12 @@ Run from the project root:
 
     .venv/bin/python bench/solver.py [--hands N] [--seed S]
     .venv/bin/python bench/solver.py --worst   # the worst-case hands, capped and not
+    .venv/bin/python bench/solver.py --against DIR [--worst]   # beside another solver
+
+``--against`` takes a copy of the rules package (DIR: its scorekeeper/rules
+directory, e.g. from ``git archive``) and times that solver and this one on
+the same hands, hand by hand in turn, so that a swing of the host's speed
+falls on both alike.
 
 Every set of hands is generated up front from a fixed seed, so two runs (or two
 versions of the solver) are timed on the same hands. Each call is timed on its
@@ -14,13 +20,16 @@ the maximum per call, in milliseconds. See bench/README.md.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import gc
+import importlib.util
 import os
 import platform
 import random
 import statistics
 import sys
 import time
+from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -187,6 +196,102 @@ def _best_of(hand: list[Card], rules: HouseRules, tries: int) -> tuple[float, ob
     return min(times), arrangement
 
 
+def load_rules(path: str):
+    """The rules package in directory ``path``, imported beside this one."""
+    name = "rules_against"
+    spec = importlib.util.spec_from_file_location(
+        name, Path(path) / "__init__.py", submodule_search_locations=[path])
+    package = importlib.util.module_from_spec(spec)
+    sys.modules[name] = package
+    spec.loader.exec_module(package)
+    return package
+
+
+def _in_turn(calls: list, tries: int = 1, flip: int = 0) -> tuple[list[list[float]], list]:
+    """Each call timed ``tries`` times, the calls taking turns (in their
+    order on even tries, plus ``flip``; reversed on odd ones): (times per
+    call, last results), in the calls' order."""
+    clock = time.perf_counter
+    times: list[list[float]] = [[] for _ in calls]
+    results = [None] * len(calls)
+    order = list(range(len(calls)))
+    for k in range(tries):
+        for i in order if (k + flip) % 2 == 0 else reversed(order):
+            start = clock()
+            results[i] = calls[i]()
+            times[i].append(clock() - start)
+    return times, results
+
+
+def _their_rules(other, rules: HouseRules):
+    """``rules`` as the other package's HouseRules (the fields both have)."""
+    return other.HouseRules(**{f.name: getattr(rules, f.name)
+                               for f in dataclasses.fields(other.HouseRules)
+                               if hasattr(rules, f.name)})
+
+
+def _their_hand(other, hand: list[Card]) -> list:
+    return [other.Card(c.rank, c.suit) for c in hand]
+
+
+def time_against(other, sets: list, warm_up: list[list[Card]]) -> None:
+    """best_melds of ``other`` (load_rules: "before") and of this tree
+    ("after") on each hand of each set in turn, and whether they agree."""
+    rummi = HouseRules.rummi()
+    their_rummi = _their_rules(other, rummi)
+    for hand in warm_up:  # fills both solvers' shared move tables
+        best_melds(hand, rummi)
+        other.best_melds(_their_hand(other, hand), their_rummi)
+    print("best_melds, ms per hand, the two solvers in turn on each hand:")
+    print("| set | hands | median before | median after | after / before | mean before "
+          "| mean after |")
+    print("|---|---|---|---|---|---|---|")
+    differ = 0
+    for name, hands, rules in sets:
+        before, after = [], []
+        their_rules = _their_rules(other, rules)
+        for i, hand in enumerate(hands):
+            calls = [partial(other.best_melds, _their_hand(other, hand), their_rules),
+                     partial(best_melds, hand, rules)]
+            (time_before, time_after), (b, a) = _in_turn(calls, flip=i)
+            before += time_before
+            after += time_after
+            differ += (b.points, b.exact) != (a.points, a.exact)
+        mb, ma = statistics.median(before) * 1e3, statistics.median(after) * 1e3
+        print(f"| {name} | {len(hands)} | {mb:.3f} | {ma:.3f} | {ma / mb:.3f} "
+              f"| {sum(before) / len(before) * 1e3:.3f} | {sum(after) / len(after) * 1e3:.3f} |",
+              flush=True)
+    print(f"hands where the two differ in points or exactness: {differ}")
+
+
+def worst_against(other, tries: int = 5) -> None:
+    """Each WORST hand, capped and not, the two solvers in turn (best of
+    ``tries`` after one call each; of 1 without the cap for a hand over a
+    second)."""
+    print(f"worst-case hands, ms per call (best of {tries}), before / after:")
+    print("| hand | cards | capped before | capped after | points, exact before | after "
+          "| uncapped before | uncapped after |")
+    print("|---|---|---|---|---|---|---|---|")
+    for name, rules, text in WORST:
+        hand = parse_cards(text)
+        calls = [partial(other.best_melds, _their_hand(other, hand), _their_rules(other, rules)),
+                 partial(best_melds, hand, rules)]
+        _in_turn(calls)
+        (capped_before, capped_after), (b, a) = _in_turn(calls, tries)
+        saved = [(m, m._WORK_BUDGET, m._DIVE_STOP) for m in (other.melds, melds)]
+        for m, _, _ in saved:
+            m._WORK_BUDGET, m._DIVE_STOP = 10 ** 9, -10 ** 9
+        try:
+            (once, _), _ = _in_turn(calls)
+            (free_before, free_after), _ = _in_turn(calls, 1 if once[0] > 1 else tries)
+        finally:
+            for m, budget, stop in saved:
+                m._WORK_BUDGET, m._DIVE_STOP = budget, stop
+        print(f"| {name} | {len(hand)} | {min(capped_before) * 1e3:.2f} "
+              f"| {min(capped_after) * 1e3:.2f} | {b.points}, {b.exact} | {a.points}, {a.exact} "
+              f"| {min(free_before) * 1e3:.1f} | {min(free_after) * 1e3:.1f} |", flush=True)
+
+
 def machine() -> str:
     model = "?"
     try:
@@ -266,11 +371,18 @@ def main() -> None:
                              "(by default they are frozen out of it, see README)")
     parser.add_argument("--worst", action="store_true",
                         help="time only the worst-case hands, with the work cap and without")
+    parser.add_argument("--against", metavar="DIR",
+                        help="time the solver of the rules package in DIR beside this one, "
+                             "hand by hand in turn")
     args = parser.parse_args()
+    other = load_rules(args.against) if args.against else None
     if args.worst:
         print(f"machine: {machine()}")
         speed_before = hostspeed.reference_ms()
-        worst_cases()
+        if other is None:
+            worst_cases()
+        else:
+            worst_against(other)
         print(hostspeed.describe(speed_before, hostspeed.reference_ms()))
         return
 
@@ -297,6 +409,10 @@ def main() -> None:
     speed_before = hostspeed.reference_ms()
     print(f"seed {args.seed}, {args.hands} hands per random set, "
           f"gc {'left alone' if args.no_freeze else 'frozen after setup'}")
+    if other is not None:
+        time_against(other, sets, warm_up)
+        print(hostspeed.describe(speed_before, hostspeed.reference_ms()))
+        return
     time_melds(warm_up, rummi)  # fills the solver's shared move tables
     time_rounds(rounds(warm, 50, penang), penang)
     print()

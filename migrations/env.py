@@ -32,10 +32,10 @@ def run_migrations_offline():
 def run_migrations_online():
     def process_revision_directives(context, revision, directives):
         # No empty revision when autogenerate finds nothing to change.
-        if getattr(config.cmd_opts, "autogenerate", False):
-            if directives[0].upgrade_ops.is_empty():
-                directives[:] = []
-                logger.info("No changes in schema detected.")
+        if (getattr(config.cmd_opts, "autogenerate", False)
+                and directives[0].upgrade_ops.is_empty()):
+            directives[:] = []
+            logger.info("No changes in schema detected.")
 
     conf_args = dict(current_app.extensions["migrate"].configure_args)
     conf_args.setdefault("process_revision_directives", process_revision_directives)

@@ -35,6 +35,10 @@ class MissingSecretKey(RuntimeError):
     pass
 
 
+class NotInCheckout(RuntimeError):
+    pass
+
+
 class WeakSecretKey(MissingSecretKey):
     pass
 
@@ -75,6 +79,10 @@ class Scorekeeper(Flask):
 
 
 def create_app(config=None, instance_path=None):
+    if not all((ROOT / folder).is_dir() for folder in ("templates", "static", "migrations")):
+        raise NotInCheckout(
+            f"templates/, static/ and migrations/ are not beside the package in {ROOT}: "
+            "install the app from its checkout with `pip install -e .` (README, Production)")
     app = Scorekeeper(
         __name__,
         instance_path=str(instance_path or ROOT / "instance"),

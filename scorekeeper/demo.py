@@ -3,7 +3,7 @@
 Generation is pure: players are names, every deal comes from a shuffled deck
 of the session's house rules, and every round is scored by the rules engine,
 so the money is exactly what the app would have saved. Dealers and playing
-orders follow the engine as services.upcoming does.
+orders follow the engine as queries.upcoming does.
 
 Nothing here writes: services.seed_demo_group puts a plan in the database.
 """
@@ -13,10 +13,10 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections import Counter
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import cache
-from typing import Iterable, Iterator
 
 from .records import EntryData, PaymentData, RoundData, SeatData
 from .rules import (
@@ -202,8 +202,8 @@ def deal(rng: random.Random, rules: HouseRules, order: list[str]) -> dict[str, E
     rng.shuffle(deck)
     roll = rng.random()
     winner = rng.choice(order) if roll < HU else None
-    entries = {}
-    if roll < TIEN_HU:
+    entries: dict[str, Entry] = {}
+    if winner is not None and roll < TIEN_HU:  # TIEN_HU < HU: there is a winner
         hand = melded_hand(rng, Counter(deck), dealt)
         for card in hand:
             deck.remove(card)

@@ -5,6 +5,10 @@ are tidied, which time zones exist. Nothing here reads or writes rows."""
 import functools
 import zoneinfo
 
+# The ranges of house rules the app takes are the rules engine's, one table
+# beside HouseRules (HouseRules.check_limits holds rules to it), named here too.
+from .rules.house import MAX_TIERS, RULE_MONEY_MAX, RULE_RANGES, TIER_MAX  # noqa: F401
+
 ID_MAX = 2**31 - 1  # the largest id an integer column holds on PostgreSQL
 NAME_MAX = 30
 GROUP_NAME_MAX = 40
@@ -15,13 +19,6 @@ FOLDED = 3  # case folding makes a name at most three times as long ("ΐ": three
 MIN_PLAYERS = 2
 MAX_PLAYERS = 6
 PASSPHRASE_MIN = 8
-
-# The house rules the app takes, typed in the new-session form or read from a backup.
-RULE_RANGES = {"packs": (1, 4), "jokers": (0, 16), "joker_points": (0, 100),
-               "hand_size": (1, 40), "hand_size_three": (1, 40)}
-RULE_MONEY_MAX = 10_000_000  # cents in one amount (100,000.00): more is surely a slip
-MAX_TIERS = 6  # places paid
-TIER_MAX = 100  # units one place pays
 
 
 def clean_name(name: str) -> str:

@@ -7,13 +7,14 @@ rewrite them whenever a round before them changes.
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
+from typing import cast
 from zoneinfo import ZoneInfo
 
 import sqlalchemy as sa
 from sqlalchemy.orm import Mapped, mapped_column, relationship, validates
 
-from .extensions import db
+from .extensions import Base
 from .limits import DEFAULT_TIMEZONE, DEVICE_MAX, FOLDED, GROUP_NAME_MAX, NAME_MAX
 from .rules import HouseRules
 
@@ -22,8 +23,27 @@ from .rules import HouseRules
 Cents = sa.BigInteger
 
 
+class HouseRulesType(sa.TypeDecorator[HouseRules]):
+    """HouseRules kept as JSON (HouseRules.to_json): built once when a row is
+    read, not on every use. A HouseRules is frozen, so the ORM sees a change
+    only when a new one is assigned; Core inserts take HouseRules too."""
+
+    impl = sa.JSON
+    cache_ok = True
+
+    def process_bind_param(self, value, dialect):
+        if value is None:
+            return None
+        if not isinstance(value, HouseRules):
+            raise TypeError(f"house rules are stored from a HouseRules, not {type(value)}")
+        return value.to_json()
+
+    def process_result_value(self, value, dialect):
+        return None if value is None else HouseRules.from_json(value)
+
+
 def utcnow() -> datetime:
-    return datetime.now(timezone.utc).replace(tzinfo=None)
+    return datetime.now(UTC).replace(tzinfo=None)
 
 
 def _folded_name(context) -> str:
@@ -33,10 +53,15 @@ def _folded_name(context) -> str:
 
 def wall_clock(moment: datetime, zone: str) -> datetime:
     """A stored (naive UTC) time as the clock reads in ``zone``, an IANA name."""
-    return moment.replace(tzinfo=timezone.utc).astimezone(ZoneInfo(zone))
+    return moment.replace(tzinfo=UTC).astimezone(ZoneInfo(zone))
 
 
-class Group(db.Model):
+def table(model: type[Base]) -> sa.Table:
+    """A model's table, for the Core statements of the busiest writes."""
+    return cast(sa.Table, model.__table__)
+
+
+class Group(Base):
     """A regular table of friends: everything else belongs to one.
 
     There are no user accounts: a phone signs in with the group's name and
@@ -62,11 +87,12 @@ class Group(db.Model):
         return f"<Group {self.name}>"
 
 
-class Player(db.Model):
+class Player(Base):
     """One of a group's players. ``name_key`` is the name case-folded: unique
     in the group, so "Casey" and "casey" are one player even when two phones
     add them at the same moment."""
 
+    __tablename__ = "player"
     __table_args__ = (sa.UniqueConstraint("group_id", "name_key"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -85,7 +111,7 @@ class Player(db.Model):
         return f"<Player {self.name}>"
 
 
-class GameSession(db.Model):
+class GameSession(Base):
     """An evening at the table: its players, its house rules and its rounds."""
 
     __tablename__ = "game_session"
@@ -113,7 +139,8 @@ class GameSession(db.Model):
     started_at: Mapped[datetime] = mapped_column(default=utcnow)
     ended_at: Mapped[datetime | None]
     currency: Mapped[str] = mapped_column(sa.String(8), default="RM")
-    house_rules: Mapped[dict] = mapped_column(sa.JSON)
+    # Built from its JSON once, as the row loads (the column keeps its name).
+    rules: Mapped[HouseRules] = mapped_column("house_rules", HouseRulesType)
     first_dealer_id: Mapped[int] = mapped_column(sa.ForeignKey("player.id"))
 
     group: Mapped[Group] = relationship()
@@ -126,15 +153,11 @@ class GameSession(db.Model):
         back_populates="session", cascade="all, delete-orphan")
 
     @property
-    def rules(self) -> HouseRules:
-        return HouseRules(**self.house_rules)
-
-    @property
     def is_finished(self) -> bool:
         return self.ended_at is not None
 
 
-class Seat(db.Model):
+class Seat(Base):
     """A player's place at a session's table, clockwise by position.
 
     A player who leaves keeps the row (inactive) so their rounds and balance stay.
@@ -143,6 +166,7 @@ class Seat(db.Model):
     read one row per session rather than every round.
     """
 
+    __tablename__ = "seat"
     __table_args__ = (
         sa.UniqueConstraint("session_id", "player_id"),
         # The sessions a player sat at, with the totals that make up their
@@ -172,7 +196,8 @@ class Seat(db.Model):
     player: Mapped[Player] = relationship()
 
 
-class Round(db.Model):
+class Round(Base):
+    __tablename__ = "round"
     __table_args__ = (sa.UniqueConstraint("session_id", "number"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -188,9 +213,10 @@ class Round(db.Model):
         back_populates="round", order_by="RoundEntry.turn", cascade="all, delete-orphan")
 
 
-class RoundEntry(db.Model):
+class RoundEntry(Base):
     """One player's part in a round: what the table entered and what it scored."""
 
+    __tablename__ = "round_entry"
     __table_args__ = (
         sa.UniqueConstraint("round_id", "player_id"),
         # Whether a round was won with a Tien Hu, for a player's record.
@@ -215,8 +241,10 @@ class RoundEntry(db.Model):
     player: Mapped[Player] = relationship()
 
 
-class Payment(db.Model):
+class Payment(Base):
     """A settlement transfer marked as paid."""
+
+    __tablename__ = "payment"
 
     id: Mapped[int] = mapped_column(primary_key=True)
     session_id: Mapped[int] = mapped_column(
@@ -229,12 +257,14 @@ class Payment(db.Model):
     session: Mapped[GameSession] = relationship(back_populates="payments")
 
 
-class ShareLink(db.Model):
+class ShareLink(Base):
     """A read-only link to a session for people who are not signed in.
 
     The URL's token is signed with the secret key and the group's passphrase
     hash, so a new passphrase revokes every link; ``revoked_at`` revokes one.
     """
+
+    __tablename__ = "share_link"
 
     id: Mapped[int] = mapped_column(primary_key=True)
     session_id: Mapped[int] = mapped_column(
@@ -245,13 +275,15 @@ class ShareLink(db.Model):
     session: Mapped[GameSession] = relationship()
 
 
-class AuditEvent(db.Model):
+class AuditEvent(Base):
     """One change, with what it changed from and to and which phone made it.
 
     ``before`` and ``after`` name players by name, so a group's history reads
     the same after an export and import. ``version`` is the session's version
     after the change.
     """
+
+    __tablename__ = "audit_event"
 
     id: Mapped[int] = mapped_column(primary_key=True)
     group_id: Mapped[int] = mapped_column(
@@ -267,7 +299,7 @@ class AuditEvent(db.Model):
     version: Mapped[int | None]
 
 
-class SignIn(db.Model):
+class SignIn(Base):
     """A phone signed in to a group: its cookie names this row, and signing
     out deletes it, so a copy of the cookie taken before stops working too."""
 
@@ -279,7 +311,7 @@ class SignIn(db.Model):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
-class PassphraseGuess(db.Model):
+class PassphraseGuess(Base):
     """A passphrase checked for a group name or from an address, kept while
     it counts against the sign-in limit; in the database so that every worker
     and every app server counts the same guesses."""

@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from .rules import HouseRules
+
 
 @dataclass(frozen=True)
 class EntryData:
@@ -51,7 +53,7 @@ class SessionData:
     ended_at: datetime | None
     version: int
     currency: str
-    house_rules: dict  # as HouseRules writes itself
+    house_rules: HouseRules
     first_dealer: str
     seats: list[SeatData]
     rounds: list[RoundData]

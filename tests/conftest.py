@@ -1,7 +1,6 @@
 """Fixtures shared by the web tests: app, client, runner (as in Flask's tutorial)."""
 
 import os
-import re
 from contextlib import contextmanager
 
 import pytest
@@ -134,9 +133,3 @@ def anonymous(app):
 @pytest.fixture
 def runner(app):
     return app.test_cli_runner()
-
-
-def csrf_token(client, url="/sign-in"):
-    """The CSRF token of the client's cookie, read from a page's form."""
-    html = client.get(url).text
-    return re.search(r'name="csrf_token"[^>]*value="([^"]+)"', html).group(1)

@@ -8,11 +8,10 @@ Revises: 0001
 Create Date: 2026-11-22 15:30:00
 
 """
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
-from alembic import op
 import sqlalchemy as sa
-
+from alembic import op
 
 revision = "0002"
 down_revision = "0001"
@@ -53,7 +52,7 @@ def upgrade():
         # "!" is no werkzeug hash, so no passphrase matches it until one is set.
         group_id = connection.execute(player_group.insert().values(
             name=EXISTING_GROUP, name_key=EXISTING_GROUP.casefold(), passphrase_hash="!",
-            created_at=datetime.now(timezone.utc).replace(tzinfo=None),
+            created_at=datetime.now(UTC).replace(tzinfo=None),
         ).returning(player_group.c.id)).scalar_one()
         connection.execute(player.update().values(group_id=group_id))
         connection.execute(game_session.update().values(group_id=group_id))

@@ -21,7 +21,6 @@ Create Date: 2026-11-22 17:00:00
 """
 from alembic import op
 
-
 revision = "0003"
 down_revision = "0002"
 branch_labels = None

@@ -14,7 +14,6 @@ Create Date: 2026-11-22 18:40:00
 import sqlalchemy as sa
 from alembic import op
 
-
 revision = "0004"
 down_revision = "0003"
 branch_labels = None

@@ -13,7 +13,6 @@ Create Date: 2026-11-22 21:30:00
 import sqlalchemy as sa
 from alembic import op
 
-
 revision = "0005"
 down_revision = "0004"
 branch_labels = None

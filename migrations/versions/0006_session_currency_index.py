@@ -12,7 +12,6 @@ Create Date: 2026-11-22 23:20:00
 """
 from alembic import op
 
-
 revision = "0006"
 down_revision = "0005"
 branch_labels = None

@@ -15,7 +15,6 @@ Create Date: 2026-11-23 04:30:00
 import sqlalchemy as sa
 from alembic import op
 
-
 revision = "0007"
 down_revision = "0006"
 branch_labels = None

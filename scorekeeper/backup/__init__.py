@@ -24,7 +24,6 @@ from .check import (
     MAX_ROUNDS,
     MAX_SEATS,
     MAX_SESSIONS,
-    BackupError,
     read_backup,
     size_text,
 )
@@ -36,6 +35,7 @@ from .export import (
     load_sessions,
     player_names,
 )
+from .fields import BackupError
 from .format import FORMAT, VERSION
 
 __all__ = [

@@ -10,6 +10,7 @@ from datetime import datetime
 import sqlalchemy as sa
 from sqlalchemy.orm import selectinload
 
+from ..audit import Action
 from ..extensions import db
 from ..models import AuditEvent, GameSession, Group, Round, wall_clock
 from ..services import group_players
@@ -64,7 +65,7 @@ def _session_document(session: GameSession, names: dict[int, str]) -> dict:
         "ended_at": _time(session.ended_at),
         "version": session.version,
         "currency": session.currency,
-        "house_rules": session.house_rules,
+        "house_rules": session.rules.to_json(),
         "first_dealer": names[session.first_dealer_id],
         "seats": [{"player": names[s.player_id], "position": s.position, "active": s.active}
                   for s in session.seats],
@@ -88,15 +89,18 @@ def _session_document(session: GameSession, names: dict[int, str]) -> dict:
 def _event_document(event: AuditEvent, session_index: dict[int, int],
                     event_index: dict[int, int]) -> dict:
     after = event.after
-    if event.action == "round.restore" and isinstance(after, dict):
+    if event.action == Action.ROUND_RESTORE and isinstance(after, dict):
         # the deletion it undid, by its place in the document rather than its id
-        after = {**after, "restores": event_index.get(after.get("restores"))}
+        restores = after.get("restores")
+        after = {**after, "restores": event_index.get(restores) if isinstance(restores, int)
+                 else None}
     return {
         "at": _time(event.at),
         "device": event.device,
         "action": event.action,
         "subject": event.subject,
-        "session": session_index.get(event.session_id),
+        "session": (session_index.get(event.session_id) if event.session_id is not None
+                    else None),
         "version": event.version,
         "before": event.before,
         "after": after,

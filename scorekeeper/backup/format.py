@@ -21,6 +21,10 @@ are 0-based indexes into the document's ``sessions`` and ``audit`` lists)::
                 "session": INDEX or null, "version": INT or null,
                 "before": OBJECT or null, "after": OBJECT or null}]}
 
+An event's "before" and "after" are its action's payload as scorekeeper.audit
+writes it (Payload.to_json); an action that module does not know may hold any
+objects.
+
 The group's "timezone" (where its times are shown, e.g. "Asia/Kuala_Lumpur")
 came after the first backups: one without it is imported with DEFAULT_TIMEZONE.
 """

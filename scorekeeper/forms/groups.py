@@ -1,7 +1,7 @@
 """Forms for groups: create one, sign in, change the passphrase, name the phone,
 choose the time zone."""
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from zoneinfo import ZoneInfo
 
 from flask_wtf import FlaskForm
@@ -82,7 +82,8 @@ NEAR_ZONES = (
 
 def utc_offset(zone: str, now: datetime) -> str:
     """ "UTC+8", "UTC+5:30", "UTC−3", "UTC+0": the zone's offset at ``now`` (aware)."""
-    minutes = int(now.astimezone(ZoneInfo(zone)).utcoffset().total_seconds()) // 60
+    offset = now.astimezone(ZoneInfo(zone)).utcoffset()
+    minutes = int(offset.total_seconds()) // 60 if offset is not None else 0
     hours, rest = divmod(abs(minutes), 60)
     return f"UTC{MINUS if minutes < 0 else '+'}{hours}" + (f":{rest:02d}" if rest else "")
 
@@ -112,7 +113,7 @@ class TimeZoneForm(FlaskForm):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         # The zones near the table first, with today's offset from UTC; then the rest.
-        now = datetime.now(timezone.utc)
+        now = datetime.now(UTC)
         near = [SelectChoice(name, label if name == "UTC" else f"{label} ({utc_offset(name, now)})",
                              optgroup="Common")
                 for name, label in NEAR_ZONES]

@@ -13,5 +13,5 @@ class CheckHandForm(Form):
     cards = StringField(
         "Cards", validators=[Length(max=200, message="Type at most 200 characters.")]
     )
-    preset = SelectField("Rules", choices=[SelectChoice(key, name) for key, (name, _) in PRESETS.items()],
-                         default="penang")
+    preset = SelectField("Rules", default="penang", choices=[
+        SelectChoice(key, name) for key, (name, _) in PRESETS.items()])

@@ -15,17 +15,9 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.validators import InputRequired, Length, StopValidation, ValidationError
 from wtforms.widgets import HiddenInput
 
-from ..limits import (
-    MAX_PLAYERS,
-    MAX_TIERS,
-    MIN_PLAYERS,
-    NAME_MAX,
-    RULE_MONEY_MAX,
-    RULE_RANGES,
-    TIER_MAX,
-    clean_name,
-)
+from ..limits import MAX_PLAYERS, MIN_PLAYERS, NAME_MAX, clean_name
 from ..rules import PRESETS, HouseRules
+from ..rules.house import MAX_TIERS, RULE_MONEY_MAX, RULE_RANGES, TIER_MAX
 from .rounds import VersionForm
 
 AMOUNT = re.compile(r"\d+(\.\d*)?|\.\d+")
@@ -117,9 +109,14 @@ def _number(label, rule):
         if field.data is not None and not low <= field.data <= high:  # None: not a number, said
             raise ValidationError(message)
 
-    in_range.field_flags = {"min": low, "max": high}
+    in_range.field_flags = {"min": low, "max": high}  # type: ignore[attr-defined]
     return IntegerField(label, validators=[InputRequired(message), in_range],
                         invalid_value_message=message)
+
+
+def _rule_numbers(rule) -> range:
+    low, high = RULE_RANGES[rule]
+    return range(low, high + 1)
 
 
 def _money(label, **kwargs):
@@ -144,7 +141,7 @@ class HouseRulesForm(FlaskForm):
 
     packs = _number("Packs", "packs")
     extra_pack_players = SelectField("Extra pack from", choices=_choices(
-        (NEVER, "Never"), *((str(n), f"{n} players") for n in range(MIN_PLAYERS, MAX_PLAYERS + 1))))
+        (NEVER, "Never"), *((str(n), f"{n} players") for n in _rule_numbers("extra_pack_players"))))
     jokers = _number("Jokers", "jokers")
     joker_points = _number("Joker points", "joker_points")
     hand_size = _number("Cards dealt", "hand_size")
@@ -206,7 +203,7 @@ class NewSessionForm(HouseRulesForm):
 
     def validate(self, extra_validators=None):
         valid = super().validate(extra_validators)
-        seen = {}
+        seen: dict[str, str] = {}  # a folded name: the seat that has it
         for i, seat in enumerate(self.seats):
             name = seat.data
             if not name or seat.errors:

@@ -2,7 +2,7 @@
 
 from .cards import JOKER, Card, CardError, format_cards, parse_card, parse_cards
 from .dealer import next_dealer, playing_order
-from .house import PRESETS, HouseRules, preset_name
+from .house import PRESETS, HouseRules, RulesError, preset_name
 from .melds import Arrangement, best_melds, find_meld, is_meld
 from .scoring import (
     Breakdown,
@@ -17,7 +17,7 @@ from .settlement import Transfer, settle
 
 __all__ = [
     "JOKER", "PRESETS", "Arrangement", "Breakdown", "Card", "CardError", "Entry",
-    "HouseRules", "Problem", "RoundError", "RoundScore", "Transfer", "best_melds",
+    "HouseRules", "Problem", "RoundError", "RoundScore", "RulesError", "Transfer", "best_melds",
     "find_meld", "format_cards", "hand_problems", "is_meld", "next_dealer", "parse_card",
     "parse_cards", "playing_order", "preset_name", "score_round", "settle",
 ]

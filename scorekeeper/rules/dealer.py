@@ -2,12 +2,29 @@
 
 from __future__ import annotations
 
-from typing import Hashable, Sequence
+from collections.abc import Hashable, Mapping, Sequence
+from typing import Protocol, TypeVar
 
 from .house import HouseRules
 
+P = TypeVar("P", bound=Hashable)  # whatever names the players: a name, a row
 
-def playing_order(seats: Sequence[Hashable], dealer: Hashable, rules: HouseRules) -> list:
+
+class Scored(Protocol[P]):
+    """What next_dealer reads of a round's score: a RoundScore, or the same
+    fields of a round as stored."""
+
+    @property
+    def order(self) -> Sequence[P]: ...
+
+    @property
+    def points(self) -> Mapping[P, int]: ...
+
+    @property
+    def position(self) -> Mapping[P, int]: ...
+
+
+def playing_order(seats: Sequence[P], dealer: P, rules: HouseRules) -> list[P]:
     """Everyone in turn, starting next to the dealer in the dealing direction;
     ``seats`` are clockwise and the dealer plays last."""
     if dealer not in seats:
@@ -18,7 +35,7 @@ def playing_order(seats: Sequence[Hashable], dealer: Hashable, rules: HouseRules
     return [seats[(i + step * k) % n] for k in range(1, n + 1)]
 
 
-def _first_seated(order: Sequence, start: int, seats: Sequence) -> Hashable:
+def _first_seated(order: Sequence[P], start: int, seats: Sequence[P]) -> P:
     """From ``order[start]`` on, in playing direction, the first player still seated."""
     for k in range(len(order)):
         player = order[(start + k) % len(order)]
@@ -27,7 +44,7 @@ def _first_seated(order: Sequence, start: int, seats: Sequence) -> Hashable:
     return seats[0]
 
 
-def next_dealer(seats: Sequence[Hashable], dealer: Hashable, score, rules: HouseRules):
+def next_dealer(seats: Sequence[P], dealer: P, score: Scored[P], rules: HouseRules) -> P:
     """Who deals the next round, given who sits now (clockwise), the last dealer
     and the last round's score. A chosen dealer who has left passes the deal on
     to the next player in the dealing direction."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 from .cards import Card
 
@@ -13,6 +13,27 @@ SCHEMES = ("tiered", "per_point", "none")
 
 ACE_POINTS = 15
 FACE_POINTS = 10
+
+# The house rules the app takes, wherever they come from (the new-session form,
+# a backup, the services): the range of each whole-number rule, the places paid
+# and the units one place pays. HouseRules.check_limits holds rules to them.
+RULE_MONEY_MAX = 10_000_000  # cents in one amount (100,000.00): more is surely a slip
+MAX_TIERS = 6  # places paid
+TIER_MAX = 100  # units one place pays
+RULE_RANGES = {
+    "packs": (1, 4), "jokers": (0, 16), "joker_points": (0, 100),
+    "hand_size": (1, 40), "hand_size_three": (1, 40),
+    # the players the extra pack comes in at (None: never): a table seats 2 to 6
+    # (limits.MIN_PLAYERS to MAX_PLAYERS)
+    "extra_pack_players": (2, 6),
+    **dict.fromkeys(("unit_cents", "hu_cents", "tien_hu_cents", "joker_ace_cents",
+                     "point_cents"), (0, RULE_MONEY_MAX)),
+}
+
+
+class RulesError(ValueError):
+    """House rules that can't be: a value of the wrong kind, a key that is no
+    rule, a setting the rules refuse, or one past the limits the app takes."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +82,7 @@ class HouseRules:
         if self.hand_size < 1 or self.hand_size_three < 1:
             problems.append("hand sizes must be at least 1")
         if problems:
-            raise ValueError("; ".join(problems))
+            raise RulesError("; ".join(problems))
 
     @classmethod
     def penang(cls) -> HouseRules:
@@ -78,6 +99,45 @@ class HouseRules:
             no_passport_last=True,
             hand_size_three=20,
         )
+
+    def to_json(self) -> dict:
+        """The rules as JSON holds them (a session's row, a backup, the audit
+        trail): every field by name, in order, the tiers a list."""
+        data = {name: getattr(self, name) for name in FIELDS}
+        data["tiers"] = list(self.tiers)
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict) -> HouseRules:
+        """Rules as to_json writes them. A key missing (a row from before its
+        rule) takes the default; RulesError for a key that is no rule, a value
+        of the wrong kind, or a setting the rules refuse. The app's limits are
+        not applied: check_limits does that for rules coming in."""
+        if not isinstance(data, dict):
+            raise RulesError(f"house rules must be an object, not {_shown(data)}")
+        unknown = sorted(map(str, set(data) - set(FIELDS)))
+        if unknown:
+            raise RulesError(f"{', '.join(map(_shown, unknown))} is not a house rule")
+        problems = [p for p in (_kind_problem(k, v) for k, v in data.items()) if p]
+        if problems:
+            raise RulesError("; ".join(problems))
+        return cls(**data)
+
+    def check_limits(self) -> None:
+        """RulesError, naming each one, unless every rule is within the limits
+        the app takes (RULE_RANGES, MAX_TIERS, TIER_MAX)."""
+        problems = []
+        for key, (low, high) in RULE_RANGES.items():
+            value = getattr(self, key)
+            if value is not None and not low <= value <= high:
+                problems.append(f'"{key}" must be a whole number from {low} to {high}, '
+                                f"not {_shown(value)}")
+        if not 1 <= len(self.tiers) <= MAX_TIERS:
+            problems.append(f'"tiers" must list 1 to {MAX_TIERS} places, not {len(self.tiers)}')
+        if any(not 0 <= t <= TIER_MAX for t in self.tiers):
+            problems.append(f'"tiers" must be whole numbers from 0 to {TIER_MAX}')
+        if problems:
+            raise RulesError("; ".join(problems))
 
     def cards_dealt(self, n_players: int) -> int:
         return self.hand_size_three if n_players == 3 else self.hand_size
@@ -104,6 +164,41 @@ class HouseRules:
     def tier(self, position: int) -> int:
         """Units paid by 1-based ``position``; places past the list pay the last tier."""
         return self.tiers[min(position, len(self.tiers)) - 1]
+
+
+FIELDS = tuple(f.name for f in fields(HouseRules))  # in order, as to_json writes them
+
+
+def _shown(value, limit: int = 40) -> str:
+    """A value as a message quotes it, cut short."""
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+_WORDS = ("passport", "direction", "dealer_rule", "scheme")
+
+
+def _whole(value) -> bool:
+    return type(value) is int  # not bool, not float
+
+
+def _kind_problem(key: str, value) -> str | None:
+    """What is wrong with the kind of ``value`` for the rule ``key``, if anything."""
+    if key == "tiers":
+        if not isinstance(value, (list, tuple)) or not all(map(_whole, value)):
+            return f'"tiers" must be a list of whole numbers, not {_shown(value)}'
+    elif key == "extra_pack_players":
+        if value is not None and not _whole(value):
+            return f'"extra_pack_players" must be a whole number or null, not {_shown(value)}'
+    elif key == "no_passport_last":
+        if not isinstance(value, bool):
+            return f'"no_passport_last" must be true or false, not {_shown(value)}'
+    elif key in _WORDS:
+        if not isinstance(value, str):
+            return f'"{key}" must be text, not {_shown(value)}'
+    elif not _whole(value):
+        return f'"{key}" must be a whole number, not {_shown(value)}'
+    return None
 
 
 # The named sets of rules a table starts from: key -> (name, rules).

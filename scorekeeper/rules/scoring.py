@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Hashable, Iterable, Mapping, Sequence
+from typing import Generic, TypeVar
 
 from .cards import JOKER, Card, CardError, format_cards, parse_card, scan_cards
 from .house import HouseRules
@@ -15,6 +16,7 @@ WINNING = ("hu", "tien_hu")
 FULL_HAND = ("tien_hu", "no_passport")
 
 Player = Hashable
+P = TypeVar("P", bound=Hashable)  # whatever names the players: a name, a row
 
 
 @dataclass(frozen=True)
@@ -31,7 +33,7 @@ class Problem:
 
     code: str
     message: str
-    players: tuple = ()
+    players: tuple[Hashable, ...] = ()
     cards: tuple[Card, ...] = ()
 
 
@@ -58,14 +60,14 @@ class Breakdown:
 
 
 @dataclass(frozen=True)
-class RoundScore:
-    order: tuple
-    points: dict
-    position: dict
-    net_cents: dict
-    breakdown: dict
+class RoundScore(Generic[P]):
+    order: tuple[P, ...]
+    points: dict[P, int]
+    position: dict[P, int]
+    net_cents: dict[P, int]
+    breakdown: dict[P, Breakdown]
     warnings: list[Problem] = field(default_factory=list)
-    winner: Player | None = None
+    winner: P | None = None
 
 
 @dataclass
@@ -92,7 +94,9 @@ def _read(player: Player, entry: object, problems: list[Problem]) -> _Hand:
         tokens = len(cards) + len(errors)
     else:
         try:
-            items = list(raw)
+            # No cards at all reads as one unreadable card, as anything else
+            # that is not a sequence of cards does.
+            items = list(raw) if raw is not None else [raw]
         except TypeError:
             items = [raw]
         tokens = len(items)
@@ -103,14 +107,14 @@ def _read(player: Player, entry: object, problems: list[Problem]) -> _Hand:
             try:
                 cards.append(parse_card(item if isinstance(item, str) else repr(item),
                                         position))
-            except CardError as error:
-                errors.append(error)
+            except CardError as bad:
+                errors.append(bad)
     for error in errors:
         problems.append(Problem("unreadable_card", f"{player}: {error}", (player,)))
     return _Hand(outcome if outcome in OUTCOMES else "", cards, tokens)
 
 
-def _check_counts(order, hands: dict, rules: HouseRules, tien_hu_round: bool,
+def _check_counts(order: Sequence[P], hands: dict[P, _Hand], rules: HouseRules, tien_hu_round: bool,
                   problems: list[Problem]) -> None:
     dealt = rules.cards_dealt(len(order))
     for player, hand in hands.items():
@@ -135,8 +139,9 @@ def _check_counts(order, hands: dict, rules: HouseRules, tien_hu_round: bool,
                 (player,), tuple(hand.cards)))
 
 
-def _check_copies(order, hands: dict, rules: HouseRules, problems: list[Problem]) -> None:
-    holders: dict[Card, list] = {}
+def _check_copies(order: Sequence[P], hands: dict[P, _Hand], rules: HouseRules,
+                  problems: list[Problem]) -> None:
+    holders: dict[Card, list[P]] = {}
     totals: Counter[Card] = Counter()
     for player in order:
         hand = hands.get(player)
@@ -149,8 +154,8 @@ def _check_copies(order, hands: dict, rules: HouseRules, problems: list[Problem]
                                      holders))
 
 
-def _too_many_copies(totals: Counter, packs: int, jokers: int,
-                     holders: dict | None = None) -> list[Problem]:
+def _too_many_copies(totals: Counter[Card], packs: int, jokers: int,
+                     holders: Mapping[Card, Sequence[Hashable]] | None = None) -> list[Problem]:
     """A problem for each card of which there are more than the deck holds,
     naming who holds it (``holders``: card -> players), if anyone."""
     problems = []
@@ -183,7 +188,7 @@ def hand_problems(cards: Sequence[Card], rules: HouseRules) -> list[Problem]:
     return problems
 
 
-def _check_full_hands(hands: dict, rules: HouseRules, dealt: int,
+def _check_full_hands(hands: dict[P, _Hand], rules: HouseRules, dealt: int,
                       problems: list[Problem], unchecked: list[Problem]) -> None:
     for player, hand in hands.items():
         if hand.tokens != dealt or len(hand.cards) != dealt:
@@ -217,13 +222,14 @@ def _check_full_hands(hands: dict, rules: HouseRules, dealt: int,
                     (player,), tuple(meld)))
 
 
-def _and_list(names) -> str:
+def _and_list(names: Iterable[object]) -> str:
     """Two names or more as a sentence says them: "A and B", "A, B and C"."""
     *rest, last = map(str, names)
     return f"{', '.join(rest)} and {last}"
 
 
-def _validate(order: Sequence, entries: Mapping, rules: HouseRules) -> tuple[dict, list]:
+def _validate(order: Sequence[P], entries: Mapping[P, Entry],
+              rules: HouseRules) -> tuple[dict[P, _Hand], list[Problem]]:
     """The hands read, and the warnings of the checks (a Tien Hu not checked in full)."""
     problems: list[Problem] = []
     if len(order) < 2:
@@ -260,11 +266,12 @@ def _validate(order: Sequence, entries: Mapping, rules: HouseRules) -> tuple[dic
     return hands, unchecked
 
 
-def _warnings(order, hands: dict, rules: HouseRules, winner) -> list[Problem]:
+def _warnings(order: Sequence[P], hands: dict[P, _Hand], rules: HouseRules,
+              winner: P | None) -> list[Problem]:
     if winner is not None and hands[winner].outcome == "tien_hu":
         return []
     warnings = []
-    holding = {}
+    holding: dict[P, list[Card]] = {}
     for player in order:
         hand = hands[player]
         if hand.outcome != "dead":
@@ -290,8 +297,9 @@ def _warnings(order, hands: dict, rules: HouseRules, winner) -> list[Problem]:
     return warnings
 
 
-def _positions(order, hands: dict, points: dict, rules: HouseRules, winner) -> dict:
-    def key(player):
+def _positions(order: Sequence[P], hands: dict[P, _Hand], points: dict[P, int],
+               rules: HouseRules, winner: P | None) -> dict[P, int]:
+    def key(player: P) -> tuple[int, int]:
         if player == winner:
             return (0, 0)
         last = rules.no_passport_last and hands[player].outcome == "no_passport"
@@ -305,9 +313,9 @@ def _half_up(numerator: int, denominator: int) -> int:
     return (2 * numerator + denominator) // (2 * denominator)
 
 
-def _tiered(order, position: dict, rules: HouseRules) -> dict:
+def _tiered(order: Sequence[P], position: dict[P, int], rules: HouseRules) -> dict[P, int]:
     """Each place pays the winners its tier; tied places pay the average."""
-    paid = {}
+    paid: dict[P, int] = {}
     for player in order:
         first = position[player]
         size = sum(position[q] == first for q in order)
@@ -332,8 +340,8 @@ def _joker_ace_units(cards: list[Card]) -> int:
     return units
 
 
-def _money(order, hands: dict, points: dict, position: dict, rules: HouseRules,
-           winner) -> dict:
+def _money(order: Sequence[P], hands: dict[P, _Hand], points: dict[P, int],
+           position: dict[P, int], rules: HouseRules, winner: P | None) -> dict[P, Breakdown]:
     n = len(order)
     tier = dict.fromkeys(order, 0)
     hu = dict.fromkeys(order, 0)
@@ -356,8 +364,8 @@ def _money(order, hands: dict, points: dict, position: dict, rules: HouseRules,
     return {p: Breakdown(tier[p], hu[p], joker_ace[p]) for p in order}
 
 
-def score_round(order: Sequence[Player], entries: Mapping[Player, Entry],
-                rules: HouseRules) -> RoundScore:
+def score_round(order: Sequence[P], entries: Mapping[P, Entry],
+                rules: HouseRules) -> RoundScore[P]:
     """Validate and score one round; ``order`` is the playing order.
 
     Raises RoundError listing every problem; warnings come back on the score.

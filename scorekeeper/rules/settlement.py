@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
+from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Hashable, Iterable, Mapping
+from typing import Generic, TypeVar
 
 # Beyond this many players with a balance the exact search (2^n subsets) is
 # too slow for a page view; a greedy settlement (still correct, maybe longer) is used.
 EXACT_LIMIT = 14
 
+P = TypeVar("P", bound=Hashable)  # whatever names the players: a name, a row
+
 
 @dataclass(frozen=True)
-class Transfer:
-    payer: Hashable
-    payee: Hashable
+class Transfer(Generic[P]):
+    payer: P
+    payee: P
     cents: int
 
 
@@ -57,7 +60,7 @@ def _zero_sum_groups(amounts: list[int]) -> list[list[int]]:
     return result
 
 
-def settle(balances: Mapping[Hashable, int]) -> list[Transfer]:
+def settle(balances: Mapping[P, int]) -> list[Transfer[P]]:
     """Who pays whom, in the fewest transfers, for balances in cents summing to zero.
 
     The same balances always give the same list, sorted by payer then payee.
@@ -66,7 +69,7 @@ def settle(balances: Mapping[Hashable, int]) -> list[Transfer]:
         raise ValueError(f"balances sum to {sum(balances.values())} cents, not zero")
     people = _stable(p for p, cents in balances.items() if cents)
     amounts = [balances[p] for p in people]
-    transfers = []
+    transfers: list[Transfer[P]] = []
     for group in _zero_sum_groups(amounts):
         left = {people[i]: amounts[i] for i in group}
         while any(left.values()):

@@ -3,13 +3,14 @@
 
 from __future__ import annotations
 
-import dataclasses
 import re
+from collections.abc import Sequence
 from datetime import datetime
 from itertools import islice
 
 import sqlalchemy as sa
 
+from ..audit import Action, GroupImported, PlayerAdded, RoundRestored, SessionStarted
 from ..demo import DemoGroup, DemoSession
 from ..extensions import db
 from ..limits import DEVICE_MAX
@@ -22,12 +23,14 @@ from ..models import (
     Round,
     RoundEntry,
     Seat,
+    table,
     utcnow,
 )
 from ..records import Backup
 from .groups import _check_new_group, _hash, _unless_taken, create_group
 from .sessions import _recount_finished
 from .totals import _total_seats_in_bulk
+from .versioning import event_columns
 
 
 def import_group(name: str, passphrase: str, backup: Backup, *, device: str = "",
@@ -57,7 +60,7 @@ def _write_backup(name: str, passphrase_hash: str, backup: Backup, device: str) 
     db.session.add(group)
     db.session.flush()
     if backup.players:
-        db.session.execute(sa.insert(Player.__table__), [
+        db.session.execute(sa.insert(table(Player)), [
             {"group_id": group.id, "name": p.name, "created_at": p.created_at}
             for p in backup.players])
     players = dict(db.session.execute(
@@ -72,25 +75,24 @@ def _write_backup(name: str, passphrase_hash: str, backup: Backup, device: str) 
                "before": e.before, "after": e.after, "version": e.version}
               for e in backup.events]
     events.append({"group_id": group.id, "session_id": None, "at": utcnow(),
-                   "device": device[:DEVICE_MAX], "action": "group.import",
-                   "subject": "Imported from a backup", "before": None, "version": None,
-                   "after": {"from": backup.group_name,
-                             "exported_at": backup.exported_at.isoformat() + "Z",
-                             "sessions": len(backup.sessions), "rounds": backup.rounds}})
-    db.session.execute(sa.insert(AuditEvent.__table__), events)
-    restores = [i for i, e in enumerate(backup.events) if e.action == "round.restore"]
+                   "device": device[:DEVICE_MAX], "version": None, **event_columns(GroupImported(
+                       backup.group_name, backup.exported_at.isoformat() + "Z",
+                       len(backup.sessions), backup.rounds))})
+    db.session.execute(sa.insert(table(AuditEvent)), events)
+    restores = {i: RoundRestored.from_json(e.before, e.after)
+                for i, e in enumerate(backup.events) if e.action == Action.ROUND_RESTORE}
     if restores:
         # The deletion each undid, from its index to its id. Rows inserted one
         # after another take rising ids, and nobody else writes to this group yet.
         event_ids = db.session.scalars(sa.select(AuditEvent.id).where(
             AuditEvent.group_id == group.id).order_by(AuditEvent.id)).all()
         db.session.execute(
-            sa.update(AuditEvent.__table__)
-            .where(AuditEvent.__table__.c.id == sa.bindparam("event"))
+            sa.update(table(AuditEvent))
+            .where(table(AuditEvent).c.id == sa.bindparam("event"))
             .values(after=sa.bindparam("new_after")),
-            [{"event": event_ids[i], "new_after": {
-                **events[i]["after"], "restores": event_ids[events[i]["after"]["restores"]]}}
-             for i in restores])
+            [{"event": event_ids[i], "new_after": RoundRestored(
+                restore.round, event_ids[restore.restores]).to_json().after}
+             for i, restore in restores.items()])
     return group
 
 
@@ -142,59 +144,60 @@ def _write_demo_players(group: Group, names: list[str], at: datetime) -> dict[st
     ids = db.session.scalars(
         sa.insert(Player).returning(Player.id, sort_by_parameter_order=True),
         [{"group_id": group.id, "name": name, "created_at": at} for name in names]).all()
-    db.session.execute(sa.insert(AuditEvent.__table__), [
-        {"group_id": group.id, "at": at, "device": DEMO_DEVICE, "action": "player.add",
-         "subject": name, "after": {"name": name}} for name in names])
-    return dict(zip(names, ids))
+    db.session.execute(sa.insert(table(AuditEvent)), [
+        {"group_id": group.id, "at": at, "device": DEMO_DEVICE,
+         **event_columns(PlayerAdded(name))} for name in names])
+    return dict(zip(names, ids, strict=True))
 
 
 def _write_demo_batch(group_id: int, players: dict[str, int],
                       batch: list[DemoSession]) -> int:
     session_ids = _write_sessions(group_id, players, batch, [
         {"version": s.version, "started_at": s.started_at, "ended_at": s.ended_at,
-         "currency": DEMO_CURRENCY, "house_rules": dataclasses.asdict(s.rules),
+         "currency": DEMO_CURRENCY, "house_rules": s.rules,
          "first_dealer_id": players[s.first_dealer]} for s in batch])
-    db.session.execute(sa.insert(AuditEvent.__table__), [
+    db.session.execute(sa.insert(table(AuditEvent)), [
         {"group_id": group_id, "session_id": sid, "at": s.started_at, "device": DEMO_DEVICE,
-         "action": "session.start", "subject": "Session started", "version": 1,
-         "after": {"players": s.table, "first_dealer": s.first_dealer, "currency": DEMO_CURRENCY,
-                   "house_rules": dataclasses.asdict(s.rules)}}
-        for sid, s in zip(session_ids, batch)])
+         "version": 1, **event_columns(SessionStarted(
+             tuple(s.table), s.first_dealer, DEMO_CURRENCY, s.rules.to_json()))}
+        for sid, s in zip(session_ids, batch, strict=True)])
     return sum(len(s.rounds) for s in batch)
 
 
-def _write_sessions(group_id: int, players: dict[str, int], sessions: list,
+def _write_sessions(group_id: int, players: dict[str, int], sessions: Sequence,
                     columns: list[dict]) -> list[int]:
     """Sessions written in bulk, with their seats, rounds, entries, payments
     and seat totals; their ids, in order. ``sessions`` are DemoSession or
     backup.SessionData (their seats, rounds and payments), ``columns`` each
-    one's other values (version, times, currency, house_rules, first_dealer_id);
+    one's other values (version, times, currency, house_rules: a HouseRules,
+    first_dealer_id);
     ``players`` the group's player ids by name. A few statements whatever the
     number of rows."""
     if not sessions:
         return []
-    db.session.execute(sa.insert(GameSession.__table__),
+    db.session.execute(sa.insert(table(GameSession)),
                        [{"group_id": group_id, **values} for values in columns])
     # Their ids, in the order written: rows inserted one after another take
     # rising ids (SQLite gives the largest + 1, under its write lock; a
     # PostgreSQL sequence rises within a connection), and they are the group's
     # newest. (RETURNING in order would take, on SQLite, one INSERT per row.)
-    session_ids = db.session.scalars(
+    session_ids = list(db.session.scalars(
         sa.select(GameSession.id).where(GameSession.group_id == group_id)
-        .order_by(GameSession.id.desc()).limit(len(columns))).all()[::-1]
-    db.session.execute(sa.insert(Seat.__table__), [
+        .order_by(GameSession.id.desc()).limit(len(columns))))[::-1]
+    db.session.execute(sa.insert(table(Seat)), [
         {"session_id": sid, "player_id": players[seat.player], "position": seat.position,
          "active": seat.active}
-        for sid, s in zip(session_ids, sessions) for seat in s.seats])
+        for sid, s in zip(session_ids, sessions, strict=True) for seat in s.seats])
     payments = [
         {"session_id": sid, "payer_id": players[p.payer], "payee_id": players[p.payee],
          "cents": p.cents, "paid_at": p.paid_at}
-        for sid, s in zip(session_ids, sessions) for p in s.payments]
+        for sid, s in zip(session_ids, sessions, strict=True) for p in s.payments]
     if payments:
-        db.session.execute(sa.insert(Payment.__table__), payments)
-    rounds = [(sid, r) for sid, s in zip(session_ids, sessions) for r in s.rounds]
+        db.session.execute(sa.insert(table(Payment)), payments)
+    rounds = [(sid, r) for sid, s in zip(session_ids, sessions, strict=True)
+              for r in s.rounds]
     if rounds:
-        db.session.execute(sa.insert(Round.__table__), [
+        db.session.execute(sa.insert(table(Round)), [
             {"session_id": sid, "number": r.number, "dealer_id": players[r.dealer],
              "created_at": r.created_at}
             for sid, r in rounds])
@@ -203,7 +206,7 @@ def _write_sessions(group_id: int, players: dict[str, int], sessions: list,
         round_ids = {(sid, number): rid for sid, number, rid in db.session.execute(
             sa.select(Round.session_id, Round.number, Round.id)
             .where(Round.session_id.in_(session_ids)))}
-        db.session.execute(sa.insert(RoundEntry.__table__), [
+        db.session.execute(sa.insert(table(RoundEntry)), [
             {"round_id": round_ids[sid, r.number], "player_id": players[e.player],
              "seat": e.seat, "turn": e.turn, "outcome": e.outcome, "cards": e.cards,
              "points": e.points, "position": e.position, "tier_cents": e.tier_cents,

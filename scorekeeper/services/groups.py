@@ -10,6 +10,7 @@ from contextlib import contextmanager
 import sqlalchemy as sa
 from flask import current_app
 
+from ..audit import PassphraseChanged, TimezoneChanged
 from ..extensions import db
 from ..limits import GROUP_NAME_MAX, PASSPHRASE_MIN, clean_name, time_zones
 from ..models import Group, SignIn
@@ -122,7 +123,7 @@ def set_passphrase(group: Group, passphrase: str, *, device: str = "") -> None:
     _check_passphrase_strength(passphrase)
     group.passphrase_hash = _hash(passphrase)
     db.session.execute(sa.delete(SignIn).where(SignIn.group_id == group.id))
-    _audit(group.id, "group.passphrase", "New passphrase", device=device)
+    _audit(group.id, PassphraseChanged(), device=device)
     db.session.commit()
 
 
@@ -146,8 +147,7 @@ def set_timezone(group: Group, timezone: str, *, device: str = "") -> None:
         raise ServiceError("Choose a time zone from the list")
     if timezone == group.timezone:
         return
-    before = {"timezone": group.timezone}
+    changed = TimezoneChanged(group.timezone, timezone)
     group.timezone = timezone
-    _audit(group.id, "group.timezone", f"Time zone {timezone}", before=before,
-           after={"timezone": timezone}, device=device)
+    _audit(group.id, changed, device=device)
     db.session.commit()

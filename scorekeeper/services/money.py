@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..audit import PaymentPaid, PaymentUnpaid
 from ..extensions import db
 from ..models import (
     GameSession,
@@ -51,10 +52,9 @@ def set_paid(session: GameSession, payer_id: int, payee_id: int, cents: int,
         raise ServiceError("That transfer is not part of the settlement any more")
     _claim(session, version)
     names = {seat.player_id: seat.player.name for seat in session.seats}
-    transfer = {"payer": names[payer_id], "payee": names[payee_id], "cents": cents}
-    _audit(session.group_id, "payment.paid" if paid else "payment.unpaid",
-           f"{names[payer_id]} pays {names[payee_id]}", session=session,
-           before=None if paid else transfer, after=transfer if paid else None, device=device)
+    marked = PaymentPaid if paid else PaymentUnpaid
+    _audit(session.group_id, marked(names[payer_id], names[payee_id], cents), session=session,
+           device=device)
     for payment in list(session.payments):
         if (payment.payer_id, payment.payee_id, payment.cents) == key:
             session.payments.remove(payment)

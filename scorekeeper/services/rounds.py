@@ -6,10 +6,20 @@ from __future__ import annotations
 
 import functools
 import hashlib
-from dataclasses import dataclass
 
 import sqlalchemy as sa
 
+from ..audit import (
+    Action,
+    PayloadError,
+    PlayerRenamed,
+    RoundAdded,
+    RoundDeleted,
+    RoundEdited,
+    RoundRestored,
+    RulesChanged,
+    read_payload,
+)
 from ..extensions import db
 from ..models import (
     AuditEvent,
@@ -17,7 +27,9 @@ from ..models import (
     Player,
     Round,
     RoundEntry,
+    table,
 )
+from ..queries.turns import Upcoming, upcoming
 from ..rules import (
     Entry,
     HouseRules,
@@ -30,15 +42,15 @@ from ..rules import (
     playing_order,
     score_round,
 )
-from .sessions import _check_open, _check_table, _rules_to_json, active_players
+from .sessions import _check_open, _check_rules, _check_table, active_players
 from .totals import _add_round_to_seats, _total_seats
 from .versioning import (
     ServiceError,
     _audit,
-    _check_version,
     _claim,
     _saving,
     _snapshot,
+    check_version,
     round_snapshot,
 )
 
@@ -58,15 +70,6 @@ def warnings_digest(warnings: list[Problem]) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-@dataclass(frozen=True)
-class Upcoming:
-    """Who deals the next round and the order of play."""
-
-    number: int
-    dealer: Player
-    order: list[Player]
-
-
 def _round_score(round_: Round, rules: HouseRules) -> RoundScore:
     entries = sorted(round_.entries, key=lambda e: e.turn)
     return score_round(
@@ -75,100 +78,24 @@ def _round_score(round_: Round, rules: HouseRules) -> RoundScore:
         rules)
 
 
-def _pass_deal(session: GameSession, player: Player) -> Player:
-    """``player`` if seated, else the next seated player in the dealing direction."""
-    seats = session.seats  # all rows, clockwise; a player who left keeps a position
-    start = next(i for i, seat in enumerate(seats) if seat.player is player)
-    step = 1 if session.rules.direction == "clockwise" else -1
-    for k in range(len(seats)):
-        seat = seats[(start + step * k) % len(seats)]
-        if seat.active:
-            return seat.player
-    raise ServiceError("Nobody is seated")
-
-
-@dataclass(frozen=True)
-class LastRound:
-    """The session's latest round as stored: what next_dealer reads of its score."""
-
-    number: int
-    dealer_id: int
-    order: tuple[int, ...]  # player ids in playing order
-    points: dict[int, int]
-    position: dict[int, int]
-
-    @classmethod
-    def of(cls, rows) -> LastRound | None:
-        """From the round's entry rows (number, dealer_id, player_id, points,
-        position) in playing order; None for no rows (no round yet)."""
-        if not rows:
-            return None
-        return cls(rows[0].number, rows[0].dealer_id, tuple(r.player_id for r in rows),
-                   {r.player_id: r.points for r in rows}, {r.player_id: r.position for r in rows})
-
-    @classmethod
-    def of_round(cls, round_: Round) -> LastRound:
-        """From a loaded round, when it is the latest."""
-        entries = sorted(round_.entries, key=lambda e: e.turn)
-        return cls(round_.number, round_.dealer_id, tuple(e.player_id for e in entries),
-                   {e.player_id: e.points for e in entries},
-                   {e.player_id: e.position for e in entries})
-
-
-@functools.cache
-def _last_round_entries() -> sa.Select:
-    """The entries of the session ``session_id``'s latest round, a statement
-    built once (every page of a session runs it)."""
-    session_id = sa.bindparam("session_id")
-    latest = sa.select(sa.func.max(Round.number)).where(Round.session_id == session_id)
-    return (sa.select(Round.number, Round.dealer_id, RoundEntry.player_id, RoundEntry.points,
-                      RoundEntry.position)
-            .join(RoundEntry.round)
-            .where(Round.session_id == session_id, Round.number == latest.scalar_subquery())
-            .order_by(RoundEntry.turn))
-
-
-def last_round(session: GameSession) -> LastRound | None:
-    """The latest round's stored results, read without loading the rounds
-    before it nor scoring it again."""
-    return LastRound.of(
-        db.session.execute(_last_round_entries(), {"session_id": session.id}).all())
-
-
-def upcoming(session: GameSession) -> Upcoming:
-    return coming_after(session, last_round(session))
-
-
-def coming_after(session: GameSession, last: LastRound | None) -> Upcoming:
-    """Who deals and who plays when after ``last``, the session's latest round
-    (None: before the first)."""
-    rules = session.rules
-    seated = active_players(session)
-    if last is None:
-        dealer = _pass_deal(session, session.first_dealer)
-    else:
-        by_id = {seat.player_id: seat.player for seat in session.seats}
-        dealer = by_id[next_dealer([p.id for p in seated], last.dealer_id, last, rules)]
-    order = playing_order(seated, dealer, rules)
-    return Upcoming((last.number if last else 0) + 1, dealer, order)
-
-
 def _entry_values(seats: list[Player], order: list[Player], entries: dict[str, Entry],
                   score: RoundScore) -> list[dict]:
     """The stored values of a round's entries, in playing order. A player
     missing from ``entries`` keeps the outcome and cards already stored."""
-    values = []
+    values: list[dict[str, int | str]] = []
+    money = 0
     for turn, player in enumerate(order):
         parts = score.breakdown[player.name]
-        row = {"player_id": player.id, "seat": seats.index(player), "turn": turn,
-               "points": score.points[player.name], "position": score.position[player.name],
-               "tier_cents": parts.tier, "hu_cents": parts.hu,
-               "joker_ace_cents": parts.joker_ace, "net_cents": parts.total}
+        values.append({
+            "player_id": player.id, "seat": seats.index(player), "turn": turn,
+            "points": score.points[player.name], "position": score.position[player.name],
+            "tier_cents": parts.tier, "hu_cents": parts.hu,
+            "joker_ace_cents": parts.joker_ace, "net_cents": parts.total})
+        money += parts.total
         given = entries.get(player.name)
         if given is not None:
-            row.update(outcome=given.outcome, cards=format_cards(_cards_of(given)))
-        values.append(row)
-    if sum(row["net_cents"] for row in values) != 0:
+            values[-1].update(outcome=given.outcome, cards=format_cards(_cards_of(given)))
+    if money != 0:
         raise RuntimeError("A round's money does not sum to zero")
     return values
 
@@ -210,32 +137,32 @@ def record_round(session: GameSession, entries: dict[str, Entry],
     the round, its entries in one statement, and its totals added to the seats
     in another."""
     _check_open(session)
-    _check_version(session, version)  # before scoring: a stale page's errors don't matter
+    check_version(session, version)  # before scoring: a stale page's errors don't matter
     coming = coming or upcoming(session)
     score = _score(coming.order, entries, session.rules, confirmed)
     rows = _entry_values(active_players(session), coming.order, entries, score)
     _claim(session, version)
-    with _saving(version):
+    with _saving(session, version):
         round_id = db.session.execute(_insert_round(), {
             "session_id": session.id, "number": coming.number, "dealer_id": coming.dealer.id,
         }).scalar_one()
         db.session.execute(_insert_entries(), [{**row, "round_id": round_id} for row in rows])
         db.session.execute(_add_round_to_seats(), {"round_id": round_id})
-        _audit(session.group_id, "round.add", f"Round {coming.number}", session=session,
-               after=_snapshot(coming.number, coming.dealer.name,
-                               list(zip([p.name for p in coming.order], rows))),
-               device=device)
+        names = [p.name for p in coming.order]
+        _audit(session.group_id, RoundAdded(_snapshot(
+            coming.number, coming.dealer.name, list(zip(names, rows, strict=True)))),
+               session=session, device=device)
     return coming.number
 
 
 @functools.cache
 def _insert_round() -> sa.Insert:
-    return sa.insert(Round.__table__).returning(Round.__table__.c.id)
+    return sa.insert(table(Round)).returning(table(Round).c.id)
 
 
 @functools.cache
 def _insert_entries() -> sa.Insert:
-    return sa.insert(RoundEntry.__table__)
+    return sa.insert(table(RoundEntry))
 
 
 def _round_seats(round_: Round) -> list[Player]:
@@ -247,17 +174,17 @@ def edit_round(round_: Round, entries: dict[str, Entry], confirmed: str | None =
     """Change what was entered for a round; later rounds are scored again."""
     session = round_.session
     _check_open(session)
-    _check_version(session, version)  # before scoring: a stale page's errors don't matter
+    check_version(session, version)  # before scoring: a stale page's errors don't matter
     order = [e.player for e in sorted(round_.entries, key=lambda e: e.turn)]
     score = _score(order, entries, session.rules, confirmed)
     before = round_snapshot(round_)
     _claim(session, version)
-    with _saving(version):
+    with _saving(session, version):
         _write_score(round_, _round_seats(round_), order, entries, score)
         _rescore_after(session, round_.number)
         _total_seats(session)
-        _audit(session.group_id, "round.edit", f"Round {round_.number}", session=session,
-               before=before, after=round_snapshot(round_), device=device)
+        _audit(session.group_id, RoundEdited(before, round_snapshot(round_)), session=session,
+               device=device)
     return round_
 
 
@@ -269,7 +196,7 @@ def delete_round(round_: Round, *, device: str = "", version: int | None = None)
     number = round_.number
     before = round_snapshot(round_)
     _claim(session, version)
-    with _saving(version):
+    with _saving(session, version):
         session.rounds.remove(round_)
         db.session.flush()
         for later in session.rounds:
@@ -278,8 +205,7 @@ def delete_round(round_: Round, *, device: str = "", version: int | None = None)
                 db.session.flush()  # one at a time keeps (session, number) unique
         _rescore_after(session, number - 1)
         _total_seats(session)
-        _audit(session.group_id, "round.delete", f"Round {number}", session=session,
-               before=before, device=device)
+        _audit(session.group_id, RoundDeleted(before), session=session, device=device)
 
 
 def restore_round(session: GameSession, deletion: AuditEvent, *, device: str = "",
@@ -287,13 +213,13 @@ def restore_round(session: GameSession, deletion: AuditEvent, *, device: str = "
     """Put a deleted round back at the number it had (or last, if there are
     fewer rounds now); the rounds after it move down a number and are scored again."""
     _check_open(session)
-    if deletion.action != "round.delete" or deletion.session_id != session.id:
+    if deletion.action != Action.ROUND_DELETE or deletion.session_id != session.id:
         raise ServiceError("Only a deleted round of this session can be restored")
     if deletion.id in restored_deletions(session):
         raise ServiceError("That round has been restored already")
-    number, dealer, entries = _deleted_round(session, deletion.before)
+    number, dealer, entries = _deleted_round(session, deletion)
     _claim(session, version)
-    with _saving(version):
+    with _saving(session, version):
         number = min(number, len(session.rounds) + 1)
         for later in sorted(session.rounds, key=lambda r: -r.number):
             if later.number >= number:
@@ -312,42 +238,88 @@ def restore_round(session: GameSession, deletion: AuditEvent, *, device: str = "
             db.session.rollback()
             raise ServiceError(f"That round can't be scored: {error}") from None
         _total_seats(session)
-        _audit(session.group_id, "round.restore", f"Round {number}", session=session,
-               after={**round_snapshot(round_), "restores": deletion.id}, device=device)
+        _audit(session.group_id, RoundRestored(round_snapshot(round_), deletion.id),
+               session=session, device=device)
     return round_
 
 
-def _deleted_round(session: GameSession, kept: object) -> tuple[int, Player, list[tuple]]:
-    """The number, dealer and entries (player, seat, turn, outcome, cards) of a
-    round_snapshot, with players found by name, following renames since."""
+def _deleted_round(session: GameSession,
+                   deletion: AuditEvent) -> tuple[int, Player, list[tuple]]:
+    """The number, dealer and entries (player, seat, turn, outcome, cards) of
+    the round a deletion kept, with players found by name, following renames since."""
+    try:
+        kept = RoundDeleted.from_json(deletion.before, deletion.after).round
+    except PayloadError:
+        raise ServiceError("The record of that round is damaged: it can't be restored") from None
     seated = {seat.player.name: seat.player for seat in session.seats}
-    renamed = dict(db.session.execute(
-        sa.select(AuditEvent.before["name"].as_string(), AuditEvent.after["name"].as_string())
-        .where(AuditEvent.group_id == session.group_id, AuditEvent.action == "player.rename")
-        .order_by(AuditEvent.id)).all())
+    renamed = dict(_renames(session.group_id))
 
     def player(name: str) -> Player:
         for _ in range(len(renamed) + 1):
             if name in seated:
                 return seated[name]
-            name = renamed.get(name)
+            if name not in renamed:
+                break
+            name = renamed[name]
         raise ServiceError("That round's players are no longer in this session")
 
-    try:
-        entries = [(player(e["player"]), int(e["seat"]), int(e["turn"]), str(e["outcome"]),
-                    str(e["cards"])) for e in kept["entries"]]
-        return int(kept["number"]), player(kept["dealer"]), entries
-    except ServiceError:
-        raise
-    except (KeyError, TypeError, ValueError):
-        raise ServiceError("The record of that round is damaged: it can't be restored") from None
+    entries = [(player(e.player), e.seat, e.turn, e.outcome, e.cards) for e in kept.entries]
+    return kept.number, player(kept.dealer), entries
+
+
+def _renames(group_id: int) -> list[tuple[str, str]]:
+    """The group's players' renames, oldest first, as (old name, new name); a
+    damaged record of one is left out."""
+    renames = []
+    for before, after in db.session.execute(
+            sa.select(AuditEvent.before, AuditEvent.after)
+            .where(AuditEvent.group_id == group_id, AuditEvent.action == Action.PLAYER_RENAME)
+            .order_by(AuditEvent.id)):
+        try:
+            renamed = PlayerRenamed.from_json(before, after)
+        except PayloadError:
+            continue
+        renames.append((renamed.old, renamed.new))
+    return renames
+
+
+def where_round_is(number: int, since: list[AuditEvent]) -> int | None:
+    """Where round ``number`` is after the changes ``since`` (oldest first):
+    deleting an earlier round moves it up, restoring one moves it down; None
+    if it was deleted (and not restored)."""
+    deleted_by = None
+    for event in since:
+        if event.action not in (Action.ROUND_DELETE, Action.ROUND_RESTORE):
+            continue
+        try:
+            payload = read_payload(event.action, event.before, event.after)
+        except PayloadError:  # a damaged record moves nothing
+            continue
+        if isinstance(payload, RoundDeleted) and deleted_by is None:
+            if payload.round.number == number:
+                deleted_by = event.id
+            elif payload.round.number < number:
+                number -= 1
+        elif isinstance(payload, RoundRestored):
+            if deleted_by is not None:
+                if payload.restores == deleted_by:
+                    number, deleted_by = payload.round.number, None
+            elif payload.round.number <= number:
+                number += 1
+    return None if deleted_by is not None else number
 
 
 def restored_deletions(session: GameSession) -> set[int]:
     """Ids of the session's round deletions that have been restored."""
     afters = db.session.scalars(sa.select(AuditEvent.after).where(
-        AuditEvent.session_id == session.id, AuditEvent.action == "round.restore"))
-    return {after["restores"] for after in afters}
+        AuditEvent.session_id == session.id, AuditEvent.action == Action.ROUND_RESTORE))
+    restored = set()
+    for after in afters:
+        try:
+            restored.add(RoundRestored.deletion_of(after))
+        except PayloadError:  # a damaged record names no deletion
+            continue
+    return restored
 
 
 def _rescore_after(session: GameSession, number: int) -> None:
@@ -360,7 +332,7 @@ def _rescore_after(session: GameSession, number: int) -> None:
     score = _round_score(previous, rules) if previous else None
     for round_ in rounds[number:]:
         seats = _round_seats(round_)
-        if previous is not None:
+        if previous is not None and score is not None:
             by_name = {p.name: p for p in seats}
             round_.dealer = by_name[next_dealer(
                 [p.name for p in seats], previous.dealer.name, score, rules)]
@@ -381,7 +353,8 @@ def change_house_rules(session: GameSession, rules: HouseRules, currency: str, *
     round can't be scored under them.
     """
     _check_open(session)
-    _check_version(session, version)  # before scoring: a stale page's errors don't matter
+    check_version(session, version)  # before scoring: a stale page's errors don't matter
+    _check_rules(rules)
     _check_table(rules, len(active_players(session)))
     scores = []
     for round_ in session.rounds:
@@ -390,15 +363,14 @@ def change_house_rules(session: GameSession, rules: HouseRules, currency: str, *
         except RoundError as error:
             raise ServiceError(
                 f"Round {round_.number} can't be scored under these rules: {error}") from None
-    before = {"house_rules": session.house_rules, "currency": session.currency}
+    was = session.rules.to_json(), session.currency
     _claim(session, version)
-    session.house_rules = _rules_to_json(rules)
+    session.rules = rules  # frozen: a new HouseRules is how the row changes
     session.currency = currency.strip() or session.currency
-    for round_, score in zip(session.rounds, scores):
+    for round_, score in zip(session.rounds, scores, strict=True):
         order = [e.player for e in sorted(round_.entries, key=lambda e: e.turn)]
         _write_score(round_, _round_seats(round_), order, {}, score)
     _total_seats(session)
-    _audit(session.group_id, "session.rules", "House rules", session=session, before=before,
-           after={"house_rules": session.house_rules, "currency": session.currency},
-           device=device)
+    _audit(session.group_id, RulesChanged(*was, rules.to_json(), session.currency),
+           session=session, device=device)
     db.session.commit()

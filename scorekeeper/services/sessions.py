@@ -3,17 +3,26 @@ ending and reopening, a player's name."""
 
 from __future__ import annotations
 
-import dataclasses
 import random
 
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 
+from ..audit import (
+    PlayerAdded,
+    PlayerRenamed,
+    SeatJoined,
+    SeatLeft,
+    SessionEnded,
+    SessionReopened,
+    SessionStarted,
+)
 from ..extensions import db
 from ..limits import MAX_PLAYERS, MIN_PLAYERS, NAME_MAX, clean_name
 from ..models import GameSession, Group, Player, Seat, utcnow
 from ..rules import (
     HouseRules,
+    RulesError,
 )
 from .versioning import ServiceError, _audit, _claim
 
@@ -41,10 +50,10 @@ def find_or_create_players(group: Group, names: list[str], *, device: str = "") 
     if len(set(keys)) != len(keys):
         raise ServiceError("Each player needs a different name")
     known = {p.name_key: p for p in group_players(group.id)}
-    new = [name for name, key in zip(names, keys) if key not in known]
+    new = [name for name, key in zip(names, keys, strict=True) if key not in known]
     for name in new:
         if _insert_player(group.id, name):
-            _audit(group.id, "player.add", name, after={"name": name}, device=device)
+            _audit(group.id, PlayerAdded(name), device=device)
     if new:
         known = {p.name_key: p for p in group_players(group.id)}
     return [known[key] for key in keys]
@@ -54,14 +63,21 @@ def _insert_player(group_id: int, name: str) -> bool:
     """Add a player unless the group has one of that name (whatever the letter
     case) by now, waiting for a phone that is adding them at this moment;
     whether this one added them."""
-    insert = {"postgresql": postgresql.insert, "sqlite": sqlite.insert}[
-        db.session.get_bind().dialect.name]
+    dialect = postgresql if db.session.get_bind().dialect.name == "postgresql" else sqlite
     added = db.session.scalar(
-        insert(Player).values(group_id=group_id, name=name, name_key=name.casefold(),
-                              created_at=utcnow())
+        dialect.insert(Player).values(group_id=group_id, name=name, name_key=name.casefold(),
+                                      created_at=utcnow())
         .on_conflict_do_nothing(index_elements=["group_id", "name_key"])
         .returning(Player.id))
     return added is not None
+
+
+def _check_rules(rules: HouseRules) -> None:
+    """Rules within the limits the app takes (as the form's and a backup's are)."""
+    try:
+        rules.check_limits()
+    except RulesError as error:
+        raise ServiceError(f"These house rules can't be taken: {error}") from None
 
 
 def _check_table(rules: HouseRules, n_players: int) -> None:
@@ -82,6 +98,7 @@ def start_session(group: Group, names: list[str], rules: HouseRules,
 
     ``first_dealer`` is one of the names, or None to draw one at random.
     """
+    _check_rules(rules)
     _check_table(rules, len(names))
     players = find_or_create_players(group, names, device=device)
     if first_dealer is None:
@@ -94,21 +111,17 @@ def start_session(group: Group, names: list[str], rules: HouseRules,
     session = GameSession(
         group=group,
         currency=currency.strip() or "RM",
-        house_rules=_rules_to_json(rules),
+        rules=rules,
         first_dealer=dealer,
         seats=[Seat(player=p, position=i) for i, p in enumerate(players)],
     )
     db.session.add(session)
     db.session.flush()
-    _audit(group.id, "session.start", "Session started", session=session, after={
-        "players": [p.name for p in players], "first_dealer": dealer.name,
-        "currency": session.currency, "house_rules": session.house_rules}, device=device)
+    _audit(group.id, SessionStarted(tuple(p.name for p in players), dealer.name,
+                                    session.currency, rules.to_json()),
+           session=session, device=device)
     db.session.commit()
     return session
-
-
-def _rules_to_json(rules: HouseRules) -> dict:
-    return dataclasses.asdict(rules)
 
 
 def active_players(session: GameSession) -> list[Player]:
@@ -149,9 +162,9 @@ def join_session(session: GameSession, name: str, position: int, *, device: str 
     else:
         everyone.insert(everyone.index(seated[-1]) + 1, seat)
     _renumber_seats(everyone)
-    _audit(session.group_id, "seat.join", player.name, session=session,
-           after={"player": player.name, "seats": [s.player.name for s in everyone if s.active]},
-           device=device)
+    _audit(session.group_id,
+           SeatJoined(player.name, tuple(s.player.name for s in everyone if s.active)),
+           session=session, device=device)
     db.session.commit()
     return player
 
@@ -169,8 +182,7 @@ def leave_session(session: GameSession, player_id: int, *, device: str = "",
         raise ServiceError(f"A table needs at least {MIN_PLAYERS} players")
     _claim(session, version)
     seat.active = False
-    _audit(session.group_id, "seat.leave", seat.player.name, session=session,
-           before={"player": seat.player.name}, device=device)
+    _audit(session.group_id, SeatLeft(seat.player.name), session=session, device=device)
     db.session.commit()
 
 
@@ -184,7 +196,7 @@ def end_session(session: GameSession, *, device: str = "", version: int | None =
     _claim(session, version)
     session.ended_at = utcnow()
     _count_finished(session.group_id, 1)
-    _audit(session.group_id, "session.end", "Session ended", session=session, device=device)
+    _audit(session.group_id, SessionEnded(), session=session, device=device)
     db.session.commit()
 
 
@@ -196,8 +208,7 @@ def reopen_session(session: GameSession, *, device: str = "",
     _claim(session, version)
     session.ended_at = None
     _count_finished(session.group_id, -1)
-    _audit(session.group_id, "session.reopen", "Session reopened", session=session,
-           device=device)
+    _audit(session.group_id, SessionReopened(), session=session, device=device)
     db.session.commit()
 
 
@@ -229,10 +240,9 @@ def rename_player(player: Player, name: str, *, device: str = "") -> None:
     if any(other.id != player.id and other.name_key == name.casefold()
            for other in group_players(player.group_id)):
         raise taken
-    before = {"name": player.name}
+    renamed = PlayerRenamed(player.name, name)
     player.name = name
-    _audit(player.group_id, "player.rename", name, before=before, after={"name": name},
-           device=device)
+    _audit(player.group_id, renamed, device=device)
     try:
         db.session.commit()
     except sa.exc.IntegrityError:  # renamed so by another phone at the same moment

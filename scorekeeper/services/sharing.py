@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..audit import ShareCreated, ShareRevoked
 from ..extensions import db
 from ..models import (
     GameSession,
@@ -16,8 +17,7 @@ def create_share_link(session: GameSession, *, device: str = "") -> ShareLink:
     link = ShareLink(session_id=session.id)
     db.session.add(link)
     db.session.flush()
-    _audit(session.group_id, "share.create", f"Share link {link.id}", session=session,
-           after={"link": link.id}, device=device)
+    _audit(session.group_id, ShareCreated(link.id), session=session, device=device)
     db.session.commit()
     return link
 
@@ -28,6 +28,5 @@ def revoke_share_link(link: ShareLink, *, device: str = "") -> None:
         raise ServiceError("That link is revoked already")
     link.revoked_at = utcnow()
     session = link.session
-    _audit(session.group_id, "share.revoke", f"Share link {link.id}", session=session,
-           before={"link": link.id}, device=device)
+    _audit(session.group_id, ShareRevoked(link.id), session=session, device=device)
     db.session.commit()

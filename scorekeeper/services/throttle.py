@@ -66,8 +66,8 @@ def guessing(limit: Limit, *keys: str) -> Iterator[Guess]:
     now = utcnow()
     since = now - limit.window
     db.session.execute(sa.delete(PassphraseGuess).where(PassphraseGuess.at <= since))
-    ids = [db.session.scalar(sa.insert(PassphraseGuess).values(key=key, at=now)
-                             .returning(PassphraseGuess.id)) for key in keys]
+    ids = [db.session.execute(sa.insert(PassphraseGuess).values(key=key, at=now)
+                              .returning(PassphraseGuess.id)).scalar_one() for key in keys]
     db.session.commit()  # before counting, so that guesses racing in see this one
     counts = db.session.execute(
         sa.select(PassphraseGuess.key, sa.func.count(), sa.func.min(PassphraseGuess.at))

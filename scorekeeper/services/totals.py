@@ -14,6 +14,7 @@ from ..models import (
     Round,
     RoundEntry,
     Seat,
+    table,
 )
 
 SEAT_TOTALS = ("rounds_played", "points", "net_cents", "wins", "hu", "tien_hu",
@@ -67,7 +68,7 @@ def _add_round_to_seats() -> sa.Update:
     players' seat totals, rather than summing every round again: one statement,
     built once. The seats are current: the version claimed for the change
     proves nothing changed since they were read."""
-    seat = Seat.__table__
+    seat = table(Seat)
     totals = _seat_totals(Round.id == sa.bindparam("round_id")).subquery()
     return (sa.update(seat)
             .where(seat.c.session_id == totals.c.session_id,
@@ -83,7 +84,7 @@ def _total_seats_in_bulk(*where) -> None:
             for row in db.session.execute(_seat_totals(*where))]
     if rows:
         db.session.execute(
-            sa.update(Seat.__table__)
+            sa.update(table(Seat))
             .where(Seat.session_id == sa.bindparam("session"),
                    Seat.player_id == sa.bindparam("player"))
             .values({name: sa.bindparam(f"new_{name}") for name in SEAT_TOTALS}),

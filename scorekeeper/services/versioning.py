@@ -7,10 +7,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import cast
 
 import sqlalchemy as sa
 from sqlalchemy.orm.attributes import set_committed_value
 
+from ..audit import SNAPSHOT_FIELDS, Payload, RoundSnapshot, SnapshotEntry
 from ..extensions import db
 from ..limits import DEVICE_MAX
 from ..models import AuditEvent, GameSession, Round
@@ -24,16 +26,22 @@ class Conflict(ServiceError):
     """Another phone changed the session after the page this change came from
     was made; ``since`` is the version that page was built on."""
 
-    def __init__(self, since: int | None) -> None:
+    def __init__(self, since: int) -> None:
         super().__init__("This session was changed from another phone while you were on "
                          "this page: nothing was saved. Check what changed, then save again.")
         self.since = since
 
 
-def _check_version(session: GameSession, version: int | None) -> None:
+def check_version(session: GameSession, version: int | None, *, fresh: bool = False) -> None:
     """Conflict if the page a change comes from was built on an older version
-    of the session than this request read (None: the caller saw the latest)."""
-    if version is not None and version != session.version:
+    of the session than this request read (None: the caller saw the latest).
+    ``fresh`` reads the version from the database again, for a page that
+    disagrees with what this request loaded a moment ago."""
+    current: int | None = session.version
+    if fresh:
+        current = db.session.scalar(
+            sa.select(GameSession.version).where(GameSession.id == session.id))
+    if version is not None and version != current:
         raise Conflict(version)
 
 
@@ -45,13 +53,13 @@ def _claim(session: GameSession, version: int | None) -> None:
     for a concurrent change to commit and then matches no row; on SQLite it
     takes the database's write lock.
     """
-    _check_version(session, version)
-    claimed = db.session.execute(
+    check_version(session, version)
+    claimed = cast(sa.CursorResult, db.session.execute(
         sa.update(GameSession)
         .where(GameSession.id == session.id, GameSession.version == session.version)
         .values(version=GameSession.version + 1)
         .execution_options(synchronize_session=False)
-    ).rowcount
+    )).rowcount
     if claimed != 1:
         seen = session.version
         db.session.rollback()
@@ -59,18 +67,25 @@ def _claim(session: GameSession, version: int | None) -> None:
     set_committed_value(session, "version", session.version + 1)
 
 
-def _audit(group_id: int, action: str, subject: str, *, session: GameSession | None = None,
-           before: dict | None = None, after: dict | None = None, device: str = "") -> None:
+def _audit(group_id: int, payload: Payload, *, session: GameSession | None = None,
+           device: str = "") -> None:
+    """Write ``payload`` (an audit.Payload: the action and what it changed) to
+    the audit trail, with the session's version and the phone's label."""
     db.session.add(AuditEvent(
         group_id=group_id, session_id=session.id if session else None,
         version=session.version if session else None, device=device[:DEVICE_MAX],
-        action=action, subject=subject[:80], before=before, after=after))
+        **event_columns(payload)))
 
 
-SNAPSHOT_FIELDS = ("seat", "turn", "outcome", "cards", "points", "position", "net_cents")
+def event_columns(payload: Payload) -> dict:
+    """The action, subject, before and after columns of an AuditEvent that
+    records ``payload``, for the ORM or a bulk INSERT."""
+    before, after = payload.to_json()
+    return {"action": payload.action.value, "subject": payload.subject[:80],
+            "before": before, "after": after}
 
 
-def round_snapshot(round_: Round) -> dict:
+def round_snapshot(round_: Round) -> RoundSnapshot:
     """A round as the audit trail keeps it: enough to show it and to restore it."""
     entries = sorted(round_.entries, key=lambda e: e.turn)
     return _snapshot(round_.number, round_.dealer.name,
@@ -78,18 +93,21 @@ def round_snapshot(round_: Round) -> dict:
                       for e in entries])
 
 
-def _snapshot(number: int, dealer: str, entries: list[tuple[str, dict]]) -> dict:
+def _snapshot(number: int, dealer: str, entries: list[tuple[str, dict]]) -> RoundSnapshot:
     """round_snapshot of a round's number, dealer and (player, values) entries
     in playing order."""
-    return {"number": number, "dealer": dealer,
-            "entries": [{"player": player, **{name: values[name] for name in SNAPSHOT_FIELDS}}
-                        for player, values in entries]}
+    return RoundSnapshot(number, dealer, tuple(
+        SnapshotEntry(player, **{name: values[name] for name in SNAPSHOT_FIELDS})
+        for player, values in entries))
 
 
 @contextmanager
-def _saving(version: int | None) -> Iterator[None]:
-    """Commit what the block writes. A unique constraint broken by a concurrent
-    change, when the block flushes or at the commit, is a Conflict."""
+def _saving(session: GameSession, version: int | None) -> Iterator[None]:
+    """Commit what the block writes, after _claim. A unique constraint broken
+    by a concurrent change, when the block flushes or at the commit, is a
+    Conflict."""
+    if version is None:
+        version = session.version - 1  # the one _claim saw
     try:
         yield
         db.session.commit()

@@ -25,6 +25,15 @@ def current_group() -> Group | None:
     return known[1]
 
 
+def signed_in_group() -> Group:
+    """The group of a page that only signed-in phones reach (require_group or
+    signed_in has sent the others to sign in)."""
+    group = current_group()
+    if group is None:
+        raise LookupError("no group is signed in: the page should have required one")
+    return group
+
+
 def _group_signed_in(group_id, sign_in_id) -> Group | None:
     if not (_is_id(group_id) and _is_id(sign_in_id)):
         return None

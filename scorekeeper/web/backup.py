@@ -21,7 +21,7 @@ from .. import backup, services
 from ..extensions import db
 from ..forms.backup import ImportGroupForm
 from ..models import utcnow
-from .access import current_group, sign_in, signed_in
+from .access import sign_in, signed_in, signed_in_group
 from .filters import local_time
 from .groups import group_form, group_name, may_create_group, single_group
 
@@ -48,7 +48,7 @@ def local_day(moment) -> str:
 @bp.get("/group/export.json")
 @signed_in
 def export_json():
-    group = current_group()
+    group = signed_in_group()
     now = utcnow()
     document = backup.export_group(group, now)
     return download(json.dumps(document, ensure_ascii=False, separators=(",", ":")),
@@ -58,7 +58,7 @@ def export_json():
 @bp.get("/group/export.csv")
 @signed_in
 def export_csv():
-    group = current_group()
+    group = signed_in_group()
     text = backup.csv_text(backup.load_sessions(group), backup.player_names(group),
                            group.timezone)
     return download(text, "text/csv", f"{slug(group.name)}-{local_day(utcnow())}.csv")
@@ -67,7 +67,7 @@ def export_csv():
 @bp.get("/sessions/<int:session_id>/export.csv")
 @signed_in
 def export_session_csv(session_id):
-    group = current_group()
+    group = signed_in_group()
     sessions = backup.load_sessions(group, session_id)
     if not sessions:  # none, or another group's
         abort(404)

@@ -11,7 +11,31 @@ from dataclasses import dataclass, field
 
 from flask import Blueprint, abort, g, redirect, render_template, url_for
 
-from .. import audit_queries, services
+from .. import queries, services
+from ..audit import (
+    Action,
+    PassphraseChanged,
+    Payload,
+    PaymentPaid,
+    PaymentUnpaid,
+    PlayerAdded,
+    PlayerRenamed,
+    RoundAdded,
+    RoundDeleted,
+    RoundEdited,
+    RoundRestored,
+    RoundSnapshot,
+    RulesChanged,
+    SeatJoined,
+    SeatLeft,
+    SessionEnded,
+    SessionReopened,
+    SessionStarted,
+    ShareCreated,
+    ShareRevoked,
+    TimezoneChanged,
+    read_payload,
+)
 from ..forms.rounds import OUTCOME_LABELS, VersionForm
 from ..models import AuditEvent
 from ..rules import HouseRules, preset_name
@@ -38,8 +62,8 @@ def index():
 
 @bp.post("/<int:event_id>/restore")
 def restore(event_id: int):
-    deletion = audit_queries.session_event(g.game, event_id)
-    if deletion is None or deletion.action != "round.delete":
+    deletion = queries.session_event(g.game, event_id)
+    if deletion is None or deletion.action != Action.ROUND_DELETE:
         abort(404)
     form = VersionForm()
     if not form.validate():
@@ -59,14 +83,14 @@ def restore(event_id: int):
 
 
 def render_changes(number: int, error: str | None = None):
-    page = audit_queries.session_changes(g.game, number)
+    page = queries.session_changes(g.game, number)
     if not page.exists:
         abort(404)
     restored = services.restored_deletions(g.game)
     return render_template(
         "changes/index.html", page=page, changes=describe_all(page.items, g.game.currency),
         restorable={e.id for e in page.items
-                    if e.action == "round.delete" and e.id not in restored},
+                    if e.action == Action.ROUND_DELETE and e.id not in restored},
         error=error)
 
 
@@ -113,6 +137,7 @@ class Change:
     hands: list[Hand] = field(default_factory=list)  # a round added, deleted or restored
     edits: list[Edit] = field(default_factory=list)  # a round edited, players in turn
     round_number: int | None = None
+    payload: Payload | None = None  # None: an action this app never wrote, or a damaged one
 
     @property
     def phone(self) -> str:
@@ -156,17 +181,13 @@ def _brief(hand: Hand) -> str:
     return f"{hand.outcome_label} {signed_money(hand.cents)}"
 
 
-def _hands(snapshot: dict) -> list[Hand]:
+def _hands(kept: RoundSnapshot) -> list[Hand]:
     """A round snapshot's players in playing order."""
-    hands = []
-    for entry in sorted(snapshot.get("entries", []), key=lambda e: e.get("turn", 0)):
-        hands.append(Hand(str(entry.get("player", "?")), str(entry.get("outcome", "")),
-                          int(entry.get("points", 0)), int(entry.get("net_cents", 0)),
-                          scan_cards(str(entry.get("cards", "")))[0]))
-    return hands
+    return [Hand(e.player, e.outcome, e.points, e.net_cents, scan_cards(e.cards)[0])
+            for e in sorted(kept.entries, key=lambda e: e.turn)]
 
 
-def _edits(before: dict, after: dict) -> list[Edit]:
+def _edits(before: RoundSnapshot, after: RoundSnapshot) -> list[Edit]:
     old = {h.name: h for h in _hands(before)}
     edits = []
     for new in _hands(after):
@@ -176,69 +197,72 @@ def _edits(before: dict, after: dict) -> list[Edit]:
     return edits
 
 
+ROUND_VERBS = {RoundAdded: "added", RoundDeleted: "deleted", RoundRestored: "restored",
+               RoundEdited: "edited"}
+TITLES = {PassphraseChanged: "Passphrase changed", SessionEnded: "Session ended",
+          SessionReopened: "Session reopened", ShareCreated: "Share link made",
+          ShareRevoked: "Share link revoked"}
+
+
 def describe(event: AuditEvent, currency: str) -> Change:
-    """What one event changed, in plain words."""
-    before, after = event.before or {}, event.after or {}
-    action = event.action
-    if action in ("round.add", "round.delete", "round.restore", "round.edit"):
-        kept = before if action == "round.delete" else after
-        number = kept.get("number")
-        verb = {"round.add": "added", "round.delete": "deleted",
-                "round.restore": "restored", "round.edit": "edited"}[action]
-        change = Change(event, f"Round {number} {verb}", round_number=number)
-        if kept.get("dealer"):
-            change.facts.append(f"{isolated(kept['dealer'])} dealt.")
-        if action == "round.edit":
-            change.edits = _edits(before, after)
-        else:
+    """What one event changed, in plain words; PayloadError if its payload is
+    not of its action's shape."""
+    payload = read_payload(event.action, event.before, event.after)
+    change = Change(event, event.subject or event.action, payload=payload)
+    match payload:
+        case RoundAdded(round=kept) | RoundDeleted(round=kept) | RoundRestored(round=kept):
+            _round_words(change, kept, ROUND_VERBS[type(payload)])
             change.hands = _hands(kept)
-        return change
-    if action == "session.start":
-        players = [isolated(name) for name in after.get("players", [])]
-        change = Change(event, "Session started", [
-            f"At the table: {', '.join(players)}." if players else "",
-            f"{isolated(after['first_dealer'])} deals first." if after.get("first_dealer") else ""])
-        change.facts.append(_rules_words(after.get("house_rules"), after.get("currency", currency)))
-        change.facts = [fact for fact in change.facts if fact]
-        return change
-    if action == "session.rules":
-        return Change(event, "House rules changed", [
-            "Was: " + _rules_words(before.get("house_rules"), before.get("currency", currency)),
-            "Now: " + _rules_words(after.get("house_rules"), after.get("currency", currency)),
-            "Every round was scored again under them."])
-    if action == "seat.join":
-        seats = [isolated(name) for name in after.get("seats", [])]
-        return Change(event, f"{isolated(after.get('player', event.subject))} joined the table",
-                      [f"Seats, in order: {', '.join(seats)}."] if seats else [])
-    if action == "seat.leave":
-        return Change(event, f"{isolated(before.get('player', event.subject))} left the table")
-    if action in ("payment.paid", "payment.unpaid"):
-        transfer = after if action == "payment.paid" else before
-        state = "paid" if action == "payment.paid" else "not paid"
-        try:
-            title = (f"{isolated(transfer['payer'])} → {isolated(transfer['payee'])} "
-                     f"{currency} {money(int(transfer['cents']))} marked {state}")
-        except (KeyError, TypeError, ValueError):
-            title = f"{isolated(event.subject)} marked {state}"
-        return Change(event, title)
-    if action == "player.add":
-        return Change(event, f"{isolated(after.get('name', event.subject))} joined the group")
-    if action == "player.rename":
-        return Change(event, f"{isolated(before['name'])} renamed {isolated(after['name'])}")
-    if action == "group.timezone":
-        return Change(event, f"Time zone changed from {before['timezone']} "
-                             f"to {after['timezone']}")
-    titles = {"group.passphrase": "Passphrase changed",
-              "session.end": "Session ended", "session.reopen": "Session reopened",
-              "share.create": "Share link made", "share.revoke": "Share link revoked"}
-    return Change(event, titles.get(action) or event.subject or action)
+        case RoundEdited(old=old, new=new):
+            _round_words(change, new, "edited")
+            change.edits = _edits(old, new)
+        case SessionStarted():
+            players = [isolated(name) for name in payload.players]
+            change.title = "Session started"
+            change.facts = [
+                f"At the table: {', '.join(players)}." if players else "",
+                f"{isolated(payload.first_dealer)} deals first." if payload.first_dealer else "",
+                _rules_words(payload.house_rules, payload.currency)]
+            change.facts = [fact for fact in change.facts if fact]
+        case RulesChanged():
+            change.title = "House rules changed"
+            change.facts = ["Was: " + _rules_words(payload.old_rules, payload.old_currency),
+                            "Now: " + _rules_words(payload.new_rules, payload.new_currency),
+                            "Every round was scored again under them."]
+        case SeatJoined(player=player, seats=seats):
+            change.title = f"{isolated(player)} joined the table"
+            if seats:
+                change.facts = [f"Seats, in order: {', '.join(map(isolated, seats))}."]
+        case SeatLeft(player=player):
+            change.title = f"{isolated(player)} left the table"
+        case PaymentPaid() | PaymentUnpaid():
+            state = "paid" if isinstance(payload, PaymentPaid) else "not paid"
+            change.title = (f"{isolated(payload.payer)} → {isolated(payload.payee)} "
+                            f"{currency} {money(payload.cents)} marked {state}")
+        case PlayerAdded(name=name):
+            change.title = f"{isolated(name)} joined the group"
+        case PlayerRenamed(old=old_name, new=new_name):
+            change.title = f"{isolated(old_name)} renamed {isolated(new_name)}"
+        case TimezoneChanged(old=old_zone, new=new_zone):
+            change.title = f"Time zone changed from {old_zone} to {new_zone}"
+        case _ if type(payload) in TITLES:
+            change.title = TITLES[type(payload)]
+    return change  # an import, or an action this app never wrote: its subject
+
+
+def _round_words(change: Change, kept: RoundSnapshot, verb: str) -> None:
+    """A round's change: "Round 5 added", and who dealt."""
+    change.title = f"Round {kept.number} {verb}"
+    change.round_number = kept.number
+    if kept.dealer:
+        change.facts.append(f"{isolated(kept.dealer)} dealt.")
 
 
 def _rules_words(house_rules, currency: str) -> str:
     """The house rules in a sentence: "Penang rules, money in RM: tiers … × RM 1.00." """
     try:
-        rules = HouseRules(**house_rules)
-    except (TypeError, ValueError):
+        rules = HouseRules.from_json(house_rules)
+    except ValueError:  # RulesError: not house rules as the app writes them
         return f"Money in {currency}."
     summary = dict(rules_summary(rules, currency))
     name = preset_name(rules)  # "Penang", "Rummi" or "Own rules"
@@ -251,6 +275,6 @@ def describe_all(events: list[AuditEvent], currency: str) -> list[Change]:
     for event in events:
         try:
             changes.append(describe(event, currency))
-        except (AttributeError, KeyError, TypeError, ValueError):  # a snapshot of another shape
-            changes.append(Change(event, event.subject or event.action))
+        except (AttributeError, KeyError, TypeError, ValueError):  # a damaged payload
+            changes.append(Change(event, event.subject or event.action))  # (PayloadError)
     return changes

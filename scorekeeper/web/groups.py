@@ -23,11 +23,11 @@ from ..forms.groups import (
 )
 from ..services import throttle
 from .access import (
-    current_group,
     device_label,
     safe_next,
     set_device_label,
     signed_in,
+    signed_in_group,
 )
 from .access import (
     sign_in as remember_group,
@@ -55,8 +55,8 @@ def single_group() -> str | None:
 
 def may_create_group() -> bool:
     """Whether this instance takes a new group now."""
-    if single_group():
-        return services.find_group(single_group()) is None
+    if (name := single_group()) is not None:
+        return services.find_group(name) is None
     return current_app.config["NEW_GROUPS"]
 
 
@@ -136,7 +136,7 @@ def settings():
 
 def render_settings(passphrase_form=None, device_form=None, timezone_form=None,
                     passphrase_changed=False, timezone_changed=False):
-    group = current_group()
+    group = signed_in_group()
     return render_template(
         "groups/settings.html", group=group,
         changes=describe_all(queries.group_events(group), currency=""),
@@ -153,7 +153,7 @@ def render_settings(passphrase_form=None, device_form=None, timezone_form=None,
 def change_passphrase():
     form = PassphraseForm()
     if form.validate():
-        group = current_group()
+        group = signed_in_group()
         try:
             services.change_passphrase(group, form.current.data, form.passphrase.data,
                                        device=device_label(), address=request.remote_addr or "")
@@ -181,10 +181,10 @@ def change_timezone():
     form = TimeZoneForm()
     if form.validate():
         try:
-            services.set_timezone(current_group(), form.timezone.data, device=device_label())
+            services.set_timezone(signed_in_group(), form.timezone.data, device=device_label())
         except services.ServiceError as problem:
             form.timezone.errors.append(str(problem))
         else:
             return redirect(url_for(".settings", timezone="changed", _anchor="timezone-title"))
-    form.timezone.data = current_group().timezone  # a zone not on the list can't be shown back
+    form.timezone.data = signed_in_group().timezone  # a zone not on the list can't be shown back
     return render_settings(timezone_form=form), 422

@@ -7,7 +7,7 @@ from .. import queries, services
 from ..forms.history import HistoryFilterForm, RenameForm
 from ..models import Player
 from ..rules import HouseRules, parse_cards, preset_name
-from .access import current_group, device_label, require_group
+from .access import device_label, require_group, signed_in_group
 from .filters import money
 from .loading import group_row_or_404
 from .paging import page_number
@@ -19,13 +19,13 @@ bp.url_value_preprocessor(require_group)
 @bp.get("/history")
 def index():
     form = HistoryFilterForm(request.args)
-    players = queries.players_on_record(current_group())
+    players = queries.players_on_record(signed_in_group())
     form.player.choices = [SelectChoice("", "All players")] + [
         SelectChoice(str(p.id), p.name) for p in players]
     chosen = None
     if form.validate() and form.player.data:
         chosen = next(p for p in players if str(p.id) == form.player.data)
-    page = queries.finished_sessions(current_group(), page_number(),
+    page = queries.finished_sessions(signed_in_group(), page_number(),
                                      chosen.id if chosen else None)
     if not page.exists:
         abort(404)
@@ -37,7 +37,7 @@ def index():
 
 @bp.get("/history/sessions/<int:session_id>")
 def session(session_id: int):
-    game = queries.session_record(current_group(), session_id)
+    game = queries.session_record(signed_in_group(), session_id)
     if game is None:
         abort(404)
     rounds = queries.session_rounds(session_id, page_number())

@@ -8,7 +8,7 @@ from sqlalchemy.orm import joinedload
 
 from ..extensions import db
 from ..models import GameSession, Seat
-from .access import current_group, require_group
+from .access import require_group, signed_in_group
 
 
 @functools.cache
@@ -43,7 +43,7 @@ def group_row_or_404(model, row_id: int, *options):
 
 
 def _own_or_404(row):
-    if row is None or row.group_id != current_group().id:
+    if row is None or row.group_id != signed_in_group().id:
         abort(404)
     return row
 

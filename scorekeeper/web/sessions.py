@@ -16,7 +16,7 @@ from ..forms.sessions import (
     rule_texts,
 )
 from ..rules import PRESETS, HouseRules
-from .access import current_group, device_label
+from .access import device_label, signed_in_group
 from .filters import isolated, local_time, money
 from .loading import add_session_id, load_game_session
 from .paging import page_number
@@ -38,7 +38,7 @@ def new():
     elif form.validate_on_submit():
         try:
             session = services.start_session(
-                current_group(), form.names(), form.house_rules(), form.dealer_name(),
+                signed_in_group(), form.names(), form.house_rules(), form.dealer_name(),
                 form.currency.data, device=device_label())
         except services.ServiceError as error:
             start_error = str(error)
@@ -46,13 +46,13 @@ def new():
             return redirect(url_for("sessions.board", session_id=session.id))
     return render_template(
         "sessions/new.html", form=form, start_error=start_error,
-        known=queries.known_players(current_group()),
+        known=queries.known_players(signed_in_group()),
         presets=json.dumps({key: rule_texts(make()) for key, (_, make) in PRESETS.items()}))
 
 
 @bp.get("/sessions/open")
 def still_open():
-    page = queries.open_sessions(current_group(), page_number())
+    page = queries.open_sessions(signed_in_group(), page_number())
     if not page.exists:
         abort(404)
     return render_template("sessions/open.html", page=page)
@@ -83,7 +83,7 @@ def render_players(join_form=None, leave_error=None, leaving=None):
     return render_template(
         "sessions/players.html", game=game, seated=seated,
         join_form=join_form, leave_error=leave_error, leaving=leaving,
-        known=[] if game.is_finished else queries.known_players(current_group()))
+        known=[] if game.is_finished else queries.known_players(signed_in_group()))
 
 
 def seat_choices(seated):

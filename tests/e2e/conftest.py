@@ -112,8 +112,11 @@ def small_tap_targets(page) -> list[str]:
                 && !el.classList.contains('button')) continue;
             const target = el.type === 'radio' || el.type === 'checkbox'
                 ? (el.closest('label') || el).getBoundingClientRect() : box;
-            if (target.width < 44 || target.height < 44)
-                found.push(`${el.tagName.toLowerCase()} "${(el.innerText || el.name || el.id).trim().slice(0, 30)}" ${Math.round(target.width)}x${Math.round(target.height)}`);
+            if (target.width < 44 || target.height < 44) {
+                const label = (el.innerText || el.name || el.id).trim().slice(0, 30);
+                const size = `${Math.round(target.width)}x${Math.round(target.height)}`;
+                found.push(`${el.tagName.toLowerCase()} "${label}" ${size}`);
+            }
         }
         return found;
     }""")

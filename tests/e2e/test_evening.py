@@ -327,7 +327,7 @@ def test_an_evening_of_rummi(page, base_url, outside_requests):
     check(page, outside_requests)
 
     # Three rounds, tapped in card by card.
-    for number, (hands, expected) in enumerate(zip(ROUNDS, results), start=1):
+    for number, (hands, expected) in enumerate(zip(ROUNDS, results, strict=True), start=1):
         enter_round(page, outside_requests, number, hands, expected,
                     picture="round-entry" if number == 1 else None,
                     slip="Cat" if number == 2 else None)
@@ -363,7 +363,7 @@ def test_an_evening_of_rummi(page, base_url, outside_requests):
     save.tap()
     page.wait_for_url(re.compile(r"/rounds/1$"))
 
-    edited = expected_evening([{**ROUNDS[0], "Ann": EDITED_ANN}] + ROUNDS[1:])
+    edited = expected_evening([{**ROUNDS[0], "Ann": EDITED_ANN}, *ROUNDS[1:]])
     assert totals(edited, "money") == BY_HAND_AFTER_EDIT
     assert [r["dealer"] for r in edited] == ["Ann", "Ann", "Ben"]
     # Round 1 now names who dealt round 2 (no longer the latest round).
@@ -447,7 +447,7 @@ def test_an_evening_of_rummi(page, base_url, outside_requests):
     page.wait_for_url(re.compile(r"/players/\d+$"))
     expect(page.get_by_role("heading", level=1)).to_have_text("Ann")
     stats = dict(zip(page.locator(".history-stats dt").all_inner_texts(),
-                     page.locator(".history-stats dd").all_inner_texts()))
+                     page.locator(".history-stats dd").all_inner_texts(), strict=True))
     wins = sum(r["position"]["Ann"] == 1 for r in edited)
     assert stats["Sessions"] == "1" and stats["Rounds"] == "3" and stats["Wins"] == str(wins)
     expect(page.locator(".history-net td")).to_have_text(shown(balances["Ann"]))

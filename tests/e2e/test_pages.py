@@ -19,7 +19,8 @@ WEIGHT_LIMIT = 60 * 1024  # bytes of HTML, CSS and JS a page may load, uncompres
 def seeded(live_app):
     """A finished session (for history), one in play with a round, and a fresh one."""
     with live_app.app_context():
-        done = services.start_session(the_group(), ["Ann", "Ben", "Cat", "Dan"], HouseRules.rummi(), "Ann")
+        done = services.start_session(the_group(), ["Ann", "Ben", "Cat", "Dan"],
+                                      HouseRules.rummi(), "Ann")
         services.record_round(done, {"Dan": Entry("dead", "5S 9H"), "Cat": Entry("dead", "4D"),
                                      "Ben": Entry("dead", "JK 7C"), "Ann": Entry("dead", "AC")})
         services.record_round(done, {"Dan": Entry("dead", "2S"), "Ben": Entry("hu"),
@@ -29,10 +30,12 @@ def seeded(live_app):
         services.delete_round(done.rounds[2], device="Ben's phone")
         services.set_paid(done, *_first_transfer(done), True)
         services.end_session(done)
-        playing = services.start_session(the_group(), ["Ann", "Ben", "Cat", "Dan"], HouseRules.rummi(), "Ben")
+        playing = services.start_session(the_group(), ["Ann", "Ben", "Cat", "Dan"],
+                                         HouseRules.rummi(), "Ben")
         services.record_round(playing, {"Ann": Entry("dead", "3C"), "Dan": Entry("dead", "8H"),
                                         "Cat": Entry("dead", "QS"), "Ben": Entry("dead", "JK")})
-        fresh = services.start_session(the_group(), ["Eve", "Fay", "Gus"], HouseRules.penang(), "Eve")
+        fresh = services.start_session(the_group(), ["Eve", "Fay", "Gus"], HouseRules.penang(),
+                                       "Eve")
         link = services.create_share_link(playing, device="Ann's phone")
         with live_app.test_request_context():
             token = share_url(link, the_group()).rsplit("/", 1)[1]
@@ -125,7 +128,9 @@ def invalid_fields_are_described(page) -> list[str]:
             if (!errors.length) found.push(`${el.name || el.id}: no error message tied to it`);
         }
         for (const p of document.querySelectorAll('p.error')) {
-            if (!p.id || !described.has(p.id)) found.push(`"${p.textContent.trim()}" is tied to no field`);
+            if (!p.id || !described.has(p.id)) {
+                found.push(`"${p.textContent.trim()}" is tied to no field`);
+            }
         }
         return found;
     }""")

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections import Counter
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 from itertools import combinations, product
 
 JOKER_RANK = 0
@@ -93,7 +93,7 @@ def _is_run_keys(keys):
     return False
 
 
-@lru_cache(maxsize=None)
+@cache
 def _is_meld_sorted(keys):
     return _is_set_keys(keys) or _is_run_keys(keys)
 
@@ -124,10 +124,7 @@ def ref_has_meld(cards, runs_only=False):
     """
     keys = sorted(key(c) for c in cards)
     test = _is_run_keys if runs_only else _is_meld_sorted
-    for trio in set(combinations(keys, 3)):
-        if test(trio):
-            return True
-    return False
+    return any(test(trio) for trio in set(combinations(keys, 3)))
 
 
 # -- the best arrangement (exhaustive) --------------------------------------
@@ -137,7 +134,7 @@ def ref_min_deadwood(cards, joker_points=20):
     return _min_deadwood(tuple(sorted(key(c) for c in cards)), joker_points)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _min_deadwood(keys, joker_points):
     if not keys:
         return 0
@@ -166,7 +163,7 @@ def _min_deadwood(keys, joker_points):
             continue
         chosen = []
         left = Counter(others)
-        for k, used in zip(kinds, counts):
+        for k, used in zip(kinds, counts, strict=True):
             chosen.extend([k] * used)
             if compatible[k] - used:
                 left[k] += compatible[k] - used
@@ -245,7 +242,7 @@ def ref_tiered_cents(order, positions, tiers, unit_cents):
         index = position - 1
         return tiers[index] if index < len(tiers) else tiers[-1]
 
-    money = {p: 0 for p in order}
+    money = dict.fromkeys(order, 0)
     groups = {}
     for p in order:
         groups.setdefault(positions[p], []).append(p)
@@ -282,7 +279,7 @@ def ref_round_net(order, outcomes, hands, rules):
     winner = winners[0] if winners else None
     no_passport = {p for p in order if outcomes[p] == "no_passport"}
     positions = ref_positions(order, points, winner, no_passport, rules.no_passport_last)
-    net = {p: 0 for p in order}
+    net = dict.fromkeys(order, 0)
     if rules.scheme == "none":
         return net, points, positions
     if winner is not None:

@@ -20,7 +20,7 @@ RANK_TOKENS = {
 
 def test_card_fields_and_joker():
     assert Card(1, "S").rank == 1 and Card(1, "S").suit == "S"
-    assert JOKER == Card(0, "")
+    assert Card(0, "") == JOKER
     assert JOKER.is_joker
     assert not Card(1, "S").is_joker
     assert not Card(13, "C").is_joker

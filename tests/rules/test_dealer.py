@@ -182,7 +182,7 @@ def test_rotate_when_the_dealer_left():
 )
 def test_next_dealer_is_always_seated(rule, direction, dealer, texts, left):
     rules = penang(dealer_rule=rule, direction=direction)
-    entries = dict(zip(SEATS, (dead(t) for t in texts)))
+    entries = dict(zip(SEATS, (dead(t) for t in texts), strict=True))
     score = scored(rules, dealer, entries)
     seats = [s for s in SEATS if s not in left]
     assert next_dealer(seats, dealer, score, rules) in seats

@@ -4,22 +4,26 @@ import dataclasses
 
 import pytest
 
-from scorekeeper.rules import JOKER, Card, HouseRules
+from scorekeeper import limits
+from scorekeeper.rules import JOKER, Card, HouseRules, RulesError
+from scorekeeper.rules.house import MAX_TIERS, RULE_MONEY_MAX, RULE_RANGES, TIER_MAX
 
 from .helpers import penang, rummi
 
-PENANG = dict(
-    packs=2, extra_pack_players=5, jokers=6, joker_points=20, passport="any",
-    direction="clockwise", dealer_rule="winner", scheme="tiered", tiers=(0, 1, 2, 3, 4, 5),
-    unit_cents=100, hu_cents=300, tien_hu_cents=600, joker_ace_cents=0, point_cents=10,
-    no_passport_last=False, hand_size=20, hand_size_three=25,
-)
-RUMMI = dict(
-    packs=2, extra_pack_players=None, jokers=8, joker_points=20, passport="run",
-    direction="anticlockwise", dealer_rule="winner", scheme="tiered", tiers=(0, 1, 2, 3, 4, 5),
-    unit_cents=100, hu_cents=300, tien_hu_cents=600, joker_ace_cents=50, point_cents=10,
-    no_passport_last=True, hand_size=20, hand_size_three=20,
-)
+PENANG = {
+    "packs": 2, "extra_pack_players": 5, "jokers": 6, "joker_points": 20, "passport": "any",
+    "direction": "clockwise", "dealer_rule": "winner", "scheme": "tiered",
+    "tiers": (0, 1, 2, 3, 4, 5), "unit_cents": 100, "hu_cents": 300, "tien_hu_cents": 600,
+    "joker_ace_cents": 0, "point_cents": 10, "no_passport_last": False, "hand_size": 20,
+    "hand_size_three": 25,
+}
+RUMMI = {
+    "packs": 2, "extra_pack_players": None, "jokers": 8, "joker_points": 20, "passport": "run",
+    "direction": "anticlockwise", "dealer_rule": "winner", "scheme": "tiered",
+    "tiers": (0, 1, 2, 3, 4, 5), "unit_cents": 100, "hu_cents": 300, "tien_hu_cents": 600,
+    "joker_ace_cents": 50, "point_cents": 10, "no_passport_last": True, "hand_size": 20,
+    "hand_size_three": 20,
+}
 
 
 @pytest.mark.parametrize(
@@ -91,3 +95,100 @@ def test_joker_points_are_a_house_rule():
     assert penang(joker_points=50).points(JOKER) == 50
     assert rummi(joker_points=0).points(JOKER) == 0
     assert penang(joker_points=50).points(Card(1, "S")) == 15
+
+
+# -- the JSON form: a session's row, a backup, the audit trail ---------------------------
+
+
+@pytest.mark.parametrize("preset, expected", [(HouseRules.penang, PENANG),
+                                              (HouseRules.rummi, RUMMI)])
+def test_to_json_is_every_field_by_name_in_order_tiers_a_list(preset, expected):
+    written = preset().to_json()
+    assert written == {**expected, "tiers": list(expected["tiers"])}
+    assert list(written) == list(expected)  # the order the rows and backups have
+    assert dataclasses.asdict(preset()) == {**written, "tiers": tuple(written["tiers"])}
+    assert HouseRules.from_json(written) == preset()
+
+
+def test_from_json_gives_missing_rules_their_defaults():
+    """Rows from before a rule existed lack its key."""
+    assert HouseRules.from_json({}) == HouseRules()
+    old = {key: value for key, value in RUMMI.items() if not key.startswith("hand_size")}
+    rules = HouseRules.from_json(old)
+    assert rules.jokers == 8 and (rules.hand_size, rules.hand_size_three) == (20, 25)
+
+
+@pytest.mark.parametrize("data, message", [
+    ({"bonus": 5}, "'bonus' is not a house rule"),
+    ({"packs": "2"}, "\"packs\" must be a whole number, not '2'"),
+    ({"packs": True}, "\"packs\" must be a whole number, not True"),
+    ({"unit_cents": 1.5}, "\"unit_cents\" must be a whole number, not 1.5"),
+    ({"extra_pack_players": "5"}, "\"extra_pack_players\" must be a whole number or null"),
+    ({"tiers": "0 1 2"}, "\"tiers\" must be a list of whole numbers"),
+    ({"tiers": [0, None]}, "\"tiers\" must be a list of whole numbers"),
+    ({"no_passport_last": 1}, "\"no_passport_last\" must be true or false, not 1"),
+    ({"passport": 1}, "\"passport\" must be text, not 1"),
+    ({"passport": "both"}, "passport must be one of ('any', 'run')"),
+    ({"jokers": -1}, "jokers and joker_points can't be negative"),
+    ({"tiers": []}, "tiers must be one or more units"),
+    (["packs"], "house rules must be an object"),
+    (None, "house rules must be an object"),
+])
+def test_from_json_refuses_what_to_json_never_writes(data, message):
+    with pytest.raises(RulesError) as caught:
+        HouseRules.from_json(data)
+    assert message in str(caught.value)
+    assert isinstance(caught.value, ValueError)
+
+
+def test_from_json_applies_no_limits():
+    """A stored session keeps rules from before a limit: only coming in are they held to it."""
+    rules = HouseRules.from_json({"packs": 9, "tiers": [0] * 9})
+    assert rules.packs == 9 and len(rules.tiers) == 9
+
+
+# -- the limits the app takes ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("preset", [HouseRules.penang, HouseRules.rummi])
+def test_the_presets_are_within_the_limits(preset):
+    preset().check_limits()
+
+
+def test_the_largest_rules_the_app_takes_are_within_them():
+    rules = penang(packs=4, extra_pack_players=2, jokers=16, joker_points=100, hand_size=40,
+                   hand_size_three=40, tiers=(TIER_MAX,) * MAX_TIERS, unit_cents=RULE_MONEY_MAX,
+                   hu_cents=RULE_MONEY_MAX, tien_hu_cents=RULE_MONEY_MAX,
+                   joker_ace_cents=RULE_MONEY_MAX, point_cents=RULE_MONEY_MAX)
+    rules.check_limits()
+    penang(extra_pack_players=None).check_limits()
+
+
+@pytest.mark.parametrize("changes, message", [
+    ({"packs": 5}, "\"packs\" must be a whole number from 1 to 4, not 5"),
+    ({"jokers": 17}, "\"jokers\" must be a whole number from 0 to 16, not 17"),
+    ({"hand_size_three": 41}, "\"hand_size_three\" must be a whole number from 1 to 40"),
+    ({"extra_pack_players": 7}, "\"extra_pack_players\" must be a whole number from 2 to 6"),
+    ({"extra_pack_players": 1}, "\"extra_pack_players\" must be a whole number from 2 to 6"),
+    ({"point_cents": RULE_MONEY_MAX + 1}, "\"point_cents\" must be a whole number from 0 to"),
+    ({"tiers": (0,) * (MAX_TIERS + 1)}, f"\"tiers\" must list 1 to {MAX_TIERS} places, not 7"),
+    ({"tiers": (0, TIER_MAX + 1)}, f"\"tiers\" must be whole numbers from 0 to {TIER_MAX}"),
+])
+def test_rules_past_the_limits_are_named(changes, message):
+    with pytest.raises(RulesError) as caught:
+        penang(**changes).check_limits()
+    assert message in str(caught.value)
+
+
+def test_every_problem_is_named_at_once():
+    with pytest.raises(RulesError, match=r"packs.*jokers"):
+        penang(packs=9, jokers=99).check_limits()
+
+
+def test_one_table_of_limits():
+    """scorekeeper.limits names the rules engine's table, not a copy; the
+    extra pack comes in at a table's size."""
+    assert limits.RULE_RANGES is RULE_RANGES
+    assert (limits.RULE_MONEY_MAX, limits.MAX_TIERS, limits.TIER_MAX) == (
+        RULE_MONEY_MAX, MAX_TIERS, TIER_MAX)
+    assert RULE_RANGES["extra_pack_players"] == (limits.MIN_PLAYERS, limits.MAX_PLAYERS)

@@ -14,8 +14,15 @@ from scorekeeper.rules import JOKER, Card, best_melds, find_meld, is_meld
 
 from . import reference as ref
 from .helpers import (
-    ALMOST_TIEN_HU_20, MELD_FREE_20, MELD_FREE_25, SETS_NO_RUN_20, TIEN_HU_20, TIEN_HU_25,
-    H, penang, rummi,
+    ALMOST_TIEN_HU_20,
+    MELD_FREE_20,
+    MELD_FREE_25,
+    SETS_NO_RUN_20,
+    TIEN_HU_20,
+    TIEN_HU_25,
+    H,
+    penang,
+    rummi,
 )
 
 FOURTEEN = "AS 2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS AS"

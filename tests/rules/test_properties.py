@@ -10,13 +10,30 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorekeeper.rules import (
-    JOKER, Card, CardError, Entry, HouseRules, Problem, RoundError, RoundScore, best_melds,
-    is_meld, parse_cards, score_round,
+    JOKER,
+    Card,
+    CardError,
+    Entry,
+    HouseRules,
+    Problem,
+    RoundError,
+    RoundScore,
+    best_melds,
+    is_meld,
+    parse_cards,
+    score_round,
 )
 
 from . import reference as ref
 from .helpers import (
-    ALMOST_TIEN_HU_20, MELD_FREE_20, MELD_FREE_25, SETS_NO_RUN_20, SUITS, TIEN_HU_20, TIEN_HU_25, H,
+    ALMOST_TIEN_HU_20,
+    MELD_FREE_20,
+    MELD_FREE_25,
+    SETS_NO_RUN_20,
+    SUITS,
+    TIEN_HU_20,
+    TIEN_HU_25,
+    H,
     full_deck,
 )
 
@@ -63,8 +80,8 @@ def test_adding_a_card_costs_at_most_its_value(cards):
     hand, card = cards[:-1], cards[-1]
     rules = HouseRules.rummi()
     before = best_melds(list(hand), rules)
-    after = best_melds(list(hand) + [card], rules)
-    assert_valid(hand + [card], after)
+    after = best_melds([*hand, card], rules)
+    assert_valid([*hand, card], after)
     assert after.points <= before.points + ref.ref_points(card)
 
 
@@ -269,7 +286,7 @@ def test_round_money_matches_the_rule_book(generated, as_text):
 @given(valid_rounds(), st.permutations(["Zoe", "Yan", "Xia", "Wes", "Val", "Uma"]))
 def test_renaming_players_changes_nothing_else(generated, new_names):
     rules, order, outcomes, hands = generated
-    rename = dict(zip(NAMES, new_names)).__getitem__
+    rename = dict(zip(NAMES, new_names, strict=True)).__getitem__
     score = score_round(order, entries_for(outcomes, hands, True), rules)
     renamed = score_round(
         [rename(p) for p in order],

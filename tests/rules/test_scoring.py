@@ -3,13 +3,32 @@
 import pytest
 
 from scorekeeper.rules import (
-    JOKER, Card, Entry, RoundError, RoundScore, next_dealer, parse_cards,
-    playing_order, score_round,
+    JOKER,
+    Card,
+    Entry,
+    RoundError,
+    RoundScore,
+    next_dealer,
+    parse_cards,
+    playing_order,
+    score_round,
 )
 
 from .helpers import (
-    ALMOST_TIEN_HU_20, MELD_FREE_20, MELD_FREE_25, SETS_NO_RUN_20, TIEN_HU_20, TIEN_HU_25,
-    H, assert_names, mentions_hu, one_problem, penang, problems_of, round_error, rummi,
+    ALMOST_TIEN_HU_20,
+    MELD_FREE_20,
+    MELD_FREE_25,
+    SETS_NO_RUN_20,
+    TIEN_HU_20,
+    TIEN_HU_25,
+    H,
+    assert_names,
+    mentions_hu,
+    one_problem,
+    penang,
+    problems_of,
+    round_error,
+    rummi,
     worked_rules,
 )
 
@@ -156,7 +175,7 @@ def test_too_many_copies_in_one_entry():
 
 
 def test_three_packs_from_five_players_in_penang():
-    names = NAMES + ["Eve"]
+    names = [*NAMES, "Eve"]
     entries = {"Ann": dead("QH QH 2C"), "Bob": dead("QH 7C"), "Cyd": dead("3H"), "Dot": dead("4C"),
                "Eve": dead("5S")}
     score = score_round(names, entries, penang())  # three QH: fine with three packs
@@ -533,7 +552,7 @@ def test_no_passport_last_is_a_house_rule():
 # -- §9 money: tiers -------------------------------------------------------------------
 
 def four(points_text, **rules_changes):
-    entries = {n: dead(t) for n, t in zip(NAMES, points_text)}
+    entries = {n: dead(t) for n, t in zip(NAMES, points_text, strict=True)}
     rules = penang(**rules_changes)
     return score_round(NAMES, entries, rules)
 
@@ -560,18 +579,18 @@ def test_tie_average_rounds_to_nearest_cent():
 
 
 def test_positions_beyond_the_tiers_use_the_last_tier():
-    names = NAMES + ["Eve", "Fay"]
+    names = [*NAMES, "Eve", "Fay"]
     texts = ["2C", "3C", "4C", "5C", "6C", "7C"]
-    entries = {n: dead(t) for n, t in zip(names, texts)}
+    entries = {n: dead(t) for n, t in zip(names, texts, strict=True)}
     score = score_round(names, entries, penang(tiers=(0, 1, 2, 3)))
     assert money(score) == {"Ann": 1200, "Bob": -100, "Cyd": -200, "Dot": -300, "Eve": -300,
                             "Fay": -300}
 
 
 def test_tie_spanning_beyond_the_tiers():
-    names = NAMES + ["Eve"]
+    names = [*NAMES, "Eve"]
     texts = ["2C", "3C", "9C", "9D", "9H"]
-    entries = {n: dead(t) for n, t in zip(names, texts)}
+    entries = {n: dead(t) for n, t in zip(names, texts, strict=True)}
     score = score_round(names, entries, penang(tiers=(0, 1, 2)))
     assert dict(score.position) == {"Ann": 1, "Bob": 2, "Cyd": 3, "Dot": 3, "Eve": 3}
     assert money(score) == {"Ann": 700, "Bob": -100, "Cyd": -200, "Dot": -200, "Eve": -200}
@@ -616,7 +635,7 @@ def test_leftover_cents_one_each_in_playing_order(order, sixty_sevens):
 @pytest.mark.parametrize("unit", [100, 101, 7])
 def test_everyone_tied_pays_nothing(unit):
     score = four(["5S", "5H", "5D", "5C"], unit_cents=unit)
-    assert money(score) == {n: 0 for n in NAMES}
+    assert money(score) == dict.fromkeys(NAMES, 0)
 
 
 def test_unit_is_a_house_rule():
@@ -627,7 +646,7 @@ def test_unit_is_a_house_rule():
 # -- §9 money: Hu and Tien Hu ------------------------------------------------------------
 
 def test_hu_pays_the_hu_amount_from_everyone():
-    names = NAMES + ["Eve"]
+    names = [*NAMES, "Eve"]
     entries = {"Ann": dead("JK AS AS"), "Bob": dead("3C"), "Cyd": Entry("hu"), "Dot": dead(),
                "Eve": dead("KD QH")}
     score = score_round(names, entries, penang())  # joker/ace adjustment off
@@ -764,7 +783,7 @@ def test_scheme_none_moves_no_money(winner):
     if winner == "tien_hu":
         entries["Cyd"] = Entry("tien_hu", TIEN_HU_20.replace("AS 2S 3S", "AD 2D 3D"))
     score = score_round(NAMES, entries, rummi(scheme="none"))
-    assert money(score) == {n: 0 for n in NAMES}
+    assert money(score) == dict.fromkeys(NAMES, 0)
     assert all(score.breakdown[p].total == 0 for p in NAMES)
     assert score.points["Bob"] == 20
 

@@ -86,7 +86,7 @@ def balances(draw, max_players=8):
     values = draw(st.lists(st.integers(-8, 8), min_size=n, max_size=n))
     if n:
         values[-1] -= sum(values)
-    return {name: v * scale for name, v in zip(names, values)}
+    return {name: v * scale for name, v in zip(names, values, strict=True)}
 
 
 @settings(deadline=None, max_examples=300, database=None)

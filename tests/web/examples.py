@@ -1,9 +1,16 @@
-"""The worked examples of RULES.md §12, shared by the web tests: Rummi money
-rules with clockwise play and tiers 0,1,2,3; seats A B C D, dealer D."""
+"""The example rounds and evenings shared by the web tests. First the worked
+examples of RULES.md §12: Rummi money rules with clockwise play and tiers
+0,1,2,3; seats A B C D, dealer D."""
 
 import dataclasses
 
+import sqlalchemy as sa
+
+from scorekeeper import services
+from scorekeeper.extensions import db
+from scorekeeper.models import AuditEvent
 from scorekeeper.rules import Entry, HouseRules
+from tests.conftest import the_group
 
 EXAMPLE_RULES = dataclasses.replace(HouseRules.rummi(), direction="clockwise",
                                     tiers=(0, 1, 2, 3))
@@ -16,5 +23,68 @@ EXAMPLE_3 = {"A": Entry("dead", "JK 3C"), "B": Entry("hu"),
 
 # The same rounds, for the players Ann, Bob, Cat and Dan.
 TABLE = ["Ann", "Bob", "Cat", "Dan"]
-NO_HU, TIE, HU = ({name: entry for name, entry in zip(TABLE, example.values())}
+NO_HU, TIE, HU = (dict(zip(TABLE, example.values(), strict=True))
                   for example in (EXAMPLE_1, EXAMPLE_2, EXAMPLE_3))
+
+# The worked examples (seats A to D) as typed into the round form:
+# {player: (outcome, cards)}.
+TYPED_1, TYPED_2, TYPED_3 = (
+    {name: (entry.outcome, entry.cards or "") for name, entry in example.items()}
+    for example in (EXAMPLE_1, EXAMPLE_2, EXAMPLE_3))
+
+# A Tien Hu hand: twenty cards that meld completely.
+TIEN_HU = "AS 2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS 7H 7D 7C 9H 10H JH QH"
+
+# Penang with seven cards dealt, tiers 0-2-5, the biggest loser deals, play anticlockwise.
+CUSTOM = dataclasses.replace(HouseRules.penang(), hand_size=7, hand_size_three=7,
+                             tiers=(0, 2, 5), unit_cents=50, dealer_rule="loser",
+                             direction="anticlockwise", joker_ace_cents=20)
+
+
+def build_evenings(app) -> None:
+    """Three sessions of the tests' group.
+
+    one:   Rummi, finished: four rounds, round 2 deleted, one transfer paid.
+    two:   custom Penang rules in S$, open: a Hu, a Tien Hu, a round deleted and
+           restored, Fay left and Hal joined.
+    three: Penang per point, two players, finished, everything paid.
+    """
+    with app.app_context():
+        group = the_group()
+        one = services.start_session(group, ["Ann", "Bob", "Cat", "Dan"], HouseRules.rummi(),
+                                     first_dealer="Dan", device="Phone A")
+        for entries in (NO_HU, TIE, HU, NO_HU):
+            services.record_round(one, entries, device="Phone A")
+        services.delete_round(one.rounds[1], device="Phone A")
+        first = services.settlement(one)[0].transfer
+        services.set_paid(one, first.payer.id, first.payee.id, first.cents, True)
+        services.end_session(one)
+
+        two = services.start_session(group, ["Ann", "Eve", "Fay", "Gus"], CUSTOM,
+                                     first_dealer="Eve", currency="S$")
+        services.record_round(two, {"Ann": Entry("dead", "2S 9H"), "Eve": Entry("dead", "KD"),
+                                    "Fay": Entry("dead", "5C 5D"), "Gus": Entry("hu")})
+        services.record_round(two, {"Ann": Entry("tien_hu", "AS 2S 3S 4H 4D 4C JK"),
+                                    "Eve": Entry("dead"), "Fay": Entry("dead"),
+                                    "Gus": Entry("dead")})
+        services.record_round(two, {"Ann": Entry("dead", "QS"), "Eve": Entry("dead", "3H 8C"),
+                                    "Fay": Entry("dead", "JK"), "Gus": Entry("dead", "10D")})
+        services.delete_round(two.rounds[0])
+        deletion = db.session.scalar(sa.select(AuditEvent).where(
+            AuditEvent.session_id == two.id, AuditEvent.action == "round.delete"))
+        services.restore_round(two, deletion)
+        fay = next(seat.player for seat in two.seats if seat.player.name == "Fay")
+        services.leave_session(two, fay.id)
+        services.join_session(two, "Hal", 1)
+        services.record_round(two, {"Ann": Entry("dead", "2C"), "Eve": Entry("hu"),
+                                    "Gus": Entry("dead", "7S 9S"), "Hal": Entry("dead", "KC KH")})
+
+        three = services.start_session(
+            group, ["Ann", "Bob"], dataclasses.replace(HouseRules.penang(), scheme="per_point",
+                                                       point_cents=5), first_dealer="Bob")
+        services.record_round(three, {"Ann": Entry("dead", "KS"), "Bob": Entry("dead", "2H 3C")})
+        services.record_round(three, {"Ann": Entry("hu"), "Bob": Entry("dead", "9D")})
+        for plan in services.settlement(three):
+            t = plan.transfer
+            services.set_paid(three, t.payer.id, t.payee.id, t.cents, True)
+        services.end_session(three)

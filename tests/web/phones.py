@@ -6,7 +6,7 @@ from http.cookies import SimpleCookie
 from urllib.parse import urlencode
 
 from tests.conftest import GROUP_NAME, PASSPHRASE
-from tests.web.probing import token_in
+from tests.web.helpers import token_in
 
 SAVED = (302, 303)
 

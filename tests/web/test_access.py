@@ -11,7 +11,7 @@ from urllib.parse import parse_qs, urljoin, urlsplit
 import pytest
 
 from scorekeeper.web.access import safe_next
-from tests.conftest import csrf_token
+from tests.web.helpers import csrf_token
 from tests.web.probing import (
     REDIRECTS,
     is_public,
@@ -88,7 +88,7 @@ def test_a_signed_out_phone_is_sent_to_sign_in(site, rule, method):
 def test_public_pages_show_nothing_of_a_group(site, rule):
     response = site.app.test_client().get(rule_url(rule, site.alpha))
     assert response.status_code == 200
-    assert shows_any(response, site.alpha.players + [site.alpha.name]) == []
+    assert shows_any(response, [*site.alpha.players, site.alpha.name]) == []
 
 
 @pytest.mark.parametrize("rule", by_method("GET", lambda r: r.rule.startswith("/share/")))
@@ -141,7 +141,7 @@ def test_another_groups_own_pages_show_nothing_of_ours(site, rule):
     """Pages of the signed-in group as a whole (lists, exports ...) are Beta's own."""
     response = site.member(site.beta).get(rule_url(rule, site.beta))
     assert response.status_code < 500
-    assert shows_any(response, site.alpha.players + [site.alpha.name]) == []
+    assert shows_any(response, [*site.alpha.players, site.alpha.name]) == []
 
 
 def test_our_own_phone_opens_our_pages(site):

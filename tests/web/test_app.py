@@ -16,7 +16,7 @@ from scorekeeper.config import (
 )
 from scorekeeper.extensions import db
 from scorekeeper.passphrases import hash_passphrase, passphrase_matches
-from tests.conftest import csrf_token
+from tests.web.helpers import csrf_token
 
 KEY = "factory-secret-key-long-enough-to-sign"
 FROM_ENV = "a-secret-key-from-the-environment"

@@ -5,18 +5,15 @@ refused with nothing written."""
 import copy
 import csv
 import dataclasses
-import html
 import io
 import json
 import re
-from contextlib import contextmanager
 from decimal import Decimal
 
 import pytest
 import sqlalchemy as sa
-from sqlalchemy import event
 
-from scorekeeper import services
+from scorekeeper import queries, services
 from scorekeeper.backup import (
     MAX_SESSIONS,
     BackupError,
@@ -38,87 +35,13 @@ from scorekeeper.rules import Entry, HouseRules
 from scorekeeper.web.backup import slug
 from tests.conftest import (
     PASSPHRASE,
-    csrf_token,
     fresh_app,
     signed_in_client,
     the_group,
 )
-from tests.web.examples import HU, NO_HU, TIE
-from tests.web.probing import BOOKKEEPING, finished_count_problems, seat_total_problems
-
-# Penang with seven cards dealt, tiers 0-2-5, the biggest loser deals, play anticlockwise.
-CUSTOM = dataclasses.replace(HouseRules.penang(), hand_size=7, hand_size_three=7,
-                             tiers=(0, 2, 5), unit_cents=50, dealer_rule="loser",
-                             direction="anticlockwise", joker_ace_cents=20)
-NEW_PASSPHRASE = "a brand new passphrase"
-
-
-def page_text(response) -> str:
-    return html.unescape(response.get_data(as_text=True))
-
-
-def post_import(client, body: bytes, name="Back again", **changes):
-    form = {"csrf_token": csrf_token(client, "/groups/import"), "name": name,
-            "passphrase": NEW_PASSPHRASE, "confirm": NEW_PASSPHRASE, "device": "Phone B",
-            "backup": (io.BytesIO(body), "backup.json")}
-    form.update(changes)
-    return client.post("/groups/import", data=form, content_type="multipart/form-data")
-
-
-def row_counts(app) -> dict[str, int]:
-    """Rows by table, but for BOOKKEEPING's (a refused import counts as a try)."""
-    with app.app_context():
-        return {table.name: db.session.scalar(sa.select(sa.func.count()).select_from(table))
-                for table in db.metadata.sorted_tables if table.name not in BOOKKEEPING}
-
-
-def build_evenings(app) -> None:
-    """Three sessions of the tests' group.
-
-    one:   Rummi, finished: four rounds, round 2 deleted, one transfer paid.
-    two:   custom Penang rules in S$, open: a Hu, a Tien Hu, a round deleted and
-           restored, Fay left and Hal joined.
-    three: Penang per point, two players, finished, everything paid.
-    """
-    with app.app_context():
-        group = the_group()
-        one = services.start_session(group, ["Ann", "Bob", "Cat", "Dan"], HouseRules.rummi(),
-                                     first_dealer="Dan", device="Phone A")
-        for entries in (NO_HU, TIE, HU, NO_HU):
-            services.record_round(one, entries, device="Phone A")
-        services.delete_round(one.rounds[1], device="Phone A")
-        first = services.settlement(one)[0].transfer
-        services.set_paid(one, first.payer.id, first.payee.id, first.cents, True)
-        services.end_session(one)
-
-        two = services.start_session(group, ["Ann", "Eve", "Fay", "Gus"], CUSTOM,
-                                     first_dealer="Eve", currency="S$")
-        services.record_round(two, {"Ann": Entry("dead", "2S 9H"), "Eve": Entry("dead", "KD"),
-                                    "Fay": Entry("dead", "5C 5D"), "Gus": Entry("hu")})
-        services.record_round(two, {"Ann": Entry("tien_hu", "AS 2S 3S 4H 4D 4C JK"),
-                                    "Eve": Entry("dead"), "Fay": Entry("dead"),
-                                    "Gus": Entry("dead")})
-        services.record_round(two, {"Ann": Entry("dead", "QS"), "Eve": Entry("dead", "3H 8C"),
-                                    "Fay": Entry("dead", "JK"), "Gus": Entry("dead", "10D")})
-        services.delete_round(two.rounds[0])
-        deletion = db.session.scalar(sa.select(AuditEvent).where(
-            AuditEvent.session_id == two.id, AuditEvent.action == "round.delete"))
-        services.restore_round(two, deletion)
-        fay = next(seat.player for seat in two.seats if seat.player.name == "Fay")
-        services.leave_session(two, fay.id)
-        services.join_session(two, "Hal", 1)
-        services.record_round(two, {"Ann": Entry("dead", "2C"), "Eve": Entry("hu"),
-                                    "Gus": Entry("dead", "7S 9S"), "Hal": Entry("dead", "KC KH")})
-
-        three = services.start_session(
-            group, ["Ann", "Bob"], dataclasses.replace(HouseRules.penang(), scheme="per_point",
-                                                       point_cents=5), first_dealer="Bob")
-        services.record_round(three, {"Ann": Entry("dead", "KS"), "Bob": Entry("dead", "2H 3C")})
-        services.record_round(three, {"Ann": Entry("hu"), "Bob": Entry("dead", "9D")})
-        for plan in services.settlement(three):
-            t = plan.transfer
-            services.set_paid(three, t.payer.id, t.payee.id, t.cents, True)
-        services.end_session(three)
+from tests.web.examples import CUSTOM, build_evenings
+from tests.web.helpers import NEW_PASSPHRASE, post_import, statements, text
+from tests.web.probing import finished_count_problems, row_counts, seat_total_problems
 
 
 def picture(app, group_name: str) -> list[dict]:
@@ -130,7 +53,7 @@ def picture(app, group_name: str) -> list[dict]:
         result = []
         for s in sessions:
             names = {seat.player_id: seat.player.name for seat in s.seats}
-            coming = None if s.is_finished else services.upcoming(s)
+            coming = None if s.is_finished else queries.upcoming(s)
             result.append({
                 "ended": s.is_finished, "currency": s.currency, "rules": s.rules,
                 "seats": [(seat.player.name, seat.position, seat.active) for seat in s.seats],
@@ -209,28 +132,12 @@ def test_the_json_export_reads_a_fixed_number_of_statements(app, client):
     with app.app_context():
         session = services.start_session(the_group(), ["Ann", "Bob"], HouseRules.penang())
         services.record_round(session, {"Ann": Entry("hu"), "Bob": Entry("dead", "9D")})
-    with counting(app) as few:
+    with statements(app) as few:
         client.get("/group/export.json")
     build_evenings(app)
-    with counting(app) as many:
+    with statements(app) as many:
         client.get("/group/export.json")
     assert len(many) == len(few) <= 10
-
-
-@contextmanager
-def counting(app):
-    statements = []
-
-    def count(conn, cursor, statement, parameters, context, executemany):
-        statements.append(statement)
-
-    with app.app_context():
-        engine = db.engine
-    event.listen(engine, "before_cursor_execute", count)
-    try:
-        yield statements
-    finally:
-        event.remove(engine, "before_cursor_execute", count)
 
 
 def test_another_groups_export_holds_none_of_ours(app, evenings):
@@ -277,7 +184,7 @@ def test_a_sessions_csv_holds_that_session_only(app, client, evenings):
     response = client.get(f"/sessions/{ids[2]}/export.csv")
     assert response.status_code == 200
     assert f"-session-{ids[2]}-" in response.headers["Content-Disposition"]
-    header, *rows = csv_rows(response)
+    _header, *rows = csv_rows(response)
     assert len(rows) == 4 and {r[0] for r in rows} == {str(ids[2])}
     # per point at 0.05: Ann left 10 points, Bob 5; then Ann's Hu at 3.00
     nets = {(r[3], r[5]): r[15] for r in rows}
@@ -292,7 +199,7 @@ def test_csv_text_that_a_spreadsheet_would_run_is_escaped(app, client):
                                          currency="-RM")
         services.record_round(session, {"=1+2": Entry("dead", "KS QH"), "@x": Entry("hu"),
                                         "Bo": Entry("dead", "2C")})
-    header, *rows = csv_rows(client.get("/group/export.csv"))
+    _header, *rows = csv_rows(client.get("/group/export.csv"))
     players = {row[5]: row for row in rows}
     assert set(players) == {"'=1+2", "'@x", "Bo"}
     assert {row[2] for row in rows} == {"'-RM"}
@@ -496,11 +403,11 @@ def test_a_hostile_or_malformed_file_is_refused_and_nothing_is_written(
     counts = row_counts(app)
     response = post_import(anonymous, make(copy.deepcopy(backup_document)), name="Kept name")
     assert response.status_code == 422
-    text = page_text(response)
-    error = re.search(r'<p class="error" id="backup-error">(.*?)</p>', text, re.S).group(1)
+    page = text(response)
+    error = re.search(r'<p class="error" id="backup-error">(.*?)</p>', page, re.S).group(1)
     assert message in error
-    assert 'value="Kept name"' in text and 'value="Phone B"' in text
-    assert "Nothing was imported" in text
+    assert 'value="Kept name"' in page and 'value="Phone B"' in page
+    assert "Nothing was imported" in page
     assert row_counts(app) == counts
     assert anonymous.get("/group/export.json").status_code == 302  # not signed in
 
@@ -517,7 +424,7 @@ def test_a_taken_name_is_refused_whatever_the_passphrase(app, anonymous, exporte
                            passphrase=passphrase, confirm=passphrase)
     assert response.status_code == 422
     alert = re.search(r'<p class="sessions-alert" role="alert">(.*?)</p>',
-                      page_text(response)).group(1)
+                      text(response)).group(1)
     assert "Nothing was imported: There is a group called friday TABLE already" in alert
     assert row_counts(app) == counts
 
@@ -527,9 +434,9 @@ def test_the_form_is_checked_before_the_file(app, anonymous, exported):
     response = post_import(anonymous, b"junk", confirm="something else", device="",
                            backup=(io.BytesIO(b""), ""))
     assert response.status_code == 422
-    text = page_text(response)
-    assert "The two passphrases differ." in text and "Name this phone" in text
-    assert "Choose the backup file" in text
+    page = text(response)
+    assert "The two passphrases differ." in page and "Name this phone" in page
+    assert "Choose the backup file" in page
     assert row_counts(app) == counts
 
 
@@ -553,11 +460,11 @@ def test_a_file_over_the_size_limit_gets_the_413_page(app, anonymous, exported):
 def test_the_import_page(anonymous):
     response = anonymous.get("/groups/import")
     assert response.status_code == 200
-    text = page_text(response)
-    assert 'enctype="multipart/form-data"' in text and 'type="file"' in text
+    page = text(response)
+    assert 'enctype="multipart/form-data"' in page and 'type="file"' in page
     for label in ("Backup file", "Group name", "Passphrase", "Passphrase again",
                   "This phone's name"):
-        assert f">{label}</label>" in text
+        assert f">{label}</label>" in page
 
 
 def test_one_group_mode_imports_into_its_group_once(tmp_path, backup_document):

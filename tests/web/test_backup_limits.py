@@ -20,14 +20,10 @@ from bench import imports as bench
 from scorekeeper import backup, services
 from scorekeeper.extensions import db
 from scorekeeper.models import AuditEvent, GameSession, Group, Round, RoundEntry
-from tests.conftest import csrf_token, fresh_app, signed_in_client, the_group
-from tests.web.test_backup import (
-    NEW_PASSPHRASE,
-    build_evenings,
-    page_text,
-    post_import,
-    row_counts,
-)
+from tests.conftest import fresh_app, signed_in_client, the_group
+from tests.web.examples import build_evenings
+from tests.web.helpers import NEW_PASSPHRASE, csrf_token, post_import, text
+from tests.web.probing import row_counts
 
 GROUP_TABLES = ("player_group", "player", "game_session", "seat", "round", "round_entry",
                 "payment", "audit_event")
@@ -35,7 +31,7 @@ GROUP_TABLES = ("player_group", "player", "game_session", "seat", "round", "roun
 
 @pytest.fixture(scope="module")
 def evenings(tmp_path_factory) -> dict:
-    """The backup of test_backup's evenings, made once: three sessions, their
+    """The backup of build_evenings' evenings, made once: three sessions, their
     rounds (a deleted one restored), payments and history."""
     with fresh_app(tmp_path_factory.mktemp("limits"), TESTING=True) as app:
         build_evenings(app)
@@ -51,9 +47,9 @@ def group_rows(app) -> dict[str, int]:
 
 def error_of(response) -> str:
     """What the import page says is wrong with the file, or with the import."""
-    text = page_text(response)
-    found = re.search(r'<p class="error" id="backup-error">(.*?)</p>', text, re.DOTALL) or \
-        re.search(r'<p class="sessions-alert" role="alert">(.*?)</p>', text, re.DOTALL)
+    page = text(response)
+    found = re.search(r'<p class="error" id="backup-error">(.*?)</p>', page, re.DOTALL) or \
+        re.search(r'<p class="sessions-alert" role="alert">(.*?)</p>', page, re.DOTALL)
     return found.group(1)
 
 
@@ -88,7 +84,7 @@ def test_a_file_of_the_most_bytes_is_imported_and_one_byte_more_is_refused(
     assert response.status_code == 422
     assert error_of(response) == ("The file is 8.01 MB, larger than a backup may be: an "
                                   "import takes files of up to 8 MB.")
-    assert 'value="Too large"' in page_text(response)
+    assert 'value="Too large"' in text(response)
     assert group_rows(app) == rows
 
 
@@ -97,9 +93,9 @@ def test_an_upload_over_the_request_limit_gets_the_import_page_saying_the_limit(
     body = b" " * app.config["MAX_CONTENT_LENGTH"]
     response = post_large(anonymous, body, name="Far too large")
     assert response.status_code == 413
-    text = page_text(response)
-    assert "Nothing was imported: the file is larger than 8 MB, the most a backup may be." in text
-    assert 'type="file"' in text and "of at most 8 MB and 4,000 rounds" in text
+    page = text(response)
+    assert "Nothing was imported: the file is larger than 8 MB, the most a backup may be." in page
+    assert 'type="file"' in page and "of at most 8 MB and 4,000 rounds" in page
     assert group_rows(app) == rows
 
 
@@ -116,10 +112,7 @@ COUNTS = {
 def test_a_count_over_its_limit_is_refused_before_any_round_is_scored(
         app, anonymous, evenings, monkeypatch, key):
     limit, message = COUNTS[key]
-    if key == "audit":
-        n = len(evenings["audit"])
-    else:
-        n = sum(len(s[key]) for s in evenings["sessions"])
+    n = len(evenings["audit"]) if key == "audit" else sum(len(s[key]) for s in evenings["sessions"])
     monkeypatch.setattr(backup.check, limit, n - 1)
 
     def no_scoring(*args):
@@ -274,10 +267,7 @@ NUMBERS = {
 def test_a_number_too_large_for_a_column_is_refused_saying_where(
         app, anonymous, evenings, what, sign):
     path, where = NUMBERS[what]
-    if what == "an event's free object":
-        value = {"x": sign * HUGE}
-    else:
-        value = sign * HUGE
+    value = {"x": sign * HUGE} if what == "an event's free object" else sign * HUGE
     document = copy.deepcopy(evenings)
     if what == "a snapshot's money":
         index = max(i for i, e in enumerate(document["audit"]) if e["action"] == "round.add")
@@ -375,7 +365,7 @@ def test_an_import_that_fails_while_writing_writes_nothing_and_says_so(
     rows = group_rows(app)
     response = post_import(anonymous, body_of(evenings))
     assert response.status_code == 503
-    assert "nothing was shown or saved" in page_text(response)
+    assert "nothing was shown or saved" in text(response)
     assert group_rows(app) == rows
 
 
@@ -388,9 +378,9 @@ def test_an_import_whose_phone_cannot_be_signed_in_says_the_group_is_there(
     monkeypatch.setattr("scorekeeper.web.backup.sign_in", busy)
     response = post_import(anonymous, body_of(evenings), name="Imported anyway")
     assert response.status_code == 503
-    text = page_text(response)
-    assert "The backup is imported: Imported anyway holds everything it had." in text
-    assert 'href="/sign-in"' in text
+    page = text(response)
+    assert "The backup is imported: Imported anyway holds everything it had." in page
+    assert 'href="/sign-in"' in page
     with app.app_context():
         assert services.find_group("Imported anyway") is not None
 

@@ -11,16 +11,8 @@ from scorekeeper.models import AuditEvent, GameSession, Player, Round, RoundEntr
 from scorekeeper.rules import Entry, HouseRules
 from tests.conftest import signed_in_client
 from tests.web import examples
-from tests.web.test_rounds import (
-    EXAMPLE_1,
-    EXAMPLE_2,
-    EXAMPLE_3,
-    count_statements,
-    filled,
-    form_values,
-    section,
-    text,
-)
+from tests.web.examples import TYPED_1, TYPED_2, TYPED_3
+from tests.web.helpers import ROOT, count_statements, filled, form_values, section, text
 
 ROUND_1 = examples.EXAMPLE_1  # as Entry values, for services
 
@@ -61,10 +53,10 @@ def written():
 def restore_forms(html):
     """{round number: (action, posted data)} of the page's Restore buttons."""
     forms = {}
-    for match in re.finditer(r'<form method="post" action="([^"]+/restore)".*?</form>', html, re.DOTALL):
-        fields = dict(re.findall(r'name="(\w+)" value="([^"]*)"', match[0]))
+    for match in re.finditer(r'<form method="post" action="([^"]+/restore)".*?</form>', html,
+                             re.DOTALL):
         number = int(re.search(r"Restore round (\d+)", match[0])[1])
-        forms[number] = (match[1], fields)
+        forms[number] = (match[1], form_values(match[0], match[1]))
     return forms
 
 
@@ -78,7 +70,7 @@ def changes_page(client, session_id, page=None):
 
 
 def test_the_page_lists_each_kind_of_change_with_its_phone(client, sid):
-    record(sid, EXAMPLE_1, EXAMPLE_2)
+    record(sid, TYPED_1, TYPED_2)
     table = game(sid)
     services.edit_round(table.rounds[0], {**ROUND_1, "D": Entry("dead", "2H")}, device="Raj")
     services.delete_round(game(sid).rounds[1], device="")
@@ -109,15 +101,15 @@ def test_the_page_lists_each_kind_of_change_with_its_phone(client, sid):
     assert phones == ["Raj's phone"] * 4 + ["Ann's phone", "Kitchen tablet", "an unnamed phone",
                                             "Raj's phone", "Mei's phone", "Mei's phone",
                                             "an unnamed phone"]
-    assert re.search(r'<time datetime="\d{4}-\d\d-\d\dT\d\d:\d\d[+-]\d\d:\d\d">\w{3} \d{1,2} \w{3}, \d\d:\d\d</time>',
-                     html)
+    assert re.search(r'<time datetime="\d{4}-\d\d-\d\dT\d\d:\d\d[+-]\d\d:\d\d">'
+                     r'\w{3} \d{1,2} \w{3}, \d\d:\d\d</time>', html)
     assert "At the table: A, B, C, D." in html and "D deals first." in html
     assert "Own rules, money in RM: tiers 0·1·2·3 × RM 1.00." in html
     assert "Seats, in order: A, B, Eve, C, D." in html
 
 
 def test_house_rules_and_share_links_are_listed_too(client, sid):
-    record(sid, EXAMPLE_1)
+    record(sid, TYPED_1)
     services.change_house_rules(game(sid), HouseRules.penang(), "SGD", device="Raj")
     link = services.create_share_link(game(sid), device="Mei")
     services.revoke_share_link(link, device="")
@@ -131,7 +123,7 @@ def test_house_rules_and_share_links_are_listed_too(client, sid):
 
 
 def test_a_round_shows_each_players_outcome_cards_points_and_money(client, sid):
-    record(sid, EXAMPLE_1, EXAMPLE_3)
+    record(sid, TYPED_1, TYPED_3)
     html = changes_page(client, sid)[1]
     added_2 = html.split("<h2>Round 2 added</h2>")[1].split('<li class="changes-item"')[0]
     lines = re.findall(r'<li><strong>(\w)</strong> <span>([^<]+)</span> '
@@ -143,7 +135,7 @@ def test_a_round_shows_each_players_outcome_cards_points_and_money(client, sid):
 
 
 def test_an_edit_shows_who_changed_before_and_after(client, sid):
-    record(sid, EXAMPLE_1)
+    record(sid, TYPED_1)
     services.edit_round(game(sid).rounds[0], {**ROUND_1, "D": Entry("dead", "2H")}, device="Raj")
     html = changes_page(client, sid)[1]
     edit = html.split("<h2>Round 1 edited</h2>")[1].split("</ul>")[0]
@@ -158,14 +150,14 @@ def test_an_edit_shows_who_changed_before_and_after(client, sid):
 
 
 def test_the_scoreboard_and_the_round_page_link_to_the_changes(client, sid):
-    record(sid, EXAMPLE_1)
+    record(sid, TYPED_1)
     href = f'href="/sessions/{sid}/changes"'
     assert href in text(client.get(f"/sessions/{sid}"))
     assert href in text(client.get(f"/sessions/{sid}/rounds/1"))
 
 
 def test_the_changes_are_paged_fifteen_at_a_time(client, sid):
-    record(sid, EXAMPLE_1)
+    record(sid, TYPED_1)
     transfer = services.settlement(game(sid))[0].transfer
     for paid in [True, False] * 8:  # 16 more changes: 18 in all
         services.set_paid(game(sid), transfer.payer.id, transfer.payee.id, transfer.cents, paid)
@@ -180,27 +172,25 @@ def test_the_changes_are_paged_fifteen_at_a_time(client, sid):
 
 
 def test_the_page_takes_a_fixed_number_of_statements(app, client, sid):
-    record(sid, EXAMPLE_1)
-    few = count_statements(app, lambda: client.get(f"/sessions/{sid}/changes"))
-    record(sid, EXAMPLE_2, EXAMPLE_3, EXAMPLE_1)
+    record(sid, TYPED_1)
+    few = count_statements(app, client, f"/sessions/{sid}/changes")
+    record(sid, TYPED_2, TYPED_3, TYPED_1)
     services.delete_round(game(sid).rounds[0])
     services.delete_round(game(sid).rounds[0])
     services.restore_round(game(sid), db.session.scalar(
         sa.select(AuditEvent).where(AuditEvent.action == "round.delete")))
-    many = count_statements(app, lambda: client.get(f"/sessions/{sid}/changes"))
+    many = count_statements(app, client, f"/sessions/{sid}/changes")
     assert few == many <= 8
 
 
 def test_a_page_of_six_players_rounds_stays_under_60_kb_with_its_css(client, our_group):
-    from tests.web.test_rounds import ROOT
-
     names = ["Annabel", "Bartholomew", "Catherine", "Dan", "Eve", "Fong"]
     hands = ["AS 3H 5D 7C 9S JH KD 2C", "4S 6H 8D 10C QS AH 3D", "5C 7S 9H JD KC 2S",
              "4H 6D 8C 10S", "QH AD 3C 5S 7H 9D JC", "KH 2D 4C 6S 8H 10D QC"]
     session = services.start_session(our_group, names, HouseRules.penang(), first_dealer="Dan")
     for winner in names * 3:
         entries = {n: Entry("hu") if n == winner else Entry("dead", h)
-                   for n, h in zip(names, hands)}
+                   for n, h in zip(names, hands, strict=True)}
         services.record_round(session, entries)
     page = client.get(f"/sessions/{session.id}/changes")
     assert page.data.count(b'class="changes-item"') == 15
@@ -211,10 +201,11 @@ def test_a_page_of_six_players_rounds_stays_under_60_kb_with_its_css(client, our
 
 
 def test_restore_puts_the_round_back_at_its_number_and_rescores(client, sid):
-    record(sid, EXAMPLE_1, EXAMPLE_3, EXAMPLE_2)
+    record(sid, TYPED_1, TYPED_3, TYPED_2)
     before = state(sid)
     page = text(client.get(f"/sessions/{sid}/rounds/1"))
-    assert client.post(f"/sessions/{sid}/rounds/1/delete", data=form_values(page)).status_code == 302
+    response = client.post(f"/sessions/{sid}/rounds/1/delete", data=form_values(page))
+    assert response.status_code == 302
     assert state(sid) != before
 
     forms = restore_forms(changes_page(client, sid)[1])
@@ -233,7 +224,7 @@ def test_restore_puts_the_round_back_at_its_number_and_rescores(client, sid):
 
 
 def test_restoring_twice_is_refused(client, sid):
-    record(sid, EXAMPLE_1, EXAMPLE_2)
+    record(sid, TYPED_1, TYPED_2)
     services.delete_round(game(sid).rounds[1])
     action, data = restore_forms(changes_page(client, sid)[1])[2]
     assert client.post(action, data=data).status_code == 302
@@ -246,10 +237,10 @@ def test_restoring_twice_is_refused(client, sid):
 
 
 def test_a_stale_restore_shows_why_on_the_changes_page(client, sid):
-    record(sid, EXAMPLE_1, EXAMPLE_2)
+    record(sid, TYPED_1, TYPED_2)
     services.delete_round(game(sid).rounds[1])
     action, data = restore_forms(changes_page(client, sid)[1])[2]
-    record(sid, EXAMPLE_3)  # meanwhile, from another phone
+    record(sid, TYPED_3)  # meanwhile, from another phone
     before = written()
     response = client.post(action, data=data)
     assert response.status_code == 409
@@ -261,7 +252,7 @@ def test_a_stale_restore_shows_why_on_the_changes_page(client, sid):
 
 
 def test_a_finished_session_must_be_reopened_to_restore(client, sid):
-    record(sid, EXAMPLE_1, EXAMPLE_2)
+    record(sid, TYPED_1, TYPED_2)
     services.delete_round(game(sid).rounds[0])
     action, data = restore_forms(changes_page(client, sid)[1])[1]
     services.end_session(game(sid))
@@ -276,13 +267,13 @@ def test_a_finished_session_must_be_reopened_to_restore(client, sid):
 
 
 def test_another_groups_or_sessions_event_is_404(app, client, sid, our_group):
-    record(sid, EXAMPLE_1, EXAMPLE_2)
+    record(sid, TYPED_1, TYPED_2)
     services.delete_round(game(sid).rounds[0])
     ours = db.session.scalar(sa.select(AuditEvent.id).where(AuditEvent.action == "round.delete"))
     other_group = services.create_group("Other table", "another passphrase")
     theirs = services.start_session(other_group, list("WXYZ"), examples.EXAMPLE_RULES,
                                     first_dealer="Z")
-    services.record_round(theirs, {n: e for n, e in zip("WXYZ", ROUND_1.values())})
+    services.record_round(theirs, dict(zip("WXYZ", ROUND_1.values(), strict=True)))
     services.delete_round(theirs.rounds[0])
     their_deletion = db.session.scalar(sa.select(AuditEvent.id).where(
         AuditEvent.action == "round.delete", AuditEvent.session_id == theirs.id))
@@ -316,8 +307,8 @@ def test_signed_out_phones_are_sent_to_sign_in(anonymous, sid):
 def test_a_stale_round_form_is_refused_with_the_changes_and_the_typing_kept(client, sid):
     base = f"/sessions/{sid}/rounds"
     page = text(client.get(f"{base}/new"))
-    record(sid, EXAMPLE_1)  # Mei saves round 1 first
-    typed = {**EXAMPLE_2, "A": ("dead", "5s, 5h")}
+    record(sid, TYPED_1)  # Mei saves round 1 first
+    typed = {**TYPED_2, "A": ("dead", "5s, 5h")}
     before = written()
     response = client.post(f"{base}/new", data=filled(page, typed))
     html = text(response)
@@ -343,33 +334,33 @@ def test_a_stale_round_form_is_refused_with_the_changes_and_the_typing_kept(clie
 
 def test_a_change_that_added_no_round_keeps_the_number(client, sid):
     base = f"/sessions/{sid}/rounds"
-    record(sid, EXAMPLE_1)
+    record(sid, TYPED_1)
     page = text(client.get(f"{base}/new"))
     services.join_session(game(sid), "Eve", 4, device="Raj")
-    response = client.post(f"{base}/new", data=filled(page, EXAMPLE_2))
+    response = client.post(f"{base}/new", data=filled(page, TYPED_2))
     html = text(response)
     assert response.status_code == 409
     assert "<strong>Eve joined the table</strong> from Raj's phone" in html
     assert "Your entries are kept below" in html and "Save round 2</button>" in html
     assert 'value="KS QS"' in section(html, "D") and 'value=""' in section(html, "Eve")
-    response = client.post(f"{base}/new", data=filled(html, {**EXAMPLE_2, "Eve": ("dead", "3C")}))
+    response = client.post(f"{base}/new", data=filled(html, {**TYPED_2, "Eve": ("dead", "3C")}))
     assert response.status_code == 302
 
 
 def test_a_save_that_loses_the_race_in_the_service_is_refused_the_same_way(
         client, sid, monkeypatch):
     """The version can change between the page's check and the service's own."""
-    from scorekeeper.web import rounds
-
     base = f"/sessions/{sid}/rounds"
-    record(sid, EXAMPLE_1)
+    record(sid, TYPED_1)
     new_page, edit_page = text(client.get(f"{base}/new")), text(client.get(f"{base}/1/edit"))
     transfer = services.settlement(game(sid))[0].transfer
     services.set_paid(game(sid), transfer.payer.id, transfer.payee.id, transfer.cents, True,
                       device="Raj")
-    monkeypatch.setattr(rounds, "_stale", lambda version: False)
+    # The pages' checks (services.check_version) see no change; record_round's
+    # and edit_round's own do.
+    monkeypatch.setattr(services, "check_version", lambda *args, **kwargs: None)
     before = written()
-    for url, data in ((f"{base}/new", filled(new_page, EXAMPLE_2)),
+    for url, data in ((f"{base}/new", filled(new_page, TYPED_2)),
                       (f"{base}/1/edit", filled(edit_page, {"D": ("dead", "2H")}))):
         response = client.post(url, data=data)
         assert response.status_code == 409, url
@@ -379,7 +370,7 @@ def test_a_save_that_loses_the_race_in_the_service_is_refused_the_same_way(
 
 def test_a_stale_edit_lists_the_other_edit_and_keeps_the_typing(client, sid):
     base = f"/sessions/{sid}/rounds"
-    record(sid, EXAMPLE_1)
+    record(sid, TYPED_1)
     page = text(client.get(f"{base}/1/edit"))
     services.edit_round(game(sid).rounds[0], {**ROUND_1, "C": Entry("dead", "3D 4D 9C")},
                         device="Raj")
@@ -407,7 +398,7 @@ def test_a_stale_edit_lists_the_other_edit_and_keeps_the_typing(client, sid):
 
 def test_an_edit_follows_its_round_when_an_earlier_one_is_deleted(client, sid):
     base = f"/sessions/{sid}/rounds"
-    record(sid, EXAMPLE_1, EXAMPLE_2, EXAMPLE_3)
+    record(sid, TYPED_1, TYPED_2, TYPED_3)
     page = text(client.get(f"{base}/2/edit"))
     services.delete_round(game(sid).rounds[0], device="Raj")
     response = client.post(f"{base}/2/edit", data=filled(page, {"D": ("dead", "KS")}))
@@ -425,7 +416,7 @@ def test_an_edit_follows_its_round_when_an_earlier_one_is_deleted(client, sid):
 
 def test_an_edit_of_a_round_deleted_meanwhile_is_refused_with_a_way_back(client, sid):
     base = f"/sessions/{sid}/rounds"
-    record(sid, EXAMPLE_1, EXAMPLE_2)
+    record(sid, TYPED_1, TYPED_2)
     page = text(client.get(f"{base}/2/edit"))
     services.delete_round(game(sid).rounds[1], device="Raj")
     before = written()
@@ -441,7 +432,7 @@ def test_an_edit_of_a_round_deleted_meanwhile_is_refused_with_a_way_back(client,
 
 def test_a_stale_delete_is_refused_and_deletes_nothing(client, sid):
     base = f"/sessions/{sid}/rounds"
-    record(sid, EXAMPLE_1, EXAMPLE_2)
+    record(sid, TYPED_1, TYPED_2)
     page = text(client.get(f"{base}/2"))
     services.delete_round(game(sid).rounds[0], device="Raj")
     before = written()
@@ -454,7 +445,7 @@ def test_a_stale_delete_is_refused_and_deletes_nothing(client, sid):
     assert "Round 2 is now round 1" in html and f'href="{base}/1">See round 1</a>' in html
 
     page = text(client.get(f"{base}/1"))
-    record(sid, EXAMPLE_3)
+    record(sid, TYPED_3)
     response = client.post(f"{base}/1/delete", data=form_values(page))
     assert response.status_code == 409 and "Look at round 1 again" in text(response)
 
@@ -464,12 +455,12 @@ def test_a_round_form_with_a_junk_version_saves_nothing(client, sid):
     page = text(client.get(f"{base}/new"))
     before = written()
     for junk in ("", "x", "-1", "1.0", "9" * 30, "１"):
-        response = client.post(f"{base}/new", data={**filled(page, EXAMPLE_1), "version": junk})
+        response = client.post(f"{base}/new", data={**filled(page, TYPED_1), "version": junk})
         assert response.status_code == 200, junk
         html = text(response)
         assert "This page was out of date" in html
         assert written() == before
-    assert client.post(f"{base}/new", data=filled(html, EXAMPLE_1)).status_code == 302
+    assert client.post(f"{base}/new", data=filled(html, TYPED_1)).status_code == 302
     page = text(client.get(f"{base}/1"))
     for junk in ("", "x", "1e3"):
         data = {**form_values(page), "version": junk}
@@ -479,7 +470,7 @@ def test_a_round_form_with_a_junk_version_saves_nothing(client, sid):
 
 def test_a_session_ended_meanwhile_says_so_with_the_change(client, sid):
     base = f"/sessions/{sid}/rounds"
-    record(sid, EXAMPLE_1)
+    record(sid, TYPED_1)
     page = text(client.get(f"{base}/1/edit"))
     services.end_session(game(sid), device="Raj")
     response = client.post(f"{base}/1/edit", data=filled(page, {"D": ("dead", "KS")}))
@@ -490,7 +481,7 @@ def test_a_session_ended_meanwhile_says_so_with_the_change(client, sid):
 
 
 def test_a_restore_without_its_csrf_token_is_refused(client, sid):
-    record(sid, EXAMPLE_1)
+    record(sid, TYPED_1)
     services.delete_round(game(sid).rounds[0])
     action, data = restore_forms(changes_page(client, sid)[1])[1]
     before = written()

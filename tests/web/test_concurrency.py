@@ -21,32 +21,19 @@ from tests.conftest import (
     signed_in_client,
     the_group,
 )
-from tests.web.examples import EXAMPLE_1, EXAMPLE_2, EXAMPLE_3, EXAMPLE_RULES
+from tests.web.examples import EXAMPLE_1, EXAMPLE_RULES, TYPED_1, TYPED_2, TYPED_3
+from tests.web.helpers import filled, form_values
 from tests.web.phones import SAVED, Phone
-from tests.web.probing import forms_on
 
 RACES = 5
 
 
 def round_form(phone: Phone, path: str, entries: dict, names: dict[int, str]) -> dict:
     """The round form of the page at ``path``, filled with ``entries``
-    ({player name: Entry}) as the phone's owner would type them."""
+    ({player name: (outcome, cards)}) as the phone's owner would type them."""
     status, _, page = phone.request("GET", path)
     assert status == 200, status
-    return filled(page, path, entries, names)
-
-
-def filled(page: str, path: str, entries: dict, names: dict[int, str]) -> dict:
-    (form,) = [f for f in forms_on(page, path) if f.action == path]
-    assert "version" in form.values, "the round form carries the session's version"
-    fields = {name: values[0] for name, values in form.values.items()}
-    for key, value in form.values.items():
-        match = re.fullmatch(r"entries-(\d+)-player", key)
-        if match:
-            entry = entries[names[int(value[0])]]
-            fields[f"entries-{match[1]}-outcome"] = entry.outcome
-            fields[f"entries-{match[1]}-cards"] = entry.cards or ""
-    return fields
+    return filled(page, entries, names)
 
 
 def at_once(posts):
@@ -117,8 +104,8 @@ def test_two_phones_saving_the_same_new_round_keep_exactly_one(served):
     one, two = Phone(port, "Phone One").sign_in(), Phone(port, "Phone Two").sign_in()
     path = f"/sessions/{session_id}/rounds/new"
     for race in range(RACES):
-        posts = [(one, path, round_form(one, path, EXAMPLE_1, names)),
-                 (two, path, round_form(two, path, EXAMPLE_2, names))]
+        posts = [(one, path, round_form(one, path, TYPED_1, names)),
+                 (two, path, round_form(two, path, TYPED_2, names))]
         assert posts[0][2]["version"] == posts[1][2]["version"]
         answers = at_once(posts)
         statuses = sorted(status for status, _, _ in answers)
@@ -136,8 +123,7 @@ def test_two_phones_saving_the_same_new_round_keep_exactly_one(served):
             assert latest.device == winner.label
             assert latest.subject == f"Round {race + 1}"
     # The loser's page keeps the typed cards in a form for the next round: sent again, it saves.
-    (form,) = [f for f in forms_on(answers[1 - won][2], path) if f.action == path]
-    status, _, _ = loser.request("POST", path, {k: v[0] for k, v in form.values.items()})
+    status, _, _ = loser.request("POST", path, form_values(answers[1 - won][2], path))
     assert status in SAVED
     assert audit_count(app, "round.add") == RACES + 1
 
@@ -148,11 +134,11 @@ def test_two_phones_editing_the_same_round_keep_exactly_one(served):
     path = f"/sessions/{session_id}/rounds/1/edit"
     if not round_rows(app, session_id):
         one.request("POST", f"/sessions/{session_id}/rounds/new",
-                    round_form(one, f"/sessions/{session_id}/rounds/new", EXAMPLE_1, names))
+                    round_form(one, f"/sessions/{session_id}/rounds/new", TYPED_1, names))
     before = audit_count(app, "round.edit")
     for race in range(3):
-        posts = [(one, path, round_form(one, path, EXAMPLE_3, names)),
-                 (two, path, round_form(two, path, EXAMPLE_2 if race % 2 else EXAMPLE_1, names))]
+        posts = [(one, path, round_form(one, path, TYPED_3, names)),
+                 (two, path, round_form(two, path, TYPED_2 if race % 2 else TYPED_1, names))]
         answers = at_once(posts)
         statuses = sorted(status for status, _, _ in answers)
         assert statuses in ([302, 409], [303, 409]), statuses
@@ -177,7 +163,7 @@ def test_a_round_saved_while_the_page_loads_is_a_conflict(app, group):
         engine = db.engine
     path = f"/sessions/{session_id}/rounds/new"
     phone = signed_in_client(app, group, device="Slow phone")
-    fields = filled(phone.get(path).text, path, EXAMPLE_2, names)
+    fields = filled(phone.get(path).text, TYPED_2, names)
     saved = []
 
     def another_phone_saves_now(connection, cursor, statement, *args):
@@ -202,8 +188,7 @@ def new_session_fields(phone: Phone, seats: list[str]) -> dict:
     """The new-session form as its page offers it, with ``seats`` typed in."""
     status, _, page = phone.request("GET", "/sessions/new")
     assert status == 200
-    (form,) = [f for f in forms_on(page, "/sessions/new") if f.action == "/sessions/new"]
-    fields = {name: values[0] for name, values in form.values.items() if values}
+    fields = form_values(page, "/sessions/new")
     fields.update({f"seats-{i}": name for i, name in enumerate(seats)}, first_dealer="random")
     return fields
 
@@ -217,7 +202,7 @@ def test_two_phones_adding_the_same_new_player_at_once_make_one(served, twins):
     for attempt in range(RACES):
         new = [f"{name} {attempt}" for name in twins]
         posts = [(phone, "/sessions/new", new_session_fields(phone, ["A", "B", name]))
-                 for phone, name in zip((one, two), new)]
+                 for phone, name in zip((one, two), new, strict=True)]
         answers = at_once(posts)
         assert [status for status, _, _ in answers] == [302, 302], answers
         with app.app_context():

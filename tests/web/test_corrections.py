@@ -2,7 +2,6 @@
 
 import dataclasses
 import json
-from html.parser import HTMLParser
 
 import pytest
 import sqlalchemy as sa
@@ -11,8 +10,9 @@ from scorekeeper import services
 from scorekeeper.extensions import db
 from scorekeeper.models import AuditEvent
 from scorekeeper.rules import Entry, HouseRules
-from tests.conftest import csrf_token, the_group
+from tests.conftest import the_group
 from tests.web.examples import EXAMPLE_1, EXAMPLE_2, EXAMPLE_3, EXAMPLE_RULES
+from tests.web.helpers import csrf_token, form_values
 
 
 def net_by_name(round_):
@@ -80,7 +80,7 @@ def test_a_rename_shows_everywhere_and_is_on_record(table):
     player = table.seats[0].player
     services.rename_player(player, "  Ah   Seng ", device="Ann's phone")
     assert player.name == "Ah Seng"
-    assert [s.player.name for s in table.seats][0] == "Ah Seng"
+    assert next(s.player.name for s in table.seats) == "Ah Seng"
     event = last_event("player.rename")
     assert (event.before, event.after, event.device) == (
         {"name": "A"}, {"name": "Ah Seng"}, "Ann's phone")
@@ -168,30 +168,10 @@ def test_a_damaged_record_of_a_deleted_round_is_refused_cleanly(table, damage):
     assert table.rounds == [] and table.version == version
 
 
-class FormFields(HTMLParser):
-    """The values a browser would submit for a page's inputs and selects."""
-
-    def __init__(self):
-        super().__init__()
-        self.fields, self.select = {}, None
-
-    def handle_starttag(self, tag, attrs):
-        attrs = dict(attrs)
-        if tag == "input" and attrs.get("type") == "checkbox":
-            if "checked" in attrs:
-                self.fields[attrs["name"]] = attrs["value"]
-        elif tag == "input" and "name" in attrs:
-            self.fields[attrs["name"]] = attrs.get("value", "")
-        elif tag == "select":
-            self.select = attrs["name"]
-        elif tag == "option" and self.select and "selected" in attrs:
-            self.fields[self.select] = attrs["value"]
-
-
 def rules_form(client, session_id):
-    parser = FormFields()
-    parser.feed(client.get(f"/sessions/{session_id}/rules").text)
-    return parser.fields
+    """What the house rules page's form posts, as the page has it."""
+    url = f"/sessions/{session_id}/rules"
+    return form_values(client.get(url).text, url)
 
 
 def test_the_rules_page_rescores_the_session(client, table):

@@ -20,6 +20,7 @@ from scorekeeper.rules import (
     playing_order,
     score_round,
 )
+from tests.web.helpers import csrf_token
 from tests.web.probing import finished_count_problems, seat_total_problems
 
 ARGS = ["seed-demo", "--groups", "2", "--sessions", "3", "--rounds", "5", "--seed", "7"]
@@ -140,7 +141,7 @@ def snapshot(group: Group) -> list:
         return moment and moment - group.created_at
 
     names = dict(db.session.execute(sa.select(Player.id, Player.name)).all())
-    return [(since(s.started_at), since(s.ended_at), s.version, s.house_rules, s.currency,
+    return [(since(s.started_at), since(s.ended_at), s.version, s.rules, s.currency,
              s.first_dealer.name,
              [(seat.player.name, seat.position, seat.active) for seat in s.seats],
              [(r.number, r.dealer.name, since(r.created_at),
@@ -163,10 +164,9 @@ def test_the_same_seed_gives_the_same_play(app, runner):
 
 
 def test_the_printed_passphrase_signs_in(app, runner, anonymous):
-    output = seed(runner, ARGS + ["--passphrase", "lucky seven jokers"])
+    output = seed(runner, [*ARGS, "--passphrase", "lucky seven jokers"])
     passphrase = re.search(r"Passphrase of every demo table: (.+)", output)[1]
-    page = anonymous.get("/sign-in").text
-    token = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', page)[1]
+    token = csrf_token(anonymous)
     response = anonymous.post("/sign-in", data={
         "csrf_token": token, "name": "Demo table 2", "passphrase": passphrase,
         "device": "Phone"})
@@ -175,7 +175,7 @@ def test_the_printed_passphrase_signs_in(app, runner, anonymous):
 
 
 def test_a_short_passphrase_is_refused(app, runner):
-    result = runner.invoke(args=ARGS + ["--passphrase", "short"])
+    result = runner.invoke(args=[*ARGS, "--passphrase", "short"])
     assert result.exit_code != 0
     assert "at least 8 characters" in result.output
     with app.app_context():

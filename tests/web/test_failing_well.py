@@ -14,7 +14,7 @@ from scorekeeper import create_app
 from scorekeeper.extensions import db
 from scorekeeper.logs import JsonFormatter
 from scorekeeper.models import Group
-from tests.web.test_security import assert_safe_headers
+from tests.web.helpers import assert_safe_headers
 
 KEY = "failing-well-secret-key-of-some-length"
 

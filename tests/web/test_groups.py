@@ -4,7 +4,6 @@ the command that sets a passphrase from the server."""
 
 import io
 import re
-from html import unescape
 
 import pytest
 import sqlalchemy as sa
@@ -13,27 +12,12 @@ from werkzeug.security import check_password_hash
 from scorekeeper import services
 from scorekeeper.extensions import db
 from scorekeeper.models import AuditEvent, Group, PassphraseGuess
-from tests.conftest import (
-    GROUP_NAME,
-    PASSPHRASE,
-    csrf_token,
-    fresh_app,
-    signed_in_client,
-)
-from tests.web.probing import (
-    REDIRECTS,
-    database_rows,
-    forms_on,
-    redirect_path,
-    token_in,
-)
+from tests.conftest import GROUP_NAME, PASSPHRASE, fresh_app, signed_in_client
+from tests.web.helpers import csrf_token, form_values, forms_on, text, token_in
+from tests.web.probing import REDIRECTS, database_rows, redirect_path
 
 NEW_NAME = "Tuesday crew"
 NEW_PASSPHRASE = "seven card stud"
-
-
-def text(response) -> str:
-    return unescape(response.get_data(as_text=True))
 
 
 def post(client, path, data, **kwargs):
@@ -235,8 +219,7 @@ def test_a_refused_passphrase_change_changes_nothing(app, group, current, new, c
 
 
 def device_field(client) -> str:
-    match = re.search(r'<input[^>]*name="device"[^>]*>', client.get("/group").text)
-    return unescape(re.search(r'value="([^"]*)"', match[0])[1])
+    return form_values(client.get("/group").text, "/group/device")["device"]
 
 
 def test_the_phones_name_is_kept_in_its_cookie_and_can_be_changed(app, group, anonymous):

@@ -1,7 +1,6 @@
 """The history pages: finished sessions, one session's record, a player's record."""
 
 import dataclasses
-import html
 import re
 from datetime import datetime
 
@@ -15,18 +14,9 @@ from scorekeeper.rules import Entry, HouseRules, preset_name
 from scorekeeper.web.filters import long_date
 from scorekeeper.web.history import rules_summary
 from tests.conftest import the_group
-from tests.web.examples import EXAMPLE_1, EXAMPLE_2, EXAMPLE_3
+from tests.web.examples import EXAMPLE_1, EXAMPLE_2, EXAMPLE_3, TIEN_HU
 from tests.web.examples import EXAMPLE_RULES as RULES
-from tests.web.probing import statements
-
-TIEN_HU = "AS 2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS 7H 7D 7C 9H 10H JH QH"
-
-
-def text(response) -> str:
-    """The page's visible text, tags dropped and spaces squeezed."""
-    body = response.get_data(as_text=True)
-    body = re.sub(r"<(script|style)\b.*?</\1>", " ", body, flags=re.S)
-    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", body)).split())
+from tests.web.helpers import count_statements, visible_text
 
 
 def player_id(name: str) -> int:
@@ -84,7 +74,7 @@ def test_long_date():
 def test_history_without_finished_sessions(client, app):
     with app.app_context():
         services.start_session(the_group(), ["A", "B"], RULES, first_dealer="A")  # in play
-    page = text(client.get("/history"))
+    page = visible_text(client.get("/history"))
     assert "No finished sessions yet" in page
 
 
@@ -92,7 +82,7 @@ def test_history_lists_finished_sessions_newest_first(client, app, evenings):
     response = client.get("/history")
     assert response.status_code == 200
     assert session_links(response) == [evenings["two"], evenings["one"]]
-    page = text(response)
+    page = visible_text(response)
     assert "2 finished sessions" in page
     with app.app_context():
         day = long_date(db.session.get(GameSession, evenings["one"]).started_at, DEFAULT_TIMEZONE)
@@ -110,12 +100,12 @@ def test_history_names_every_top_winner_of_a_tie(client, app):
         services.record_round(session, {"A": Entry("dead", "2S"), "B": Entry("dead", "2H"),
                                         "C": Entry("dead", "KS")})
         services.end_session(session)
-    assert "Top: A & B RM 1.00" in text(client.get("/history"))
+    assert "Top: A & B RM 1.00" in visible_text(client.get("/history"))
 
 
 def test_history_session_without_winnings(client, app):
     finished_sessions(app, 1)
-    page = text(client.get("/history"))
+    page = visible_text(client.get("/history"))
     assert "0 rounds" in page and "Nobody won money" in page
 
 
@@ -130,7 +120,7 @@ def test_history_filter_by_player(client, evenings):
 
     eve = client.get(f"/history?player={evenings['Eve']}")
     assert session_links(eve) == [evenings["two"]]
-    assert "1 finished session with Eve" in text(eve)
+    assert "1 finished session with Eve" in visible_text(eve)
     assert f'<option selected value="{evenings["Eve"]}">Eve</option>' in eve.get_data(as_text=True)
     assert session_links(client.get(f"/history?player={evenings['C']}")) == [evenings["one"]]
     both = client.get(f"/history?player={evenings['A']}")
@@ -138,7 +128,7 @@ def test_history_filter_by_player(client, evenings):
 
 
 def test_history_filter_for_someone_without_finished_sessions(client, evenings):
-    page = text(client.get(f"/history?player={evenings['Zed']}"))
+    page = visible_text(client.get(f"/history?player={evenings['Zed']}"))
     assert "No sessions with Zed." in page
 
 
@@ -146,7 +136,7 @@ def test_history_filter_for_someone_without_finished_sessions(client, evenings):
 def test_history_filter_rejects_unknown_players(client, evenings, value):
     response = client.get(f"/history?player={value}")
     assert response.status_code == 200
-    assert "Choose a player from the list." in text(response)
+    assert "Choose a player from the list." in visible_text(response)
     assert 'aria-invalid="true"' in response.get_data(as_text=True)
     assert session_links(response) == [evenings["two"], evenings["one"]]
 
@@ -158,7 +148,7 @@ def test_history_pages_ten_at_a_time(client, app):
     assert session_links(first) == newest_first[:10]
     body = first.get_data(as_text=True)
     assert 'href="/history?page=2">Older' in body and "Newer" not in body
-    assert "Page 1 of 2" in text(first)
+    assert "Page 1 of 2" in visible_text(first)
     assert "history-pager-jump" not in body  # two pages: Older and Newer suffice
     second = client.get("/history?page=2")
     assert session_links(second) == newest_first[10:]
@@ -177,7 +167,7 @@ def test_history_pages_keep_the_player_filter(client, app):
     body = client.get(f"/history?player={q}").get_data(as_text=True)
     assert f'href="/history?page=2&amp;player={q}">Older' in body
     assert len(session_links(client.get(f"/history?page=2&player={q}"))) == 4
-    assert "Page 1 of 2" in text(client.get(f"/history?player={q}"))
+    assert "Page 1 of 2" in visible_text(client.get(f"/history?player={q}"))
 
 
 def test_past_two_pages_a_box_goes_to_any_page_keeping_the_filter(client, app):
@@ -186,8 +176,8 @@ def test_past_two_pages_a_box_goes_to_any_page_keeping_the_filter(client, app):
     with app.app_context():
         q = player_id("Q")
     body = client.get(f"/history?player={q}").text
-    jump = re.search(r'<form class="history-pager-jump" method="get" action="/history">(.*?)</form>',
-                     body, re.S)[1]
+    jump = re.search(r'<form class="history-pager-jump" method="get" action="/history">'
+                     r'(.*?)</form>', body, re.S)[1]
     assert f'<input type="hidden" name="player" value="{q}">' in jump
     assert '<input id="page-jump" type="number" name="page" min="1" max="3" value="1"' in jump
     # what the box sends
@@ -216,7 +206,7 @@ def test_session_record(client, app, evenings):
                      for s in plan]
     response = client.get(f"/history/sessions/{evenings['one']}")
     assert response.status_code == 200
-    page = text(response)
+    page = visible_text(response)
     assert f"{day} 3 rounds, finished." in page
     assert "Open the scoreboard" not in page
     # balances in seat order
@@ -248,7 +238,7 @@ def test_session_record(client, app, evenings):
 
 
 def test_session_record_with_a_tien_hu(client, evenings):
-    page = text(client.get(f"/history/sessions/{evenings['two']}"))
+    page = visible_text(client.get(f"/history/sessions/{evenings['two']}"))
     assert "A Tien Hu 0 1 +12.00 A♠ 2♠ 3♠" in page
     assert "B 0 2 −6.00 Eve 0 2 −6.00" in page
 
@@ -261,14 +251,15 @@ def test_session_rounds_twenty_at_a_time(client, app):
                                             "B": Entry("dead", f"{2 + n % 9}H 10C")})
         url = f"/history/sessions/{session.id}"
     first = client.get(url)
-    page = text(first)
+    page = visible_text(first)
     assert "23 rounds so far" in page
     assert "Round 20 " in page and "Round 21 " not in page
     assert f'href="{url}?page=2#rounds-title">Later →' in first.get_data(as_text=True)
-    second = text(client.get(f"{url}?page=2"))
+    second = visible_text(client.get(f"{url}?page=2"))
     assert "23 rounds so far" in second
     assert "Round 20 " not in second
-    assert "Round 21 dealer A" in second and "Round 23 dealer A B 16 2 −1.00 6♥ 10♣ A 2 1 +1.00 2♠" in second
+    assert "Round 21 dealer A" in second
+    assert "Round 23 dealer A B 16 2 −1.00 6♥ 10♣ A 2 1 +1.00 2♠" in second
     assert client.get(f"{url}?page=3").status_code == 404
 
 
@@ -279,7 +270,8 @@ def test_a_long_session_page_stays_light(client, app):
     with app.app_context():
         session = services.start_session(the_group(), list("ABCD"), RULES, first_dealer="A")
         for _ in range(25):
-            services.record_round(session, dict(zip("ABCD", map(Entry, ["dead"] * 4, hands))))
+            entries = map(Entry, ["dead"] * 4, hands)
+            services.record_round(session, dict(zip("ABCD", entries, strict=True)))
         url = f"/history/sessions/{session.id}"
     body = client.get(url).get_data()
     assert body.count(b"</b>") == 20 * 4 * 5
@@ -289,7 +281,7 @@ def test_a_long_session_page_stays_light(client, app):
 def test_session_in_play_links_to_the_scoreboard(client, evenings):
     response = client.get(f"/history/sessions/{evenings['three']}")
     assert response.status_code == 200
-    page = text(response)
+    page = visible_text(response)
     assert "0 rounds so far: still in play." in page
     assert "Open the scoreboard" in page
     assert f'href="/sessions/{evenings["three"]}"' in response.get_data(as_text=True)
@@ -331,7 +323,7 @@ def stats(page: str) -> str:
 def test_player_record(client, app, evenings):
     response = client.get(f"/players/{evenings['A']}")
     assert response.status_code == 200
-    page = text(response)
+    page = visible_text(response)
     # A: 3 sessions (one in play), 5 rounds, won one (the Tien Hu), no Hu;
     # points 27+10+23 and 0+20 = 80 over 5 rounds = 16.0
     assert stats(page) == ("Sessions 3 Rounds 5 Wins 1 Hu 0 Tien Hu 1 "
@@ -348,7 +340,7 @@ def test_player_record(client, app, evenings):
 
 
 def test_player_average_leaves_out_someone_elses_tien_hu(client, evenings):
-    page = text(client.get(f"/players/{evenings['B']}"))
+    page = visible_text(client.get(f"/players/{evenings['B']}"))
     # B: 32+10+0 (a Hu) in session one, 5 in session two; the round of A's
     # Tien Hu is left out: 47 points over 4 rounds = 11.75, shown 11.8
     assert stats(page) == ("Sessions 2 Rounds 5 Wins 1 Hu 1 Tien Hu 0 "
@@ -358,7 +350,7 @@ def test_player_average_leaves_out_someone_elses_tien_hu(client, evenings):
 
 
 def test_player_with_ties_for_first(client, evenings):
-    page = text(client.get(f"/players/{evenings['C']}"))
+    page = visible_text(client.get(f"/players/{evenings['C']}"))
     # C: first in rounds 1 and 2 (7 and 2 points), third in round 3 (15)
     assert stats(page) == ("Sessions 1 Rounds 3 Wins 2 Hu 0 Tien Hu 0 "
                            "Average points 8.0 ")
@@ -366,7 +358,7 @@ def test_player_with_ties_for_first(client, evenings):
 
 
 def test_player_without_rounds(client, evenings):
-    page = text(client.get(f"/players/{evenings['Zed']}"))
+    page = visible_text(client.get(f"/players/{evenings['Zed']}"))
     assert stats(page) == ("Sessions 1 Rounds 0 Wins 0 Hu 0 Tien Hu 0 "
                            "Average points – ")
     assert "Won 0.00 Lost 0.00 Net 0.00" in page
@@ -381,7 +373,7 @@ def test_player_money_by_currency(client, app):
             services.record_round(session, {winner: Entry("dead", "2S"),
                                             loser: Entry("dead", "KS")})
         a = player_id("A")
-    page = text(client.get(f"/players/{a}"))
+    page = visible_text(client.get(f"/players/{a}"))
     # one unit (1.00) a round; SGD has two sessions so it comes first
     assert "SGD RM Won +1.00 +1.00 Lost −1.00 0.00 Net 0.00 +1.00" in page
 
@@ -395,7 +387,7 @@ def test_player_sessions_page_ten_at_a_time(client, app):
     assert f'href="/players/{p}?page=2">Older' in first.get_data(as_text=True)
     assert session_links(client.get(f"/players/{p}?page=2")) == ids[::-1][10:]
     assert client.get(f"/players/{p}?page=3").status_code == 404
-    assert "Sessions 12 " in text(first)
+    assert "Sessions 12 " in visible_text(first)
 
 
 def test_unknown_player_is_404(client, evenings):
@@ -403,14 +395,6 @@ def test_unknown_player_is_404(client, evenings):
 
 
 # A fixed number of SQL statements per page
-
-
-
-
-def count_statements(app, client, url) -> int:
-    with statements(app) as seen:
-        assert client.get(url).status_code == 200
-    return len(seen)
 
 
 def pages(ids) -> list[str]:

@@ -4,18 +4,19 @@ and the hand check."""
 import re
 
 import pytest
-from sqlalchemy import event
 
 from scorekeeper import services
 from scorekeeper.extensions import db
 from scorekeeper.models import GameSession
 from scorekeeper.rules import Entry, HouseRules
 from tests.conftest import the_group
+from tests.web.helpers import hand_check, statements
 
 
 def make_session(app, names=("Ann", "Bob"), rounds=0, ended=False):
     with app.app_context():
-        session = services.start_session(the_group(), list(names), HouseRules.penang(), first_dealer=names[0])
+        session = services.start_session(the_group(), list(names), HouseRules.penang(),
+                                         first_dealer=names[0])
         for _ in range(rounds):
             services.record_round(session, {names[0]: Entry("dead", "5S 5H"),
                                             names[1]: Entry("dead", "10C")})
@@ -39,8 +40,8 @@ def test_sessions_being_played_link_to_their_scoreboard(app, client):
     playing = html[html.index("Playing now"):html.index("New session")]
     assert f'<a class="home-link" href="/sessions/{sid}">' in playing
     assert '<span class="home-players">Ann, Bob</span>' in playing
-    assert re.search(r'<span class="home-meta">Started \w{3} \d{1,2} \w{3}, \d\d:\d\d · 2 rounds</span>',
-                     playing)
+    assert re.search(r'<span class="home-meta">Started \w{3} \d{1,2} \w{3}, \d\d:\d\d · 2 rounds'
+                     r'</span>', playing)
     assert "Cat" not in playing
 
 
@@ -74,24 +75,14 @@ def test_the_hand_check_opens_when_used(client):
 
 
 def test_home_page_loads_in_a_fixed_number_of_statements(app, client):
-    statements = []
-
-    def count(conn, cursor, statement, *args):
-        statements.append(statement)
-
     make_session(app, rounds=1)
     make_session(app, rounds=1, names=("Cat", "Dan"), ended=True)
     client.get("/")
     counts = []
     for _ in range(2):
-        with app.app_context():
-            event.listen(db.engine, "before_cursor_execute", count)
-            try:
-                statements.clear()
-                client.get("/")
-            finally:
-                event.remove(db.engine, "before_cursor_execute", count)
-        counts.append(len(statements))
+        with statements(app) as seen:
+            client.get("/")
+        counts.append(len(seen))
         for i in range(4):
             make_session(app, names=(f"X{len(counts)}{i}", f"Y{len(counts)}{i}"), rounds=2,
                          ended=i % 2 == 0)
@@ -136,13 +127,6 @@ def test_the_open_sessions_page_is_for_the_signed_in_group(app):
 
 
 # Check a hand (no sign-in): a hand no deck of the chosen rules can hold is refused
-
-
-def hand_check(client, cards, preset):
-    response = client.get("/", query_string={"cards": cards, "preset": preset})
-    assert response.status_code == 200
-    html = response.text
-    return html[html.index('<details class="panel home-check"'):html.index("</details>")]
 
 
 @pytest.mark.parametrize("cards, preset, message", [

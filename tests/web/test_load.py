@@ -18,7 +18,8 @@ def database(tmp_path):
     before the test and none after (the benchmark migrates it); its URL, and an
     app on it hashing passphrases quickly."""
     url = os.environ.get("DATABASE_URL") or f"sqlite:///{tmp_path / 'load.sqlite3'}"
-    app = create_app({"TESTING": True, "SECRET_KEY": TEST_SECRET_KEY, "SQLALCHEMY_DATABASE_URI": url,
+    app = create_app({"TESTING": True, "SECRET_KEY": TEST_SECRET_KEY,
+                      "SQLALCHEMY_DATABASE_URI": url,
                       "PASSPHRASE_HASH_METHOD": "pbkdf2:sha256:1000"})
     with app.app_context():
         drop_everything()

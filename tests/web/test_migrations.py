@@ -10,9 +10,8 @@ from scorekeeper.extensions import db
 from scorekeeper.models import GameSession, Group, Player, Seat
 from scorekeeper.rules import Entry
 from tests.conftest import drop_everything
-from tests.web.examples import EXAMPLE_RULES
+from tests.web.examples import EXAMPLE_RULES, TIEN_HU
 from tests.web.probing import finished_count_problems, seat_total_problems
-from tests.web.test_history import TIEN_HU
 
 
 def test_models_and_migrations_agree(app, runner):

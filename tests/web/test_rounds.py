@@ -1,88 +1,30 @@
 """The rounds pages: enter a round through the form, its result, edit, delete."""
 
 import re
-from html import unescape
-from html.parser import HTMLParser
-from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
-from flask import g
 
 from scorekeeper import limits, services
 from scorekeeper.extensions import db
 from scorekeeper.forms.rounds import RoundForm
 from scorekeeper.models import GameSession, Player, Round, RoundEntry
 from scorekeeper.rules import Entry
-from tests.web import examples
+from tests.web.examples import TYPED_1, TYPED_2, TYPED_3
+from tests.web.helpers import (
+    ROOT,
+    count_statements,
+    enter,
+    filled,
+    form_values,
+    player_ids,
+    round_count,
+    section,
+    text,
+)
 
-ROOT = Path(__file__).resolve().parents[2]
-
-# RULES.md §12, as (outcome, cards) pairs for posting the form.
-EXAMPLE_1, EXAMPLE_2, EXAMPLE_3 = (
-    {name: (entry.outcome, entry.cards or "") for name, entry in example.items()}
-    for example in (examples.EXAMPLE_1, examples.EXAMPLE_2, examples.EXAMPLE_3))
 # Twenty cards with no way to meld them all.
 LOOSE_HAND = "AS 3H 5D 7C 9S JH KD 2C 4S 6H 8D 10C QS AH 3D 5C 7S 9H JD KC"
-
-
-class FormReader(HTMLParser):
-    """The values a browser would post from the page's first POST form."""
-
-    def __init__(self):
-        super().__init__()
-        self.fields = {}
-        self.in_form = self.done = False
-
-    def handle_starttag(self, tag, attrs):
-        attrs = dict(attrs)
-        if tag == "form" and attrs.get("method") == "post" and not self.done:
-            self.in_form = True
-        elif tag == "input" and self.in_form and "name" in attrs and "disabled" not in attrs:
-            kind = attrs.get("type", "text")
-            if kind != "radio" or "checked" in attrs:
-                self.fields[attrs["name"]] = attrs.get("value", "")
-
-    def handle_endtag(self, tag):
-        if tag == "form" and self.in_form:
-            self.in_form, self.done = False, True
-
-
-def form_values(html):
-    reader = FormReader()
-    reader.feed(html)
-    return reader.fields
-
-
-def player_ids():
-    return {p.name: p.id for p in db.session.scalars(sa.select(Player))}
-
-
-def filled(html, entries):
-    """The page's form with ``entries`` ({name: (outcome, cards)}) filled in."""
-    data = form_values(html)
-    ids = player_ids()
-    for key, value in list(data.items()):
-        match = re.fullmatch(r"entries-(\d+)-player", key)
-        if match:
-            name = next(n for n, i in ids.items() if str(i) == value)
-            if name in entries:
-                outcome, cards = entries[name]
-                data[f"entries-{match[1]}-outcome"] = outcome
-                data[f"entries-{match[1]}-cards"] = cards
-    return data
-
-
-def section(html, name):
-    """The HTML of the named player's part of the round form."""
-    pid = player_ids()[name]
-    match = re.search(rf'<section[^>]*id="player-{pid}".*?</section>', html, re.S)
-    assert match, f"no section for {name}"
-    return unescape(match[0])
-
-
-def text(response):
-    return unescape(response.get_data(as_text=True))
 
 
 def net_by_name(number=1):
@@ -92,18 +34,9 @@ def net_by_name(number=1):
     return dict(rows)
 
 
-def round_count():
-    return db.session.scalar(sa.select(sa.func.count(Round.id)))
-
-
 @pytest.fixture
 def base(table):
     return f"/sessions/{table.id}/rounds"
-
-
-def enter(client, base, entries):
-    page = client.get(f"{base}/new")
-    return client.post(f"{base}/new", data=filled(page.get_data(as_text=True), entries))
 
 
 def record(table, *examples):
@@ -135,9 +68,9 @@ def test_new_round_page_shows_dealer_order_and_an_entry_per_player(client, base)
 
 
 @pytest.mark.parametrize("examples, expected", [
-    ([EXAMPLE_1], {"A": -100, "B": -800, "C": 900, "D": 0}),
-    ([EXAMPLE_1, EXAMPLE_2], {"A": -150, "B": -150, "C": 600, "D": -300}),
-    ([EXAMPLE_1, EXAMPLE_2, EXAMPLE_3], {"A": -400, "B": 1000, "C": -400, "D": -200}),
+    ([TYPED_1], {"A": -100, "B": -800, "C": 900, "D": 0}),
+    ([TYPED_1, TYPED_2], {"A": -150, "B": -150, "C": 600, "D": -300}),
+    ([TYPED_1, TYPED_2, TYPED_3], {"A": -400, "B": 1000, "C": -400, "D": -200}),
 ])
 def test_worked_examples_entered_through_the_form(client, base, examples, expected):
     for number, example in enumerate(examples, start=1):
@@ -148,7 +81,7 @@ def test_worked_examples_entered_through_the_form(client, base, examples, expect
 
 
 def test_cards_typed_loosely_are_stored_canonically(client, base):
-    response = enter(client, base, {**EXAMPLE_1, "A": ("dead", "jk, 7♥")})
+    response = enter(client, base, {**TYPED_1, "A": ("dead", "jk, 7♥")})
     assert response.status_code == 302
     stored = db.session.scalar(sa.select(RoundEntry.cards).join(RoundEntry.player)
                                .where(Player.name == "A"))
@@ -158,7 +91,7 @@ def test_cards_typed_loosely_are_stored_canonically(client, base):
 def test_a_hu_player_whose_cards_are_not_posted_has_none(client, base):
     """With JavaScript the cards input of a Hu player is disabled, so not posted."""
     page = client.get(f"{base}/new").get_data(as_text=True)
-    data = filled(page, EXAMPLE_3)
+    data = filled(page, TYPED_3)
     hu_index = next(k for k, v in data.items() if v == "hu").split("-")[1]
     del data[f"entries-{hu_index}-cards"]
     assert client.post(f"{base}/new", data=data).status_code == 302
@@ -174,7 +107,7 @@ def test_a_hu_player_whose_cards_are_not_posted_has_none(client, base):
 ])
 def test_a_bad_round_is_refused_with_the_message_next_to_the_player(
         client, base, changes, blamed, message):
-    entries = {**EXAMPLE_1, **changes}
+    entries = {**TYPED_1, **changes}
     response = enter(client, base, entries)
     html = text(response)
     assert response.status_code == 200
@@ -193,16 +126,16 @@ def test_a_bad_round_is_refused_with_the_message_next_to_the_player(
 
 
 def test_an_unknown_outcome_is_refused_next_to_the_player(client, base):
-    response = enter(client, base, {**EXAMPLE_1, "B": ("won", "2S")})
+    response = enter(client, base, {**TYPED_1, "B": ("won", "2S")})
     html = text(response)
     assert response.status_code == 200
     assert round_count() == 0
     assert "Not a valid choice" in section(html, "B")
-    assert 'href="#player-%d"' % player_ids()["B"] in html.split('id="round-summary"')[1]
+    assert f'href="#player-{player_ids()["B"]}"' in html.split('id="round-summary"')[1]
 
 
 def test_warnings_need_confirming_before_the_round_is_saved(client, base):
-    entries = {**EXAMPLE_1, "C": ("dead", "")}
+    entries = {**TYPED_1, "C": ("dead", "")}
     response = enter(client, base, entries)
     html = text(response)
     assert response.status_code == 200
@@ -227,8 +160,8 @@ def test_warnings_need_confirming_before_the_round_is_saved(client, base):
 
 def test_a_round_saved_meanwhile_is_noticed_and_the_typing_kept(client, base, table):
     page = client.get(f"{base}/new").get_data(as_text=True)
-    record(table, EXAMPLE_1)  # from another phone
-    response = client.post(f"{base}/new", data=filled(page, EXAMPLE_2))
+    record(table, TYPED_1)  # from another phone
+    response = client.post(f"{base}/new", data=filled(page, TYPED_2))
     html = text(response)
     assert response.status_code == 409
     assert round_count() == 1
@@ -237,19 +170,19 @@ def test_a_round_saved_meanwhile_is_noticed_and_the_typing_kept(client, base, ta
     assert "Save as round 2" in html
     assert "<h1>Round 2</h1>" in html
     assert 'value="KS QS"' in section(html, "D")
-    response = client.post(f"{base}/new", data=filled(html, EXAMPLE_2))
+    response = client.post(f"{base}/new", data=filled(html, TYPED_2))
     assert response.headers["Location"] == f"{base}/2"
 
 
 def test_a_finished_session_takes_no_new_round(client, base, table):
-    record(table, EXAMPLE_1)
+    record(table, TYPED_1)
     page = client.get(f"{base}/new").get_data(as_text=True)
     services.end_session(table)
     response = client.get(f"{base}/new")
     assert response.status_code == 409
     assert "This session has ended" in text(response)
     assert f'href="/sessions/{table.id}"' in text(response)
-    assert client.post(f"{base}/new", data=filled(page, EXAMPLE_2)).status_code == 409
+    assert client.post(f"{base}/new", data=filled(page, TYPED_2)).status_code == 409
     assert client.get(f"{base}/1/edit").status_code == 409
     assert client.post(f"{base}/1/delete", data=form_values(page)).status_code == 409
     assert round_count() == 1
@@ -262,7 +195,7 @@ def test_a_finished_session_takes_no_new_round(client, base, table):
 
 
 def test_result_page_shows_places_money_parts_cards_and_next_dealer(client, base):
-    enter(client, base, EXAMPLE_1)
+    enter(client, base, TYPED_1)
     response = client.get(f"{base}/1")
     html = text(response)
     assert response.status_code == 200
@@ -289,7 +222,7 @@ def test_result_page_shows_places_money_parts_cards_and_next_dealer(client, base
 
 
 def test_earlier_round_names_the_dealer_of_the_round_after_it(client, base, table):
-    record(table, EXAMPLE_1, EXAMPLE_3)
+    record(table, TYPED_1, TYPED_3)
     html = text(client.get(f"{base}/1"))
     assert f'<strong>C</strong> dealt <a href="{base}/2">round 2</a>.' in html
     html = text(client.get(f"{base}/2"))
@@ -299,7 +232,7 @@ def test_earlier_round_names_the_dealer_of_the_round_after_it(client, base, tabl
 
 
 def test_a_tiers_only_round_names_the_single_part(client, base, table):
-    record(table, EXAMPLE_2)
+    record(table, TYPED_2)
     html = text(client.get(f"{base}/1"))
     assert "Money in RM. All of it paid by place (the 1-2-3 tiers)." in html and "<dl" not in html
 
@@ -308,7 +241,7 @@ def test_a_tiers_only_round_names_the_single_part(client, base, table):
 
 
 def test_edit_page_is_prefilled_in_that_rounds_playing_order(client, base, table):
-    record(table, EXAMPLE_1, EXAMPLE_2)  # round 2: C deals, play D A B C
+    record(table, TYPED_1, TYPED_2)  # round 2: C deals, play D A B C
     html = text(client.get(f"{base}/2/edit"))
     assert "<h1>Edit round 2</h1>" in html
     assert re.search(r"<strong>C</strong> dealt\.\s+Play: D → A → B → C", html)
@@ -320,7 +253,7 @@ def test_edit_page_is_prefilled_in_that_rounds_playing_order(client, base, table
 
 
 def test_editing_changes_money_and_later_dealers(client, base, table):
-    record(table, EXAMPLE_1, EXAMPLE_2)
+    record(table, TYPED_1, TYPED_2)
     page = client.get(f"{base}/1/edit").get_data(as_text=True)
     response = client.post(f"{base}/1/edit", data=filled(page, {"D": ("dead", "2H")}))
     assert response.status_code == 302
@@ -335,7 +268,7 @@ def test_editing_changes_money_and_later_dealers(client, base, table):
 
 
 def test_a_bad_edit_changes_nothing_and_keeps_the_typing(client, base, table):
-    record(table, EXAMPLE_1)
+    record(table, TYPED_1)
     page = client.get(f"{base}/1/edit").get_data(as_text=True)
     response = client.post(f"{base}/1/edit", data=filled(page, {"D": ("dead", "AS 9H ZZ")}))
     html = text(response)
@@ -346,7 +279,7 @@ def test_a_bad_edit_changes_nothing_and_keeps_the_typing(client, base, table):
 
 
 def test_edit_warnings_need_confirming(client, base, table):
-    record(table, EXAMPLE_1)
+    record(table, TYPED_1)
     page = client.get(f"{base}/1/edit").get_data(as_text=True)
     entries = {"A": ("dead", "5H 6H 7H"), "D": ("dead", "9S 9H 9C")}
     html = text(client.post(f"{base}/1/edit", data=filled(page, entries)))
@@ -360,9 +293,9 @@ def test_edit_warnings_need_confirming(client, base, table):
 
 
 def test_delete_asks_first_then_renumbers(client, base, table):
-    record(table, EXAMPLE_1, EXAMPLE_3, EXAMPLE_2)
+    record(table, TYPED_1, TYPED_3, TYPED_2)
     page = client.get(f"{base}/1").get_data(as_text=True)
-    assert re.search(r"<details class=\"danger-confirm\">\s*<summary>Delete round 1…</summary>", page)
+    assert re.search(r'<details class="danger-confirm">\s*<summary>Delete round 1…</summary>', page)
     response = client.post(f"{base}/1/delete", data=form_values(page))
     assert response.status_code == 302
     assert response.headers["Location"] == f"/sessions/{table.id}"
@@ -381,7 +314,7 @@ def test_delete_asks_first_then_renumbers(client, base, table):
     ("post", "/1/edit"), ("post", "/1/delete"),
 ])
 def test_an_unknown_session_is_404(client, base, table, method, path):
-    record(table, EXAMPLE_1)
+    record(table, TYPED_1)
     response = getattr(client, method)(f"/sessions/{table.id + 1}/rounds{path}")
     assert response.status_code == 404
 
@@ -391,7 +324,7 @@ def test_an_unknown_session_is_404(client, base, table, method, path):
     ("get", "/0"),
 ])
 def test_an_unknown_round_is_404(client, base, table, method, path):
-    record(table, EXAMPLE_1)
+    record(table, TYPED_1)
     page = client.get(f"{base}/1").get_data(as_text=True)
     response = getattr(client, method)(f"{base}{path}", data=form_values(page))
     assert response.status_code == 404
@@ -399,9 +332,9 @@ def test_an_unknown_round_is_404(client, base, table, method, path):
 
 
 def test_posts_without_a_csrf_token_are_refused(client, base, table):
-    record(table, EXAMPLE_1)
+    record(table, TYPED_1)
     page = client.get(f"{base}/new").get_data(as_text=True)
-    data = filled(page, EXAMPLE_2)
+    data = filled(page, TYPED_2)
     del data["csrf_token"]
     assert client.post(f"{base}/new", data=data).status_code == 400
     edit_page = client.get(f"{base}/1/edit").get_data(as_text=True)
@@ -414,7 +347,7 @@ def test_posts_without_a_csrf_token_are_refused(client, base, table):
 
 
 def test_round_pages_stay_under_60_kb_with_css_and_js(client, base, table):
-    record(table, EXAMPLE_1)
+    record(table, TYPED_1)
     assets = sum(len((ROOT / "static" / name).read_bytes())
                  for name in ("css/app.css", "js/cards.js"))
     for path in ("/new", "/1", "/1/edit"):
@@ -423,40 +356,22 @@ def test_round_pages_stay_under_60_kb_with_css_and_js(client, base, table):
         assert len(page.data) + assets < 60_000, path
 
 
-def count_statements(app, action):
-    statements = []
-
-    def listen(conn, cursor, statement, *args):
-        statements.append(statement)
-
-    engine = db.engine
-    # The requests share the test's app context: start afresh, as a server's requests do.
-    db.session.close()
-    g.pop("signed_in", None)
-    sa.event.listen(engine, "before_cursor_execute", listen)
-    try:
-        assert action().status_code == 200
-    finally:
-        sa.event.remove(engine, "before_cursor_execute", listen)
-    return len(statements)
-
-
 def test_pages_use_a_fixed_number_of_statements(app, client, base, table):
     def statements(rounds: int) -> dict[str, int]:
         pages = {"new": "/new", "first": "/1", "latest": f"/{rounds}", "edit": "/1/edit"}
-        return {name: count_statements(app, lambda p=path: client.get(f"{base}{p}"))
+        return {name: count_statements(app, client, f"{base}{path}")
                 for name, path in pages.items()}
 
-    record(table, EXAMPLE_1, EXAMPLE_2)
+    record(table, TYPED_1, TYPED_2)
     table_id = table.id
     few = statements(2)
-    record(db.session.get(GameSession, table_id), EXAMPLE_3, EXAMPLE_1, EXAMPLE_2)
+    record(db.session.get(GameSession, table_id), TYPED_3, TYPED_1, TYPED_2)
     assert statements(5) == few
 
 
 def test_a_post_with_more_entries_than_seats_is_laid_out_again(app, client, base):
     page = client.get(f"{base}/new").get_data(as_text=True)
-    data = filled(page, EXAMPLE_1)
+    data = filled(page, TYPED_1)
     for i in range(4, 5000):
         data |= {f"entries-{i}-player": "1", f"entries-{i}-outcome": "dead",
                  f"entries-{i}-cards": "2S"}
@@ -469,6 +384,6 @@ def test_a_post_with_more_entries_than_seats_is_laid_out_again(app, client, base
 
 
 def test_no_session_is_created_or_changed_by_a_refused_round(client, base):
-    enter(client, base, {**EXAMPLE_1, "A": ("hu", "JK")})
+    enter(client, base, {**TYPED_1, "A": ("hu", "JK")})
     assert db.session.scalar(sa.select(sa.func.count(GameSession.id))) == 1
     assert db.session.scalar(sa.select(sa.func.count(RoundEntry.id))) == 0

@@ -18,7 +18,7 @@ from scorekeeper.extensions import db
 from scorekeeper.models import GameSession, Round, Seat
 from scorekeeper.rules import HouseRules
 from tests.conftest import fresh_app, signed_in_client
-from tests.web.probing import forms_on, statements
+from tests.web.helpers import form_values, statements
 
 SESSIONS = 10_000
 LONG_ROUNDS = 400  # the scoreboard's stress case
@@ -84,7 +84,7 @@ def seed(app, plan: demo.DemoGroup, name: str) -> dict[str, str]:
         return {"urls": urls, "client": signed_in_client(app, group), "rounds": rounds}
 
 
-def count_statements(app, site) -> dict[str, int]:
+def statements_per_page(app, site) -> dict[str, int]:
     counts = {}
     for page, url in site["urls"].items():
         assert site["client"].get(url).status_code == 200, url  # warm up
@@ -92,9 +92,7 @@ def count_statements(app, site) -> dict[str, int]:
             assert site["client"].get(url).status_code == 200, url
         counts[page] = len(seen)
     client, form_url = site["client"], site["urls"]["round form"]
-    (form,) = [f for f in forms_on(client.get(form_url).get_data(as_text=True), form_url)
-               if f.action == form_url]
-    fields = {name: values[0] for name, values in form.values.items()}
+    fields = form_values(client.get(form_url).get_data(as_text=True), form_url)
     held = iter(["2C", "3D", "4H", "5S", "6C", "7D"])  # one card each: a valid round
     for name in fields:
         if name.endswith("-cards"):
@@ -109,7 +107,7 @@ def count_statements(app, site) -> dict[str, int]:
 def tiny(app):
     """Counted while the database holds only the tiny group."""
     site = seed(app, tiny_group(random.Random(1)), "Tiny table")
-    return count_statements(app, site)
+    return statements_per_page(app, site)
 
 
 @pytest.fixture(scope="module")
@@ -118,7 +116,7 @@ def big(app, tiny):
     with app.app_context():
         assert db.session.scalar(sa.select(sa.func.count(GameSession.id))) == SESSIONS + 2
     assert site["rounds"] == LONG_ROUNDS
-    return count_statements(app, site)
+    return statements_per_page(app, site)
 
 
 def test_statements_per_page_with_a_tiny_group(tiny):

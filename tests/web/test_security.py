@@ -3,22 +3,14 @@ or style (which the Content-Security-Policy forbids), and the session cookie."""
 
 import re
 from http.cookies import SimpleCookie
-from pathlib import Path
 
 import pytest
 
-from tests.conftest import GROUP_NAME, PASSPHRASE, csrf_token, fresh_app, the_group
-from tests.web.probing import (
-    listed_rules,
-    rule_id,
-    rule_url,
-    site_for_probing,
-    token_in,
-)
+from tests.conftest import GROUP_NAME, PASSPHRASE, fresh_app, the_group
+from tests.web.helpers import ROOT, assert_safe_headers, csrf_token, token_in
+from tests.web.probing import listed_rules, rule_id, rule_url, site_for_probing
 
-TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
-# Where a policy may load from: our own origin, nothing, or (images) data: URLs.
-ALLOWED_SOURCES = {"'self'", "'none'", "data:"}
+TEMPLATES = ROOT / "templates"
 INLINE_SCRIPT = re.compile(r"<script\b(?![^>]*\bsrc\s*=)[^>]*>", re.I)
 STYLE = re.compile(r"<style\b|\sstyle\s*=", re.I)
 HANDLER = re.compile(r"\son[a-z]+\s*=", re.I)
@@ -31,31 +23,6 @@ JAVASCRIPT_URL = re.compile(r"""(?:href|src|action)\s*=\s*["']?\s*javascript:"""
 def site(tmp_path_factory):
     with site_for_probing(tmp_path_factory.mktemp("security")) as site:
         yield site
-
-
-def policy(response) -> dict[str, list[str]]:
-    """The Content-Security-Policy header as {directive: sources}."""
-    header = response.headers.get("Content-Security-Policy")
-    assert header, "no Content-Security-Policy"
-    directives = {}
-    for part in header.split(";"):
-        name, *sources = part.split()
-        directives[name] = sources
-    return directives
-
-
-def assert_safe_headers(response):
-    directives = policy(response)
-    assert directives["default-src"] == ["'self'"]
-    assert directives["frame-ancestors"] == ["'none'"]
-    assert directives["object-src"] == ["'none'"]
-    for name, sources in directives.items():
-        assert set(sources) <= ALLOWED_SOURCES, (name, sources)
-        assert "data:" not in sources or name == "img-src", name
-    assert "unsafe" not in response.headers["Content-Security-Policy"]
-    assert response.headers["X-Content-Type-Options"] == "nosniff"
-    assert response.headers["Referrer-Policy"] == "same-origin"
-    assert response.headers["X-Frame-Options"] == "DENY"
 
 
 def responses_of_every_kind(site):

@@ -39,19 +39,21 @@ def test_start_session_seats_players_clockwise(table):
     assert names(services.active_players(table)) == list("ABCD")
     assert table.rules == EXAMPLE_RULES
     assert table.currency == "RM"
-    coming = services.upcoming(table)
+    coming = queries.upcoming(table)
     assert (coming.number, coming.dealer.name, names(coming.order)) == (1, "D", list("ABCD"))
 
 
 def test_known_players_are_reused_whatever_the_case(table):
-    again = services.start_session(the_group(), ["a", " b ", "Eve"], HouseRules.penang(), first_dealer="eve")
+    again = services.start_session(the_group(), ["a", " b ", "Eve"], HouseRules.penang(),
+                                   first_dealer="eve")
     assert names(services.active_players(again)) == ["A", "B", "Eve"]
     assert db.session.query(Player).count() == 5
 
 
 def test_known_players_are_reused_whatever_the_case_beyond_ascii(table):
     """SQLite's lower() folds only A to Z: the names are matched in Python."""
-    services.start_session(the_group(), ["Élise", "Ömer"], HouseRules.penang(), first_dealer="Élise")
+    services.start_session(the_group(), ["Élise", "Ömer"], HouseRules.penang(),
+                           first_dealer="Élise")
     again = services.start_session(the_group(), ["élise", "ÖMER", "Zoë"], HouseRules.penang(),
                                    first_dealer="zoë")
     assert names(services.active_players(again)) == ["Élise", "Ömer", "Zoë"]
@@ -85,7 +87,7 @@ def test_worked_examples_recorded_in_a_row(table):
     first = recorded(table, EXAMPLE_1)
     assert net_by_name(first) == {"A": -100, "B": -800, "C": 900, "D": 0}
     assert first.dealer.name == "D"
-    assert services.upcoming(table).dealer.name == "C"
+    assert queries.upcoming(table).dealer.name == "C"
     services.record_round(table, EXAMPLE_2)
     third = recorded(table, EXAMPLE_3)
     assert net_by_name(third) == {"A": -400, "B": 1000, "C": -400, "D": -200}
@@ -136,7 +138,7 @@ def test_editing_a_round_recomputes_later_dealers_and_money(table):
     assert second.dealer.name == "D"
     assert names(e.player for e in second.entries) == list("ABCD")
     assert sum(e.net_cents for e in first.entries) == 0
-    assert services.upcoming(table).dealer.name == "C"
+    assert queries.upcoming(table).dealer.name == "C"
 
 
 def test_deleting_a_round_renumbers_and_rescores(table):
@@ -158,7 +160,7 @@ def test_players_join_and_leave_between_rounds(table):
     services.leave_session(table, db.session.scalar(
         db.select(Player.id).where(Player.name == "C")))
     # C would deal (C won), but has left: the deal passes on in the direction.
-    coming = services.upcoming(table)
+    coming = queries.upcoming(table)
     assert coming.dealer.name == "D"
     assert names(coming.order) == ["A", "B", "Eve", "D"]
     with pytest.raises(services.ServiceError, match="already at the table"):
@@ -201,7 +203,7 @@ def test_an_ended_session_refuses_edits_and_deletes(table):
 def test_a_round_number_taken_meanwhile_is_refused_cleanly(table, app):
     """A round that another writer adds after this phone has read the session,
     just before its first write, breaks the unique round number: a clean refusal."""
-    dealer_id = services.upcoming(table).dealer.id
+    dealer_id = queries.upcoming(table).dealer.id
     taken = []
 
     def another_writer(connection, cursor, statement, *args):
@@ -452,3 +454,54 @@ def test_money_past_32_bits_is_kept_to_the_cent(our_group, money):
     assert seats["Ann"] == -seats["Bob"] == sum(n for n in nets if n > 0)
     assert seats["Ann"] > 2**31
     assert sum(t.transfer.cents for t in services.settlement(game)) == seats["Ann"]
+
+
+def stored_rules(session_id: int) -> dict:
+    """A session's house_rules column as the database holds it: plain JSON."""
+    column = sa.type_coerce(GameSession.__table__.c.house_rules, sa.JSON)
+    return db.session.scalar(sa.select(column).where(GameSession.id == session_id))
+
+
+def test_house_rules_are_stored_as_ever_and_built_once_per_row(table):
+    """The column holds HouseRules.to_json (the JSON rows and backups have
+    always had); a loaded session's rules are built as the row loads."""
+    assert stored_rules(table.id) == EXAMPLE_RULES.to_json()
+    db.session.expire_all()
+    loaded = db.session.get(GameSession, table.id)
+    assert isinstance(loaded.rules, HouseRules) and loaded.rules is loaded.rules
+    assert loaded.rules == EXAMPLE_RULES
+
+    services.change_house_rules(loaded, HouseRules.rummi(), "SGD")
+    assert stored_rules(table.id) == HouseRules.rummi().to_json()
+    db.session.expire_all()
+    assert db.session.get(GameSession, table.id).rules == HouseRules.rummi()
+
+
+def test_rows_from_before_a_rule_read_with_its_default(table):
+    old = {k: v for k, v in EXAMPLE_RULES.to_json().items() if not k.startswith("hand_size")}
+    db.session.execute(sa.update(GameSession.__table__).where(GameSession.id == table.id)
+                       .values(house_rules=sa.type_coerce(old, sa.JSON)))
+    db.session.commit()
+    db.session.expire_all()
+    rules = db.session.get(GameSession, table.id).rules
+    assert (rules.hand_size, rules.hand_size_three) == (20, 25)
+    assert rules.jokers == EXAMPLE_RULES.jokers
+
+
+@pytest.mark.parametrize("changes", [
+    {"packs": 5}, {"tiers": (0,) * (limits.MAX_TIERS + 1)},
+    {"unit_cents": limits.RULE_MONEY_MAX + 1}, {"extra_pack_players": 7},
+])
+def test_rules_past_the_limits_are_refused_and_nothing_written(table, changes):
+    import dataclasses
+
+    rules = dataclasses.replace(EXAMPLE_RULES, **changes)
+    sessions = db.session.query(GameSession).count()
+    with pytest.raises(services.ServiceError, match="These house rules can't be taken"):
+        services.start_session(the_group(), ["Ann", "Bob"], rules, first_dealer="Ann")
+    assert db.session.query(GameSession).count() == sessions
+    version = table.version
+    with pytest.raises(services.ServiceError, match="These house rules can't be taken"):
+        services.change_house_rules(table, rules, "RM", version=version)
+    db.session.expire_all()
+    assert table.rules == EXAMPLE_RULES and table.version == version

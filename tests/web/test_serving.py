@@ -28,9 +28,8 @@ from scorekeeper.config import from_env
 from scorekeeper.logs import JsonFormatter
 from scorekeeper.web import static_files
 from tests.conftest import fresh_app
-from tests.web.test_security import assert_safe_headers
+from tests.web.helpers import ROOT, assert_safe_headers, free_port
 
-ROOT = Path(__file__).resolve().parents[2]
 STATIC = ROOT / "static"
 GUNICORN_CONF = ROOT / "gunicorn.conf.py"
 KEY = "serving-secret-key-long-enough-to-sign"
@@ -128,7 +127,8 @@ def test_a_cached_copy_is_revalidated_by_its_etag(anonymous):
 def test_an_old_hash_redirects_to_the_current_file(anonymous):
     response = anonymous.get("/static/css/app.0123abcd.css")
     assert response.status_code == 302
-    assert response.headers["Location"] == f"/static/css/app.{short_hash(STATIC / 'css' / 'app.css')}.css"
+    fingerprint = short_hash(STATIC / "css" / "app.css")
+    assert response.headers["Location"] == f"/static/css/app.{fingerprint}.css"
     assert "immutable" not in response.headers.get("Cache-Control", "")
 
 
@@ -317,12 +317,6 @@ def test_a_gunicorn_worker_keeps_the_loaded_app_out_of_the_collectors_way(monkey
         gc.set_threshold(*threshold)
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def fetch(url, **headers):
     try:
         with urllib.request.urlopen(urllib.request.Request(url, headers=headers), timeout=5) as r:
@@ -371,3 +365,27 @@ def test_gunicorn_logs_each_request_as_one_json_line(tmp_path):
         assert isinstance(entry["duration_ms"], float) and entry["duration_ms"] >= 0
     errors = [json.loads(line) for line in err.splitlines()]
     assert any(f"Listening at: http://0.0.0.0:{port}" in e["message"] for e in errors)
+
+
+def test_an_editable_install_serves_from_any_directory(tmp_path):
+    """The package finds templates/, static/ and migrations/ in its checkout
+    wherever the command is started from."""
+    environ = {**os.environ, "SECRET_KEY": "k" * 40,
+               "DATABASE_URL": f"sqlite:///{tmp_path / 'elsewhere.sqlite3'}"}
+    result = subprocess.run(
+        [sys.executable, "-m", "flask", "--app", "scorekeeper", "db", "upgrade"],
+        cwd=tmp_path, env=environ, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    page = subprocess.run(
+        [sys.executable, "-c", "from scorekeeper import create_app; "
+         "print(create_app().test_client().get('/').status_code)"],
+        cwd=tmp_path, env=environ, capture_output=True, text=True, timeout=60)
+    assert page.stdout.strip() == "200", page.stderr
+
+
+def test_without_its_checkout_the_app_says_how_to_install_it(monkeypatch, tmp_path):
+    from scorekeeper import app as factory
+
+    monkeypatch.setattr(factory, "ROOT", tmp_path)
+    with pytest.raises(factory.NotInCheckout, match="pip install -e"):
+        factory.create_app({"SECRET_KEY": "k" * 40})

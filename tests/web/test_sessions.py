@@ -1,18 +1,17 @@
 """The sessions pages: new session, scoreboard, join and leave, settle up."""
 
 import re
-from contextlib import contextmanager
 
 import pytest
-from sqlalchemy import event
 
 from scorekeeper import services
 from scorekeeper.extensions import db
 from scorekeeper.forms.sessions import cents_from_text, rule_texts
 from scorekeeper.models import AuditEvent, GameSession, Payment, Player
 from scorekeeper.rules import HouseRules
-from tests.conftest import csrf_token, the_group
+from tests.conftest import the_group
 from tests.web.examples import HU, NO_HU, TABLE, TIE
+from tests.web.helpers import csrf_token, form_values, statements
 
 
 def make_session(app, rounds=(), names=TABLE, rules=None, dealer="Dan", ended=False):
@@ -215,7 +214,8 @@ def test_board_shows_the_next_deal_totals_and_rounds(app, client):
     assert re.findall(r'board-order-name">(\w+)<', order) == ["Ann", "Dan", "Cat", "Bob"]
     totals = re.search(r'<table class="board-totals">(.*?)</table>', html, re.S).group(1)
     rows = re.findall(r'<th scope="row">(\w+)</th>\s*<td class="sessions-num">(\d+)</td>\s*'
-                      r'<td class="sessions-num"><span class="sessions-(\w+)">([^<]+)</span>', totals)
+                      r'<td class="sessions-num"><span class="sessions-(\w+)">([^<]+)</span>',
+                      totals)
     assert rows == [("Ann", "60", "loss", "−6.50"), ("Bob", "42", "gain", "+0.50"),
                     ("Cat", "24", "gain", "+11.00"), ("Dan", "52", "loss", "−5.00")]
     assert '<th scope="col" class="sessions-num">RM</th>' in html
@@ -279,26 +279,12 @@ def test_board_loads_in_a_fixed_number_of_statements(app, client):
     short = make_session(app, rounds=[NO_HU])
     long = make_session(app, rounds=[NO_HU, TIE, HU] * 4)
 
-    @contextmanager
-    def counting():
-        statements = []
-
-        def count(conn, cursor, statement, *args):
-            statements.append(statement)
-
-        with app.app_context():
-            event.listen(db.engine, "before_cursor_execute", count)
-            try:
-                yield statements
-            finally:
-                event.remove(db.engine, "before_cursor_execute", count)
-
     client.get(f"/sessions/{short}")  # warm up
     counts = []
     for sid in (short, long):
-        with counting() as statements:
+        with statements(app) as seen:
             html = client.get(f"/sessions/{sid}").text
-        counts.append(len(statements))
+        counts.append(len(seen))
     assert "Enter round 13" in html
     assert counts[0] == counts[1]
     assert counts[0] <= 12
@@ -312,7 +298,7 @@ def test_the_scoreboard_links_to_the_players_page(app, client):
     assert f'<a href="/sessions/{sid}/players">Players join or leave</a>' in \
         client.get(f"/sessions/{sid}").text
     html = client.get(f"/sessions/{sid}/players").text
-    assert [name for name in re.findall(r'<span class="board-seat-name">(\w+)</span>', html)] == \
+    assert list(re.findall(r'<span class="board-seat-name">(\w+)</span>', html)) == \
         ["Ann", "Bob", "Cat", "Dan"]
     assert html.count('class="board-leave"') == 4
 
@@ -486,7 +472,7 @@ def test_ending_a_session_leaves_it_read_only(app, client):
     assert response.location == f"/sessions/{sid}"
     html = client.get(f"/sessions/{sid}").text
     assert "This session ended on" in html
-    for gone in ("Enter round", "/rounds/new", "/leave", 'action="/sessions/%d/players"' % sid,
+    for gone in ("Enter round", "/rounds/new", "/leave", f'action="/sessions/{sid}/players"',
                  "plays first"):
         assert gone not in html
     assert f'href="/sessions/{sid}/settle">Settle up</a>' in html
@@ -525,7 +511,7 @@ def test_an_ended_session_can_be_reopened_to_correct_a_round(app, client):
     assert (response.status_code, response.location) == (302, f"/sessions/{sid}")
     assert "Enter round 2" in client.get(f"/sessions/{sid}").text
     page = client.get(f"/sessions/{sid}/rounds/1").text
-    version = re.search(r'name="version"[^>]*value="(\d+)"', page).group(1)
+    version = form_values(page, f"/sessions/{sid}/rounds/1/delete")["version"]
     assert client.post(f"/sessions/{sid}/rounds/1/delete",
                        data={"csrf_token": token, "version": version}).status_code == 302
     with app.app_context():

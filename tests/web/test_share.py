@@ -13,9 +13,9 @@ from itsdangerous import URLSafeSerializer
 from scorekeeper import services
 from scorekeeper.extensions import db
 from scorekeeper.models import AuditEvent, GameSession, Group, ShareLink
-from tests.conftest import csrf_token, signed_in_client, the_group
+from tests.conftest import signed_in_client, the_group
 from tests.web.examples import EXAMPLE_1, EXAMPLE_2, EXAMPLE_3, EXAMPLE_RULES
-from tests.web.probing import statements
+from tests.web.helpers import count_statements, csrf_token, link_urls, make_link
 
 
 def make_session(app, *rounds, ended=False) -> int:
@@ -34,20 +34,6 @@ def add_rounds(app, session_id, *rounds):
         session = db.session.get(GameSession, session_id)
         for entries in rounds:
             services.record_round(session, entries)
-
-
-def make_link(client, session_id) -> str:
-    """Make a link through the page, as a member does; its URL (the newest link's)."""
-    manage = f"/sessions/{session_id}/share"
-    answer = client.post(manage, data={"csrf_token": csrf_token(client, manage)})
-    assert answer.status_code == 302 and answer.location == manage
-    return link_urls(client, session_id)[0]
-
-
-def link_urls(client, session_id) -> list[str]:
-    """The addresses of the session's working links, as its share page shows them."""
-    html = client.get(f"/sessions/{session_id}/share").text
-    return re.findall(r'class="share-url" value="([^"]+)" readonly', html)
 
 
 def link_ids(app, session_id) -> list[int]:
@@ -190,7 +176,7 @@ def test_a_revoked_link_is_not_found_and_the_others_still_work(app, client, anon
                                                                session_id):
     first = make_link(client, session_id)
     second = make_link(client, session_id)
-    old_id, new_id = link_ids(app, session_id)
+    old_id, _new_id = link_ids(app, session_id)
     manage = f"/sessions/{session_id}/share"
     answer = client.post(f"{manage}/{old_id}/revoke",
                          data={"csrf_token": csrf_token(client, manage)})
@@ -233,7 +219,7 @@ def test_the_share_page_lists_links_working_first(app, client, session_id):
     assert "No link is open now." in html and ">Make a link</button>" in html
     assert "can see this session's scores" in html and "change nothing" in html
     assert "passphrase revokes every link" in html
-    first, second, third = (make_link(client, session_id) for _ in range(3))
+    first, _second, third = (make_link(client, session_id) for _ in range(3))
     ids = link_ids(app, session_id)
     client.post(f"{manage}/{ids[1]}/revoke", data={"csrf_token": csrf_token(client, manage)})
     html = client.get(manage).text
@@ -327,14 +313,6 @@ def test_a_post_without_csrf_token_is_refused(app, client, session_id):
 
 
 # A fixed number of SQL statements
-
-
-
-
-def count_statements(app, client, url) -> int:
-    with statements(app) as seen:
-        assert client.get(url).status_code == 200
-    return len(seen)
 
 
 def test_the_public_pages_take_a_fixed_number_of_statements(app, client, anonymous):

@@ -7,7 +7,7 @@ import pytest
 
 from scorekeeper import services
 from scorekeeper.rules import HouseRules
-from tests.web.test_rounds import enter, filled, round_count, section, text
+from tests.web.helpers import enter, filled, hand_check, round_count, section, text
 
 # 16 jokers and 16 cards dealt are house rules the app takes (RULE_RANGES).
 MANY_JOKERS = "JK JK JK JK JK JK JK JK JK JK JK JK JK JK QC KC"
@@ -21,30 +21,22 @@ HARD_40 = ("JK JK AH AS AS 2C 2H 2H 2S 2S 2S 3D 3H 3H 3S 3S 3S 4D 4D 4D 4D 4H 4H
            "4H 4S 4S 4S 5D 5H 5H 5H 5S 5S 5S 6D 6H 6S 7C 8H")
 
 
-def checked(client, cards, preset):
-    """The hand check's part of the home page."""
-    response = client.get("/", query_string={"cards": cards, "preset": preset})
-    assert response.status_code == 200
-    html = response.text
-    return html[html.index('<details class="panel home-check"'):html.index("</details>")]
-
-
 @pytest.mark.parametrize("preset, deck", [("penang", 6), ("rummi", 8)])
 def test_the_attack_runs_hand_is_answered_not_a_500(anonymous, preset, deck):
-    part = checked(anonymous, MANY_JOKERS, preset)
+    part = hand_check(anonymous, MANY_JOKERS, preset)
     assert f"14 jokers entered, but the deck has only {deck}." in part
     assert f'value="{MANY_JOKERS}"' in part
 
 
 def test_a_200_character_hand_is_refused_at_once(anonymous):
-    part = checked(anonymous, ATTACK_200, "penang")
+    part = hand_check(anonymous, ATTACK_200, "penang")
     assert "67 cards entered, but a hand holds at most 25 (the most these rules deal)." in part
     assert "6 copies of 3H entered, but the deck has only 3." in part
     assert 'class="result"' not in part
 
 
 def test_a_hard_hand_that_a_deal_gives_is_answered_within_the_cap(anonymous):
-    part = checked(anonymous, HARD_PENANG, "penang")
+    part = hand_check(anonymous, HARD_PENANG, "penang")
     assert 'class="result"' in part and "points left" in part
     assert "The check stopped at its time limit on this hand" in part
 

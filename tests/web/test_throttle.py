@@ -3,14 +3,12 @@ the database, it is shared by gunicorn's workers and outlives a restart, and
 guesses racing in at once never get more than the limit checked."""
 
 import os
-import socket
 import subprocess
 import sys
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
-from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
@@ -19,10 +17,10 @@ from scorekeeper import services
 from scorekeeper.extensions import db
 from scorekeeper.models import PassphraseGuess, utcnow
 from scorekeeper.services import throttle
-from tests.conftest import GROUP_NAME, PASSPHRASE, csrf_token, signed_in_client
+from tests.conftest import GROUP_NAME, PASSPHRASE, signed_in_client
+from tests.web.helpers import ROOT, csrf_token, free_port
 from tests.web.phones import Phone
 
-ROOT = Path(__file__).resolve().parents[2]
 LIMIT = throttle.Limit(10, timedelta(minutes=15))
 
 
@@ -64,9 +62,9 @@ def test_a_right_passphrase_takes_its_guess_back_and_old_guesses_expire(app):
         for _ in range(LIMIT.guesses):
             with throttle.guessing(LIMIT, "group:a"):
                 pass
-        with pytest.raises(throttle.TooManyGuesses) as refused:
-            with throttle.guessing(LIMIT, "group:a"):
-                pass
+        with pytest.raises(throttle.TooManyGuesses) as refused, \
+                throttle.guessing(LIMIT, "group:a"):
+            pass
         assert 0 < refused.value.retry_after <= LIMIT.window.total_seconds() + 1
         assert db.session.scalar(sa.select(sa.func.count()).select_from(PassphraseGuess)) == 10
 
@@ -96,12 +94,6 @@ def test_the_current_passphrase_check_counts_for_the_group(app, group):
 
 
 # Under gunicorn, with the default settings and three workers
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class Gunicorn:

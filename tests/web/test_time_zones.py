@@ -7,11 +7,9 @@ Rows are given known UTC times by writing ``started_at`` / ``at`` directly.
 Penang (UTC+8): the UTC day and the local day differ.
 """
 
-import io
 import json
 import re
 from datetime import datetime
-from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
@@ -21,13 +19,10 @@ from scorekeeper.extensions import db
 from scorekeeper.limits import DEFAULT_TIMEZONE
 from scorekeeper.models import AuditEvent, GameSession, Group, Player, ShareLink
 from scorekeeper.web.filters import date_time, day_time, iso_time, local_time, long_date
-from tests.conftest import PASSPHRASE, csrf_token, signed_in_client
-from tests.web import test_rounds
-from tests.web.examples import EXAMPLE_1, EXAMPLE_2, EXAMPLE_RULES
-from tests.web.test_rounds import filled, text
-from tests.web.test_share import make_link
+from tests.conftest import PASSPHRASE, signed_in_client
+from tests.web.examples import EXAMPLE_1, EXAMPLE_2, EXAMPLE_RULES, TYPED_2
+from tests.web.helpers import ROOT, csrf_token, filled, make_link, post_import, text
 
-ROOT = Path(__file__).resolve().parents[2]
 AT = datetime(2026, 11, 21, 16, 17)  # UTC
 UTC_DAY, LOCAL_DAY = "Sat 21 Nov 2026", "Sun 22 Nov 2026"
 LOCAL_WHEN = "Sun 22 Nov, 00:17"
@@ -161,7 +156,7 @@ def test_the_notice_of_another_phones_save_shows_local_time(client, our_group):
     form = text(client.get(f"{base}/new"))
     services.record_round(session, EXAMPLE_1)  # another phone saves round 1 meanwhile
     at_known_time(session.id)
-    notice = text(client.post(f"{base}/new", data=filled(form, test_rounds.EXAMPLE_2)))
+    notice = text(client.post(f"{base}/new", data=filled(form, TYPED_2)))
     notice = notice.split('id="round-summary"')[1].split("</div>")[0]
     assert f'datetime="2026-11-22T00:17+08:00">{LOCAL_WHEN}</time>' in notice
 
@@ -298,14 +293,6 @@ def test_the_json_export_carries_the_zone_and_reading_it_keeps_it(client, our_gr
     assert event.after == {"timezone": "Asia/Singapore"}
 
 
-def post_import(client, document, name="Back again"):
-    form = {"csrf_token": csrf_token(client, "/groups/import"), "name": name,
-            "passphrase": "a brand new passphrase", "confirm": "a brand new passphrase",
-            "device": "Phone B",
-            "backup": (io.BytesIO(json.dumps(document).encode()), "backup.json")}
-    return client.post("/groups/import", data=form, content_type="multipart/form-data")
-
-
 def imported_zone(name="Back again"):
     db.session.expire_all()
     return db.session.scalar(sa.select(Group.timezone).where(Group.name == name))
@@ -314,7 +301,7 @@ def imported_zone(name="Back again"):
 def test_an_imported_group_keeps_the_zone(client, anonymous, our_group, sid):
     services.set_timezone(our_group, "Asia/Singapore")
     document = client.get("/group/export.json").get_json()
-    assert post_import(anonymous, document).status_code == 302
+    assert post_import(anonymous, json.dumps(document).encode()).status_code == 302
     assert imported_zone() == "Asia/Singapore"
 
 
@@ -322,7 +309,7 @@ def test_a_backup_without_a_zone_is_imported_with_penangs(client, anonymous, sid
     document = client.get("/group/export.json").get_json()
     del document["group"]["timezone"]  # as backups made before groups had zones
     assert backup.read_backup(json.dumps(document).encode()).timezone == DEFAULT_TIMEZONE
-    assert post_import(anonymous, document).status_code == 302
+    assert post_import(anonymous, json.dumps(document).encode()).status_code == 302
     assert imported_zone() == DEFAULT_TIMEZONE
 
 
@@ -341,6 +328,6 @@ def test_a_backup_with_a_bad_zone_is_refused_and_nothing_is_written(client, anon
     with pytest.raises(backup.BackupError, match=re.escape(message)):
         backup.read_backup(json.dumps(document).encode())
     groups = db.session.scalar(sa.select(sa.func.count(Group.id)))
-    answer = post_import(anonymous, document)
+    answer = post_import(anonymous, json.dumps(document).encode())
     assert answer.status_code == 422 and "The backup&#39;s group" in answer.text
     assert db.session.scalar(sa.select(sa.func.count(Group.id))) == groups

@@ -9,8 +9,8 @@ from scorekeeper import services
 from scorekeeper.extensions import db
 from scorekeeper.models import Group
 from tests.conftest import fresh_app
-from tests.web.examples import EXAMPLE_RULES
-from tests.web.test_rounds import EXAMPLE_1, filled
+from tests.web.examples import EXAMPLE_RULES, TYPED_1
+from tests.web.helpers import filled
 
 
 @pytest.fixture
@@ -64,7 +64,7 @@ def test_pages_read_outside_a_transaction_and_a_save_writes_inside_one(
         assert client.get(board).status_code == 200
         form = client.get(f"{board}/rounds/new").get_data(as_text=True)
         with app.app_context():
-            fields = filled(form, EXAMPLE_1)
+            fields = filled(form, TYPED_1)
             db.session.remove()  # the pool's one connection, back for the save
         assert client.post(f"{board}/rounds/new", data=fields).status_code == 302
         assert client.get(f"{board}/settle").status_code == 200

@@ -1,13 +1,12 @@
-"""Read-only queries of the audit trail for the history of changes and the
-"saved from another phone" notices; nothing here writes or commits."""
+"""The history of changes: a session's audit events, newest first."""
 
 from __future__ import annotations
 
 import sqlalchemy as sa
 
-from .extensions import db
-from .models import AuditEvent, GameSession
-from .queries import Page, page_params, paged
+from ..extensions import db
+from ..models import AuditEvent, GameSession
+from .paging import Page, page_params, paged
 
 CHANGES_PER_PAGE = 15  # a page lists every card of its rounds: 15 keep it under 60 KB
 
@@ -15,7 +14,7 @@ CHANGES_PER_PAGE = 15  # a page lists every card of its rounds: 15 keep it under
 def session_changes(session: GameSession, number: int) -> Page:
     """Page ``number`` of the session's changes, newest first, in two statements."""
     where = AuditEvent.session_id == session.id
-    total = db.session.scalar(sa.select(sa.func.count()).where(where))
+    total = db.session.execute(sa.select(sa.func.count()).where(where)).scalar_one()
     events = list(db.session.scalars(
         paged(sa.select(AuditEvent).where(where).order_by(AuditEvent.id.desc())),
         page_params(number, CHANGES_PER_PAGE)))

@@ -1,0 +1,497 @@
+"""The audit trail's schema: every action the app records, and for each the
+typed payload that an AuditEvent keeps as JSON in its ``before`` and
+``after`` columns, with the event's subject.
+
+The services write events from these payloads, the backup check reads a
+file's events with them, and the history of changes puts them into words.
+Action names and JSON keys are as stored since the trail began, so old rows
+and backups read as they were written. Players are named by name, so a
+history reads the same after an export and an import.
+
+Below the models in the import order: the standard library only.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, ClassVar, NamedTuple, Self
+
+JSON = dict[str, Any]
+
+
+class Action(enum.StrEnum):
+    """What an audit event records: its ``action`` column."""
+
+    PLAYER_ADD = "player.add"
+    PLAYER_RENAME = "player.rename"
+    GROUP_PASSPHRASE = "group.passphrase"
+    GROUP_TIMEZONE = "group.timezone"
+    GROUP_IMPORT = "group.import"
+    SESSION_START = "session.start"
+    SESSION_RULES = "session.rules"
+    SESSION_END = "session.end"
+    SESSION_REOPEN = "session.reopen"
+    SEAT_JOIN = "seat.join"
+    SEAT_LEAVE = "seat.leave"
+    ROUND_ADD = "round.add"
+    ROUND_EDIT = "round.edit"
+    ROUND_DELETE = "round.delete"
+    ROUND_RESTORE = "round.restore"
+    PAYMENT_PAID = "payment.paid"
+    PAYMENT_UNPAID = "payment.unpaid"
+    SHARE_CREATE = "share.create"
+    SHARE_REVOKE = "share.revoke"
+
+    @property
+    def is_round(self) -> bool:
+        """A round's change: its payload holds round snapshots, and it belongs to a session."""
+        return self.value.startswith("round.")
+
+
+class PayloadError(ValueError):
+    """A stored payload that is not of its action's shape. ``side`` is "before"
+    or "after"; ``path`` the keys (and list items, counted from 1) to the wrong
+    value, empty for the side itself; ``expected`` what it must be; ``value``
+    what it is, unless ``missing``."""
+
+    def __init__(self, side: str, path: tuple[str | int, ...], expected: str,
+                 value: object = None, *, missing: bool = False) -> None:
+        self.side, self.path, self.expected = side, path, expected
+        self.value, self.missing = value, missing
+        at, shown = f'the payload\'s "{side}"', repr(value)
+        shown = shown if len(shown) <= 40 else shown[:39] + "…"
+        problem = "is missing" if missing else f"must be {expected}, not {shown}"
+        super().__init__(f"{at}: {self.place} {problem}" if path else f"{at} {problem}")
+
+    @property
+    def place(self) -> str:
+        """The path as messages give it: '"entries" item 2, "cards"'."""
+        place = ""
+        for step in self.path:
+            if isinstance(step, int):
+                place += f" item {step}"
+            else:
+                place += (", " if place else "") + f'"{step}"'
+        return place
+
+
+class _Side:
+    """One side of a stored payload, read key by key: PayloadError names what is wrong."""
+
+    def __init__(self, side: str, value: object, path: tuple[str | int, ...] = ()) -> None:
+        if not isinstance(value, dict):
+            raise PayloadError(side, path, "an object", value)
+        self.side, self.value, self.path = side, value, path
+
+    def _read(self, key: str, expected: str, fits: Callable[[object], bool]) -> Any:
+        if key not in self.value:
+            raise PayloadError(self.side, (*self.path, key), expected, missing=True)
+        value = self.value[key]
+        if not fits(value):
+            raise PayloadError(self.side, (*self.path, key), expected, value)
+        return value
+
+    def text(self, key: str) -> str:
+        return self._read(key, "text", lambda v: isinstance(v, str))
+
+    def texts(self, key: str) -> tuple[str, ...]:
+        return tuple(self._read(key, "list of text", lambda v: isinstance(v, list) and all(
+            isinstance(item, str) for item in v)))
+
+    def whole(self, key: str) -> int:
+        return self._read(key, "whole number", lambda v: type(v) is int)  # not bool, not float
+
+    def json_object(self, key: str) -> JSON:
+        return self._read(key, "an object", lambda v: isinstance(v, dict))
+
+    def objects(self, key: str) -> list[_Side]:
+        items = self._read(key, "a list", lambda v: isinstance(v, list))
+        return [_Side(self.side, item, (*self.path, key, n))
+                for n, item in enumerate(items, start=1)]
+
+
+# Round snapshots: a round as the trail keeps it, enough to show and restore it
+
+
+@dataclass(frozen=True)
+class SnapshotEntry:
+    """One player's part of a round snapshot."""
+
+    player: str
+    seat: int
+    turn: int
+    outcome: str  # dead, hu, tien_hu, no_passport
+    cards: str  # as RoundEntry.cards keeps them
+    points: int
+    position: int
+    net_cents: int
+
+    @classmethod
+    def read(cls, side: _Side) -> SnapshotEntry:
+        return cls(side.text("player"), side.whole("seat"), side.whole("turn"),
+                   side.text("outcome"), side.text("cards"), side.whole("points"),
+                   side.whole("position"), side.whole("net_cents"))
+
+
+# What a snapshot keeps of an entry besides the player, in the order it is written.
+SNAPSHOT_FIELDS = tuple(f.name for f in dataclasses.fields(SnapshotEntry))[1:]
+
+
+@dataclass(frozen=True)
+class RoundSnapshot:
+    number: int
+    dealer: str
+    entries: tuple[SnapshotEntry, ...]  # in playing order as written
+
+    def to_json(self) -> JSON:
+        return {"number": self.number, "dealer": self.dealer,
+                "entries": [dataclasses.asdict(entry) for entry in self.entries]}
+
+    @classmethod
+    def read(cls, side: _Side) -> RoundSnapshot:
+        return cls(side.whole("number"), side.text("dealer"),
+                   tuple(SnapshotEntry.read(entry) for entry in side.objects("entries")))
+
+
+# The payloads, one for each action
+
+
+class Stored(NamedTuple):
+    """A payload's JSON form: the event's ``before`` and ``after`` columns."""
+
+    before: JSON | None
+    after: JSON | None
+
+
+class Payload:
+    """What an event of ``action`` records. ``to_json`` gives its JSON form;
+    ``from_json`` reads one back (keys it does not know are let be), raising
+    PayloadError if it is not of this shape."""
+
+    action: ClassVar[Action]
+    # The event's ``subject`` column, a few words naming what changed: filled
+    # in with the payload's fields ("Round {round.number}").
+    subject_template: ClassVar[str] = ""
+
+    @property
+    def subject(self) -> str:
+        return self.subject_template.format_map(vars(self))
+
+    def to_json(self) -> Stored:
+        return Stored(None, None)
+
+    @classmethod
+    def from_json(cls, before: object, after: object) -> Self:
+        return cls()
+
+
+@dataclass(frozen=True)
+class PlayerAdded(Payload):
+    action = Action.PLAYER_ADD
+    subject_template = "{name}"
+    name: str
+
+    def to_json(self) -> Stored:
+        return Stored(None, {"name": self.name})
+
+    @classmethod
+    def from_json(cls, before: object, after: object) -> Self:
+        return cls(_Side("after", after).text("name"))
+
+
+@dataclass(frozen=True)
+class PlayerRenamed(Payload):
+    action = Action.PLAYER_RENAME
+    subject_template = "{new}"
+    old: str
+    new: str
+
+    def to_json(self) -> Stored:
+        return Stored({"name": self.old}, {"name": self.new})
+
+    @classmethod
+    def from_json(cls, before: object, after: object) -> Self:
+        return cls(_Side("before", before).text("name"), _Side("after", after).text("name"))
+
+
+@dataclass(frozen=True)
+class PassphraseChanged(Payload):
+    action = Action.GROUP_PASSPHRASE
+    subject_template = "New passphrase"
+
+
+@dataclass(frozen=True)
+class TimezoneChanged(Payload):
+    action = Action.GROUP_TIMEZONE
+    subject_template = "Time zone {new}"
+    old: str
+    new: str
+
+    def to_json(self) -> Stored:
+        return Stored({"timezone": self.old}, {"timezone": self.new})
+
+    @classmethod
+    def from_json(cls, before: object, after: object) -> Self:
+        return cls(_Side("before", before).text("timezone"),
+                   _Side("after", after).text("timezone"))
+
+
+@dataclass(frozen=True)
+class GroupImported(Payload):
+    action = Action.GROUP_IMPORT
+    subject_template = "Imported from a backup"
+    source: str  # the name of the group the backup was exported from
+    exported_at: str  # ISO 8601, UTC: "2025-05-01T20:15:00Z"
+    sessions: int
+    rounds: int
+
+    def to_json(self) -> Stored:
+        return Stored(None, {"from": self.source, "exported_at": self.exported_at,
+                             "sessions": self.sessions, "rounds": self.rounds})
+
+    @classmethod
+    def from_json(cls, before: object, after: object) -> Self:
+        side = _Side("after", after)
+        return cls(side.text("from"), side.text("exported_at"), side.whole("sessions"),
+                   side.whole("rounds"))
+
+
+@dataclass(frozen=True)
+class SessionStarted(Payload):
+    action = Action.SESSION_START
+    subject_template = "Session started"
+    players: tuple[str, ...]  # clockwise
+    first_dealer: str
+    currency: str
+    house_rules: JSON  # as HouseRules.to_json writes them
+
+    def to_json(self) -> Stored:
+        return Stored(None, {"players": list(self.players), "first_dealer": self.first_dealer,
+                             "currency": self.currency, "house_rules": self.house_rules})
+
+    @classmethod
+    def from_json(cls, before: object, after: object) -> Self:
+        side = _Side("after", after)
+        return cls(side.texts("players"), side.text("first_dealer"), side.text("currency"),
+                   side.json_object("house_rules"))
+
+
+@dataclass(frozen=True)
+class RulesChanged(Payload):
+    action = Action.SESSION_RULES
+    subject_template = "House rules"
+    old_rules: JSON  # as HouseRules.to_json writes them
+    old_currency: str
+    new_rules: JSON
+    new_currency: str
+
+    def to_json(self) -> Stored:
+        return Stored({"house_rules": self.old_rules, "currency": self.old_currency},
+                      {"house_rules": self.new_rules, "currency": self.new_currency})
+
+    @classmethod
+    def from_json(cls, before: object, after: object) -> Self:
+        was, now = _Side("before", before), _Side("after", after)
+        return cls(was.json_object("house_rules"), was.text("currency"),
+                   now.json_object("house_rules"), now.text("currency"))
+
+
+@dataclass(frozen=True)
+class SessionEnded(Payload):
+    action = Action.SESSION_END
+    subject_template = "Session ended"
+
+
+@dataclass(frozen=True)
+class SessionReopened(Payload):
+    action = Action.SESSION_REOPEN
+    subject_template = "Session reopened"
+
+
+@dataclass(frozen=True)
+class SeatJoined(Payload):
+    action = Action.SEAT_JOIN
+    subject_template = "{player}"
+    player: str
+    seats: tuple[str, ...]  # who is seated now, clockwise
+
+    def to_json(self) -> Stored:
+        return Stored(None, {"player": self.player, "seats": list(self.seats)})
+
+    @classmethod
+    def from_json(cls, before: object, after: object) -> Self:
+        side = _Side("after", after)
+        return cls(side.text("player"), side.texts("seats"))
+
+
+@dataclass(frozen=True)
+class SeatLeft(Payload):
+    action = Action.SEAT_LEAVE
+    subject_template = "{player}"
+    player: str
+
+    def to_json(self) -> Stored:
+        return Stored({"player": self.player}, None)
+
+    @classmethod
+    def from_json(cls, before: object, after: object) -> Self:
+        return cls(_Side("before", before).text("player"))
+
+
+@dataclass(frozen=True)
+class RoundAdded(Payload):
+    action = Action.ROUND_ADD
+    subject_template = "Round {round.number}"
+    round: RoundSnapshot
+
+    def to_json(self) -> Stored:
+        return Stored(None, self.round.to_json())
+
+    @classmethod
+    def from_json(cls, before: object, after: object) -> Self:
+        return cls(RoundSnapshot.read(_Side("after", after)))
+
+
+@dataclass(frozen=True)
+class RoundEdited(Payload):
+    action = Action.ROUND_EDIT
+    subject_template = "Round {new.number}"
+    old: RoundSnapshot
+    new: RoundSnapshot
+
+    def to_json(self) -> Stored:
+        return Stored(self.old.to_json(), self.new.to_json())
+
+    @classmethod
+    def from_json(cls, before: object, after: object) -> Self:
+        return cls(RoundSnapshot.read(_Side("before", before)),
+                   RoundSnapshot.read(_Side("after", after)))
+
+
+@dataclass(frozen=True)
+class RoundDeleted(Payload):
+    action = Action.ROUND_DELETE
+    subject_template = "Round {round.number}"
+    round: RoundSnapshot  # as it was, to be restored
+
+    def to_json(self) -> Stored:
+        return Stored(self.round.to_json(), None)
+
+    @classmethod
+    def from_json(cls, before: object, after: object) -> Self:
+        return cls(RoundSnapshot.read(_Side("before", before)))
+
+
+@dataclass(frozen=True)
+class RoundRestored(Payload):
+    action = Action.ROUND_RESTORE
+    subject_template = "Round {round.number}"
+    round: RoundSnapshot  # as restored, at its number now
+    restores: int  # the deletion it undid: its event's id (in a backup, its index)
+
+    def to_json(self) -> Stored:
+        return Stored(None, {**self.round.to_json(), "restores": self.restores})
+
+    @classmethod
+    def from_json(cls, before: object, after: object) -> Self:
+        side = _Side("after", after)
+        return cls(RoundSnapshot.read(side), side.whole("restores"))
+
+    @staticmethod
+    def deletion_of(after: object) -> int:
+        """Which deletion a restore's ``after`` undid, read alone: it counts even
+        when the rest of the record is damaged (so nothing is restored twice)."""
+        return _Side("after", after).whole("restores")
+
+
+@dataclass(frozen=True)
+class _Transfer(Payload):
+    subject_template = "{payer} pays {payee}"
+    payer: str
+    payee: str
+    cents: int
+
+    def _json(self) -> JSON:
+        return {"payer": self.payer, "payee": self.payee, "cents": self.cents}
+
+    @classmethod
+    def _read(cls, side: _Side) -> Self:
+        return cls(side.text("payer"), side.text("payee"), side.whole("cents"))
+
+
+@dataclass(frozen=True)
+class PaymentPaid(_Transfer):
+    action = Action.PAYMENT_PAID
+
+    def to_json(self) -> Stored:
+        return Stored(None, self._json())
+
+    @classmethod
+    def from_json(cls, before: object, after: object) -> Self:
+        return cls._read(_Side("after", after))
+
+
+@dataclass(frozen=True)
+class PaymentUnpaid(_Transfer):
+    action = Action.PAYMENT_UNPAID
+
+    def to_json(self) -> Stored:
+        return Stored(self._json(), None)
+
+    @classmethod
+    def from_json(cls, before: object, after: object) -> Self:
+        return cls._read(_Side("before", before))
+
+
+@dataclass(frozen=True)
+class ShareCreated(Payload):
+    action = Action.SHARE_CREATE
+    subject_template = "Share link {link}"
+    link: int  # the ShareLink's id
+
+    def to_json(self) -> Stored:
+        return Stored(None, {"link": self.link})
+
+    @classmethod
+    def from_json(cls, before: object, after: object) -> Self:
+        return cls(_Side("after", after).whole("link"))
+
+
+@dataclass(frozen=True)
+class ShareRevoked(Payload):
+    action = Action.SHARE_REVOKE
+    subject_template = "Share link {link}"
+    link: int
+
+    def to_json(self) -> Stored:
+        return Stored({"link": self.link}, None)
+
+    @classmethod
+    def from_json(cls, before: object, after: object) -> Self:
+        return cls(_Side("before", before).whole("link"))
+
+
+PAYLOADS: dict[Action, type[Payload]] = {kind.action: kind for kind in (
+    PlayerAdded, PlayerRenamed, PassphraseChanged, TimezoneChanged, GroupImported,
+    SessionStarted, RulesChanged, SessionEnded, SessionReopened, SeatJoined, SeatLeft,
+    RoundAdded, RoundEdited, RoundDeleted, RoundRestored, PaymentPaid, PaymentUnpaid,
+    ShareCreated, ShareRevoked)}
+assert set(PAYLOADS) == set(Action), "every action has its payload"
+
+
+def payload_type(action: str) -> type[Payload] | None:
+    """The payload an action records; None for an action this app never wrote."""
+    try:
+        return PAYLOADS[Action(action)]
+    except ValueError:
+        return None
+
+
+def read_payload(action: str, before: object, after: object) -> Payload | None:
+    """An event's payload from its stored columns; None for an action this app
+    never wrote; PayloadError if it is not of its action's shape."""
+    kind = payload_type(action)
+    return None if kind is None else kind.from_json(before, after)

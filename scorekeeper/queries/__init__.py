@@ -1,0 +1,53 @@
+"""Read-only queries for the pages, one module per area; each page runs a
+fixed number of statements whatever the years of history. Call sites read
+``queries.scoreboard(...)`` whichever module holds it."""
+
+from .audit import CHANGES_PER_PAGE, changes_since, session_changes, session_event
+from .history import (
+    ROUNDS_PER_PAGE,
+    Money,
+    PlayedSession,
+    PlayerRecord,
+    Seated,
+    SessionSummary,
+    finished_sessions,
+    open_sessions,
+    played_sessions,
+    player_record,
+    players_on_record,
+    recently_finished,
+    session_record,
+    session_rounds,
+)
+from .paging import PER_PAGE, Page, page_count, page_params, paged
+from .tables import (
+    BOARD_ROUNDS,
+    GROUP_EVENTS,
+    BoardRow,
+    RoundPage,
+    Scoreboard,
+    Standing,
+    group_events,
+    known_players,
+    load_board,
+    load_round,
+    round_count,
+    round_page,
+    scoreboard,
+    share_links,
+    signed_in_group,
+    standings,
+)
+from .turns import LastRound, Upcoming, coming_after, last_round, upcoming
+
+__all__ = [
+    "BOARD_ROUNDS", "CHANGES_PER_PAGE", "GROUP_EVENTS", "PER_PAGE", "ROUNDS_PER_PAGE",
+    "BoardRow", "LastRound", "Money", "Page", "PlayedSession", "PlayerRecord", "RoundPage",
+    "Scoreboard", "Seated", "SessionSummary", "Standing", "Upcoming", "changes_since",
+    "coming_after", "finished_sessions", "group_events", "known_players", "last_round",
+    "load_board", "load_round", "open_sessions", "page_count", "page_params", "paged",
+    "played_sessions", "player_record", "players_on_record", "recently_finished",
+    "round_count", "round_page", "scoreboard", "session_changes", "session_event",
+    "session_record", "session_rounds", "share_links",
+    "signed_in_group", "standings", "upcoming",
+]

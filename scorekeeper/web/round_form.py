@@ -1,0 +1,119 @@
+"""The round form's rows: each player's part with what a save said about it,
+and the form laid out for an order of play, keeping what was typed."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from flask import g
+
+from ..audit import Action
+from ..forms.rounds import OUTCOME_LABELS, EntryForm, RoundForm
+from ..models import Player
+from .changes import Change
+
+
+@dataclass
+class Row:
+    """One player's part of the round form, with what the save said about it."""
+
+    player: Player
+    entry: EntryForm  # bound to what was posted, or filled in
+    dealer: bool
+    errors: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Notice:
+    """A problem or warning for the summary at the top, linked to its players."""
+
+    message: str
+    players: list[Player]
+
+
+@dataclass
+class Conflicted:
+    """The changes saved from other phones since the page was made (``since``
+    is the session version it was built on), oldest first."""
+
+    since: int
+    changes: list[Change]
+
+    @property
+    def added(self) -> list[Change]:
+        """The rounds added meanwhile."""
+        return [c for c in self.changes if c.event.action == Action.ROUND_ADD]
+
+
+@dataclass
+class Outcome:
+    """What a save attempt left to show: problems, warnings to confirm, or the
+    changes made from another phone that stopped it."""
+
+    problems: list[Notice] = field(default_factory=list)
+    warnings: list[Notice] = field(default_factory=list)
+    digest: str | None = None
+    conflict: Conflicted | None = None
+
+
+def fill(form: RoundForm, number: int, prefill: list[dict]) -> None:
+    """A new page's form: one entry per player, in playing order."""
+    form.number.data = number
+    form.version.data = g.game.version
+    for item in prefill:
+        form.entries.append_entry(item)
+
+
+def form_rows(form: RoundForm, order: list[Player], dealer: Player, outcome: Outcome) -> list[Row]:
+    rows = [Row(player, sub, player.id == dealer.id)
+            for player, sub in zip(order, form.entries, strict=False)]
+    attach(rows, outcome)
+    return rows
+
+
+def matches(form: RoundForm, number: int, order: list[Player]) -> bool:
+    """Whether the posted form was made for this round and these players, in order."""
+    posted = [_posted_int(sub.player.raw_data) for sub in form.entries]
+    return _posted_int(form.number.raw_data) == number and posted == [p.id for p in order]
+
+
+def _posted_int(raw_data) -> int | None:
+    try:
+        return int(raw_data[0])
+    except (TypeError, ValueError, IndexError):
+        return None
+
+
+def rebuild(form: RoundForm, number: int, order: list[Player]) -> None:
+    """Lay the form out for ``order``, keeping what was typed for each player."""
+    typed = {_posted_int(sub.player.raw_data): sub for sub in form.entries}
+    data = []
+    for player in order:
+        sub = typed.get(player.id)
+        outcome = sub.outcome.data if sub is not None else "dead"
+        data.append({"player": player.id,
+                     "outcome": outcome if outcome in OUTCOME_LABELS else "dead",
+                     "cards": (sub.cards.data or "") if sub is not None else ""})
+    while form.entries.entries:
+        form.entries.pop_entry()
+    for item in data:
+        form.entries.append_entry(item)
+    form.number.data = number
+    form.number.raw_data = [str(number)]
+    form.version.data = g.game.version
+
+
+def notices(problems, order: list[Player]) -> list[Notice]:
+    by_name = {p.name: p for p in order}
+    return [Notice(p.message, [by_name[name] for name in p.players if name in by_name])
+            for p in problems]
+
+
+def attach(rows: list[Row], outcome: Outcome) -> None:
+    """Each problem and warning also goes next to the players it concerns."""
+    by_id = {row.player.id: row for row in rows}
+    for notices, attr in ((outcome.problems, "errors"), (outcome.warnings, "warnings")):
+        for notice in notices:
+            for player in notice.players:
+                getattr(by_id[player.id], attr).append(notice.message)

@@ -1,0 +1,306 @@
+"""What the web tests share: a page's forms as a browser would post them, its
+text, a client's CSRF token, the SQL statements a request runs, a round
+entered through its form, the hand check, the headers every response carries,
+a free port to serve on, and share links and backups made through the pages.
+Example data is in examples.py; probing.py probes every URL rule."""
+
+from __future__ import annotations
+
+import io
+import re
+import socket
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from html import unescape
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import sqlalchemy as sa
+from flask import g, has_app_context
+
+from scorekeeper.extensions import db
+from scorekeeper.models import Player, Round
+
+ROOT = Path(__file__).resolve().parents[2]  # the project's folder
+
+
+# The forms on a page
+
+
+@dataclass
+class PageForm:
+    """A POST form as a browser would send it: its fields' values, the values
+    its radios and selects offer, its named submit buttons and its file inputs."""
+
+    action: str
+    page: str = ""  # the path of the page it was found on
+    values: dict[str, list[str]] = field(default_factory=dict)
+    options: dict[str, set[str]] = field(default_factory=dict)
+    buttons: dict[str, set[str]] = field(default_factory=dict)
+    files: set[str] = field(default_factory=set)
+
+
+class FormsReader(HTMLParser):
+    """The POST forms of a page, in the order they come; a disabled field is
+    left out, as a browser leaves it out."""
+
+    def __init__(self, page_path: str):
+        super().__init__(convert_charrefs=True)
+        self.page_path = page_path
+        self.forms: list[PageForm] = []
+        self.form: PageForm | None = None
+        self.select: str | None = None
+        self.textarea: str | None = None
+
+    def handle_starttag(self, tag, attrs):
+        attrs = {k: v or "" for k, v in attrs}
+        name = attrs.get("name")
+        if tag == "form":
+            if attrs.get("method", "get").lower() == "post":
+                action = urlsplit(attrs.get("action") or self.page_path).path
+                self.form = PageForm(action, self.page_path)
+                self.forms.append(self.form)
+            return
+        if self.form is None or "disabled" in attrs:
+            return
+        if tag == "input" and name:
+            kind = attrs.get("type", "text").lower()
+            if kind == "file":
+                self.form.files.add(name)
+            elif kind in ("radio", "checkbox"):
+                self.form.options.setdefault(name, set()).add(attrs.get("value", "on"))
+                if "checked" in attrs:
+                    self.form.values.setdefault(name, []).append(attrs.get("value", "on"))
+            elif kind not in ("submit", "button", "reset", "image"):
+                self.form.values.setdefault(name, []).append(attrs.get("value", ""))
+        elif tag == "button" and name:
+            self.form.buttons.setdefault(name, set()).add(attrs.get("value", ""))
+        elif tag == "select" and name:
+            self.select = name
+            self.form.options.setdefault(name, set())
+        elif tag == "option" and self.select:
+            self.form.options[self.select].add(attrs.get("value", ""))
+            if "selected" in attrs:
+                self.form.values.setdefault(self.select, []).append(attrs.get("value", ""))
+        elif tag == "textarea" and name:
+            self.textarea = name
+            self.form.values.setdefault(name, []).append("")
+
+    def handle_data(self, data):
+        if self.form is not None and self.textarea:
+            self.form.values[self.textarea][-1] += data
+
+    def handle_endtag(self, tag):
+        if tag == "form":
+            self.form = None
+        elif tag == "select":
+            self.select = None
+        elif tag == "textarea":
+            self.textarea = None
+
+
+def forms_on(html: str, page_path: str = "") -> list[PageForm]:
+    """The page's POST forms; one without an action posts to ``page_path``."""
+    reader = FormsReader(page_path)
+    reader.feed(html)
+    return reader.forms
+
+
+def form_values(html: str, action: str | None = None) -> dict[str, str]:
+    """What a browser would post from the page's one POST form to ``action``,
+    or from its first POST form if no action is given: one value a field."""
+    forms = forms_on(html)
+    if action is None:
+        form = forms[0]
+    else:
+        (form,) = [f for f in forms if f.action == action]
+    return {name: values[0] for name, values in form.values.items()}
+
+
+def token_in(html: str) -> str:
+    """The CSRF token of the page's forms."""
+    tag = re.search(r'<input[^>]*name="csrf_token"[^>]*>', html)
+    assert tag, "no CSRF token on the page"
+    return unescape(re.search(r'value="([^"]*)"', tag[0])[1])
+
+
+def csrf_token(client, url="/sign-in") -> str:
+    """The CSRF token of the client's cookie, read from a page's form."""
+    return token_in(client.get(url).text)
+
+
+# The text of a page
+
+
+def text(response) -> str:
+    """The page's HTML with its character references turned into characters."""
+    return unescape(response.get_data(as_text=True))
+
+
+def visible_text(response) -> str:
+    """The page's visible text, tags dropped and spaces squeezed."""
+    body = response.get_data(as_text=True)
+    body = re.sub(r"<(script|style)\b.*?</\1>", " ", body, flags=re.S)
+    return " ".join(unescape(re.sub(r"<[^>]+>", " ", body)).split())
+
+
+# The SQL statements a request runs
+
+
+@contextmanager
+def statements(app):
+    """The SQL statements the app's engine runs inside the block, as a list."""
+    with app.app_context():
+        engine = db.engine
+    seen = []
+
+    def record(conn, cursor, statement, *args):
+        seen.append(statement)
+
+    sa.event.listen(engine, "before_cursor_execute", record)
+    try:
+        yield seen
+    finally:
+        sa.event.remove(engine, "before_cursor_execute", record)
+
+
+def count_statements(app, client, url) -> int:
+    """How many SQL statements a GET of ``url`` runs; it must answer 200. In a
+    test that keeps an app context pushed (the ``ctx`` fixture) the request
+    would share it: it starts afresh, as a server's requests do."""
+    if has_app_context():
+        db.session.close()
+        g.pop("signed_in", None)
+    with statements(app) as seen:
+        assert client.get(url).status_code == 200
+    return len(seen)
+
+
+# A round through its form (the players' ids are read in an app context)
+
+
+def player_ids() -> dict[str, int]:
+    return {p.name: p.id for p in db.session.scalars(sa.select(Player))}
+
+
+def filled(html: str, entries: dict, names: dict[int, str] | None = None) -> dict[str, str]:
+    """The page's round form with ``entries`` ({player name: (outcome, cards)})
+    typed in for the players they name; ``names`` ({player id: name}) tells
+    who is who, by default as the database says."""
+    data = form_values(html)
+    assert "version" in data, "the round form carries the session's version"
+    if names is None:
+        names = {i: n for n, i in player_ids().items()}
+    for key, value in list(data.items()):
+        match = re.fullmatch(r"entries-(\d+)-player", key)
+        if match and names[int(value)] in entries:
+            outcome, cards = entries[names[int(value)]]
+            data[f"entries-{match[1]}-outcome"] = outcome
+            data[f"entries-{match[1]}-cards"] = cards
+    return data
+
+
+def section(html: str, name: str) -> str:
+    """The HTML of the named player's part of the round form."""
+    pid = player_ids()[name]
+    match = re.search(rf'<section[^>]*id="player-{pid}".*?</section>', html, re.S)
+    assert match, f"no section for {name}"
+    return unescape(match[0])
+
+
+def round_count() -> int:
+    return db.session.scalar(sa.select(sa.func.count(Round.id)))
+
+
+def enter(client, base: str, entries: dict):
+    """Post the new-round form of the rounds at ``base`` with ``entries`` typed in."""
+    page = client.get(f"{base}/new")
+    return client.post(f"{base}/new", data=filled(page.get_data(as_text=True), entries))
+
+
+# The hand check on the home page
+
+
+def hand_check(client, cards: str, preset: str) -> str:
+    """The hand check's part of the home page, checking ``cards``."""
+    response = client.get("/", query_string={"cards": cards, "preset": preset})
+    assert response.status_code == 200
+    html = response.text
+    return html[html.index('<details class="panel home-check"'):html.index("</details>")]
+
+
+# The headers of every response
+
+
+# Where a policy may load from: our own origin, nothing, or (images) data: URLs.
+ALLOWED_SOURCES = {"'self'", "'none'", "data:"}
+
+
+def policy(response) -> dict[str, list[str]]:
+    """The Content-Security-Policy header as {directive: sources}."""
+    header = response.headers.get("Content-Security-Policy")
+    assert header, "no Content-Security-Policy"
+    directives = {}
+    for part in header.split(";"):
+        name, *sources = part.split()
+        directives[name] = sources
+    return directives
+
+
+def assert_safe_headers(response):
+    """The headers every response carries: a strict Content-Security-Policy,
+    no content sniffing, no framing, referrers for our own pages only."""
+    directives = policy(response)
+    assert directives["default-src"] == ["'self'"]
+    assert directives["frame-ancestors"] == ["'none'"]
+    assert directives["object-src"] == ["'none'"]
+    for name, sources in directives.items():
+        assert set(sources) <= ALLOWED_SOURCES, (name, sources)
+        assert "data:" not in sources or name == "img-src", name
+    assert "unsafe" not in response.headers["Content-Security-Policy"]
+    assert response.headers["X-Content-Type-Options"] == "nosniff"
+    assert response.headers["Referrer-Policy"] == "same-origin"
+    assert response.headers["X-Frame-Options"] == "DENY"
+
+
+# Serving over real HTTP
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+# Share links
+
+
+def make_link(client, session_id) -> str:
+    """Make a link through the page, as a member does; its URL (the newest link's)."""
+    manage = f"/sessions/{session_id}/share"
+    answer = client.post(manage, data={"csrf_token": csrf_token(client, manage)})
+    assert answer.status_code == 302 and answer.location == manage
+    return link_urls(client, session_id)[0]
+
+
+def link_urls(client, session_id) -> list[str]:
+    """The addresses of the session's working links, as its share page shows them."""
+    html = client.get(f"/sessions/{session_id}/share").text
+    return re.findall(r'class="share-url" value="([^"]+)" readonly', html)
+
+
+# Backups
+
+
+NEW_PASSPHRASE = "a brand new passphrase"  # of a group made from a backup
+
+
+def post_import(client, body: bytes, name="Back again", **changes):
+    """Import ``body`` as a new group through the import page's form."""
+    form = {"csrf_token": csrf_token(client, "/groups/import"), "name": name,
+            "passphrase": NEW_PASSPHRASE, "confirm": NEW_PASSPHRASE, "device": "Phone B",
+            "backup": (io.BytesIO(body), "backup.json")}
+    form.update(changes)
+    return client.post("/groups/import", data=form, content_type="multipart/form-data")
