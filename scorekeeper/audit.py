@@ -129,6 +129,13 @@ class SnapshotEntry:
     position: int
     net_cents: int
 
+    def to_json(self) -> JSON:
+        # Written out, not dataclasses.asdict: this runs on every round saved,
+        # and asdict deep-copies each value.
+        return {"player": self.player, "seat": self.seat, "turn": self.turn,
+                "outcome": self.outcome, "cards": self.cards, "points": self.points,
+                "position": self.position, "net_cents": self.net_cents}
+
     @classmethod
     def read(cls, side: _Side) -> SnapshotEntry:
         return cls(side.text("player"), side.whole("seat"), side.whole("turn"),
@@ -148,7 +155,7 @@ class RoundSnapshot:
 
     def to_json(self) -> JSON:
         return {"number": self.number, "dealer": self.dealer,
-                "entries": [dataclasses.asdict(entry) for entry in self.entries]}
+                "entries": [entry.to_json() for entry in self.entries]}
 
     @classmethod
     def read(cls, side: _Side) -> RoundSnapshot:

@@ -7,6 +7,8 @@ rewrite them whenever a round before them changes.
 
 from __future__ import annotations
 
+import functools
+import json
 from datetime import UTC, datetime
 from typing import cast
 from zoneinfo import ZoneInfo
@@ -39,7 +41,15 @@ class HouseRulesType(sa.TypeDecorator[HouseRules]):
         return value.to_json()
 
     def process_result_value(self, value, dialect):
-        return None if value is None else HouseRules.from_json(value)
+        return None if value is None else _rules_of(json.dumps(value, sort_keys=True))
+
+
+@functools.lru_cache(maxsize=256)
+def _rules_of(document: str) -> HouseRules:
+    """The HouseRules of a stored JSON document. Every page of a session reads
+    its row several times, and a group plays by a few sets of rules: each is
+    built once per process. (HouseRules is frozen, so rows may share one.)"""
+    return HouseRules.from_json(json.loads(document))
 
 
 def utcnow() -> datetime:
