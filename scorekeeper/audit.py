@@ -6,9 +6,7 @@ The services write events from these payloads, the backup check reads a
 file's events with them, and the history of changes puts them into words.
 Action names and JSON keys are as stored since the trail began, so old rows
 and backups read as they were written. Players are named by name, so a
-history reads the same after an export and an import.
-
-Below the models in the import order: the standard library only.
+history reads the same after an export and an import. Standard library only.
 """
 
 from __future__ import annotations
@@ -129,9 +127,7 @@ class SnapshotEntry:
     position: int
     net_cents: int
 
-    def to_json(self) -> JSON:
-        # Written out, not dataclasses.asdict: this runs on every round saved,
-        # and asdict deep-copies each value.
+    def to_json(self) -> JSON:  # not dataclasses.asdict, which deep-copies: every save
         return {"player": self.player, "seat": self.seat, "turn": self.turn,
                 "outcome": self.outcome, "cards": self.cards, "points": self.points,
                 "position": self.position, "net_cents": self.net_cents}

@@ -105,6 +105,19 @@ def test_a_rename_to_a_taken_name_in_other_letters_is_refused(table):
     assert player.name == "B"
 
 
+def test_two_renames_to_one_name_at_once_keep_one(table, monkeypatch):
+    """Another phone renamed a player "Casey" just after this one checked the
+    group's names: the database refuses the twin, and the phone is told."""
+    other, player = table.seats[0].player, table.seats[1].player
+    services.rename_player(other, "Casey")
+    monkeypatch.setattr(services.sessions, "group_players", lambda group_id: [])
+    with pytest.raises(services.ServiceError, match="called casey already"):
+        services.rename_player(player, "casey")
+    assert db.session.get(type(player), player.id).name == "B"
+    assert db.session.scalar(sa.select(sa.func.count()).select_from(AuditEvent).where(
+        AuditEvent.action == "player.rename")) == 1
+
+
 def test_the_player_page_corrects_a_name(client, table):
     player_id = table.seats[1].player_id
     url = f"/players/{player_id}"
