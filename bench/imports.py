@@ -1,6 +1,6 @@
 """Importing the largest backup that "Import a backup" takes.
 
-Builds backups at the import's limits (scorekeeper/backup.py: MAX_BYTES,
+Builds backups at the import's limits (scorekeeper/backup/check.py: MAX_BYTES,
 MAX_ALL_ROUNDS and the other MAX_ counts) and imports each into a fresh
 database as the import page does (backup.read_backup, then
 services.import_group), each in a process of its own, printing: the file's
@@ -56,7 +56,20 @@ sys.path.insert(0, str(ROOT))
 
 from bench import hostspeed
 from scorekeeper import backup, create_app, demo, services
+from scorekeeper.audit import (
+    SNAPSHOT_FIELDS,
+    Payload,
+    PaymentPaid,
+    PlayerAdded,
+    RoundAdded,
+    RoundSnapshot,
+    SessionEnded,
+    SessionStarted,
+    SnapshotEntry,
+)
+from scorekeeper.backup.export import file_time
 from scorekeeper.extensions import db
+from scorekeeper.records import RoundData
 from scorekeeper.rules import (
     JOKER,
     Card,
@@ -67,14 +80,13 @@ from scorekeeper.rules import (
     score_round,
 )
 from scorekeeper.rules.cards import SUITS
+from scorekeeper.services.versioning import event_columns
 
 NOW = datetime(2026, 11, 20, 12)
 AT = "2026-01-01T00:00:00Z"
 PASSPHRASE = "bench passphrase"
 SETTINGS = {"SECRET_KEY": "bench-" + "0" * 40, "PASSPHRASE_HASH_METHOD": "pbkdf2:sha256:1000"}
-
-def _time(moment: datetime | None) -> str | None:
-    return None if moment is None else moment.isoformat() + "Z"
+DEVICE = "Mei's phone"
 
 
 def compact(document: dict) -> bytes:
@@ -84,7 +96,7 @@ def compact(document: dict) -> bytes:
 
 def document(group: str, players: list[dict], sessions: list[dict], audit: list[dict],
              timezone: str = "Asia/Kuala_Lumpur") -> dict:
-    return {"format": backup.FORMAT, "version": backup.VERSION, "exported_at": _time(NOW),
+    return {"format": backup.FORMAT, "version": backup.VERSION, "exported_at": file_time(NOW),
             "group": {"name": group, "timezone": timezone}, "players": players,
             "sessions": sessions, "audit": audit}
 
@@ -92,47 +104,52 @@ def document(group: str, players: list[dict], sessions: list[dict], audit: list[
 # The real shape: demo play, and the history of changes the services write
 
 
+def audit_event(at: datetime, payload: Payload, session: int | None = None,
+          version: int | None = None) -> dict:
+    """An audit event as the JSON export writes it, of ``payload`` as the
+    services record it."""
+    return {"at": file_time(at), "device": DEVICE, **event_columns(payload),
+            "session": session, "version": version}
+
+
+def snapshot(played: RoundData) -> RoundSnapshot:
+    """A round as the audit trail keeps it (services.round_snapshot)."""
+    return RoundSnapshot(played.number, played.dealer, tuple(
+        SnapshotEntry(e.player, *(getattr(e, name) for name in SNAPSHOT_FIELDS))
+        for e in played.entries))
+
+
 def real_document(sessions: list[demo.DemoSession], players: list[str],
                   since: datetime) -> dict:
     """A group's backup as the JSON export writes it, of ``sessions`` played by
     ``players``, with the history of changes the services would have written."""
-    device = "Mei's phone"
-    audit = [{"at": _time(since), "device": device, "action": "player.add", "subject": name,
-              "session": None, "version": None, "before": None, "after": {"name": name}}
-             for name in players]
+    audit = [audit_event(since, PlayerAdded(name)) for name in players]
     documents = []
     for index, s in enumerate(sessions):
-        rules = dataclasses.asdict(s.rules)
+        rules = s.rules.to_json()
         documents.append({
-            "started_at": _time(s.started_at), "ended_at": _time(s.ended_at),
+            "started_at": file_time(s.started_at), "ended_at": file_time(s.ended_at),
             "version": s.version, "currency": "RM", "house_rules": rules,
             "first_dealer": s.first_dealer,
             "seats": [{"player": seat.player, "position": seat.position, "active": seat.active}
                       for seat in s.seats],
-            "rounds": [{"number": r.number, "dealer": r.dealer, "created_at": _time(r.created_at),
+            "rounds": [{"number": r.number, "dealer": r.dealer,
+                        "created_at": file_time(r.created_at),
                         "entries": [dataclasses.asdict(e) for e in r.entries]}
                        for r in s.rounds],
             "payments": [{"payer": p.payer, "payee": p.payee, "cents": p.cents,
-                          "paid_at": _time(p.paid_at)} for p in s.payments],
+                          "paid_at": file_time(p.paid_at)} for p in s.payments],
         })
-        changes = [(s.started_at, "session.start", "Session started", {
-            "players": s.table, "first_dealer": s.first_dealer, "currency": "RM",
-            "house_rules": rules})]
-        changes += [(r.created_at, "round.add", f"Round {r.number}", {
-            "number": r.number, "dealer": r.dealer,
-            "entries": [{"player": e.player, **{name: getattr(e, name)
-                                                for name in services.SNAPSHOT_FIELDS}}
-                        for e in r.entries]}) for r in s.rounds]
-        changes += [(p.paid_at, "payment.paid", f"{p.payer} pays {p.payee}",
-                     {"payer": p.payer, "payee": p.payee, "cents": p.cents})
-                    for p in s.payments]
+        changes: list[tuple[datetime, Payload]] = [
+            (s.started_at, SessionStarted(tuple(s.table), s.first_dealer, "RM", rules))]
+        changes += [(r.created_at, RoundAdded(snapshot(r))) for r in s.rounds]
+        changes += [(p.paid_at, PaymentPaid(p.payer, p.payee, p.cents)) for p in s.payments]
         if s.ended_at:
-            changes.append((s.ended_at, "session.end", "Session ended", None))
-        audit += [{"at": _time(at), "device": device, "action": action, "subject": subject,
-                   "session": index, "version": version, "before": None, "after": after}
-                  for version, (at, action, subject, after) in enumerate(changes, start=1)]
-    return document("Bench table", [{"name": n, "created_at": _time(since)} for n in players],
-                    documents, audit)
+            changes.append((s.ended_at, SessionEnded()))
+        audit += [audit_event(at, payload, index, version)
+                  for version, (at, payload) in enumerate(changes, start=1)]
+    return document("Bench table", [{"name": n, "created_at": file_time(since)}
+                                    for n in players], documents, audit)
 
 
 def real_backup(rounds_per_session: int = 25, seed: int = 2026) -> bytes:
@@ -225,7 +242,7 @@ def slow_backup(seed: int = 7) -> bytes:
     """The most rounds, each of its own slow hands (the solver keeps what it
     worked out for hands it has seen: repeated hands would be quick)."""
     rng = random.Random(seed)
-    rules = dataclasses.asdict(SLOW_RULES)
+    rules = SLOW_RULES.to_json()
     names = [f"P{i}" for i in range(6)]
     per_session = backup.check.MAX_ROUNDS
     shapes = []

@@ -25,6 +25,7 @@ from . import config as defaults
 from . import logs
 from .extensions import compress, csrf, db, migrate
 from .limits import ID_MAX
+from .services.throttle import TooManyGuesses
 from .web import static_files
 
 # templates/, static/, migrations/ and instance/ live at the top of the repository.
@@ -243,7 +244,7 @@ def register_blueprints(app):
     filters.register(app)
 
     @app.context_processor
-    def signed_in_group():
+    def group_shown():
         """What base.html shows of the signed-in group; on a page about a
         failed database, nothing, and the database is not asked again. An
         error page (a 404, a 400) that finds the database unreachable here
@@ -294,8 +295,16 @@ def register_errorhandlers(app):
             g.database_failed = True  # its session may be unusable: the page asks nothing
         return render_template("errors/500.html"), 500
 
+    def render_too_many_guesses(error: TooManyGuesses):
+        """Past the sign-in limit, whichever page checked the passphrase."""
+        minutes = -(-error.retry_after // 60)
+        response = make_response(render_template("errors/429.html", minutes=minutes), 429)
+        response.headers["Retry-After"] = str(error.retry_after)
+        return response
+
     for code in (400, 404, 413, 429):
         app.register_error_handler(code, render_error)
+    app.register_error_handler(TooManyGuesses, render_too_many_guesses)
     app.register_error_handler(500, render_server_error)
     app.register_error_handler(CSRFError, render_csrf_error)
     for error in DATABASE_UNAVAILABLE:

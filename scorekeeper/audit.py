@@ -6,18 +6,19 @@ The services write events from these payloads, the backup check reads a
 file's events with them, and the history of changes puts them into words.
 Action names and JSON keys are as stored since the trail began, so old rows
 and backups read as they were written. Players are named by name, so a
-history reads the same after an export and an import. Standard library only.
+history reads the same after an export and an import. Below the models:
+stored_json reads the payloads' sides.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import enum
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, ClassVar, NamedTuple, Self
+from typing import ClassVar, NamedTuple, Self
 
-JSON = dict[str, Any]
+from .stored_json import JSON, Side
+from .stored_json import PayloadError as PayloadError  # what from_json raises
 
 
 class Action(enum.StrEnum):
@@ -49,68 +50,6 @@ class Action(enum.StrEnum):
         return self.value.startswith("round.")
 
 
-class PayloadError(ValueError):
-    """A stored payload that is not of its action's shape. ``side`` is "before"
-    or "after"; ``path`` the keys (and list items, counted from 1) to the wrong
-    value, empty for the side itself; ``expected`` what it must be; ``value``
-    what it is, unless ``missing``."""
-
-    def __init__(self, side: str, path: tuple[str | int, ...], expected: str,
-                 value: object = None, *, missing: bool = False) -> None:
-        self.side, self.path, self.expected = side, path, expected
-        self.value, self.missing = value, missing
-        at, shown = f'the payload\'s "{side}"', repr(value)
-        shown = shown if len(shown) <= 40 else shown[:39] + "…"
-        problem = "is missing" if missing else f"must be {expected}, not {shown}"
-        super().__init__(f"{at}: {self.place} {problem}" if path else f"{at} {problem}")
-
-    @property
-    def place(self) -> str:
-        """The path as messages give it: '"entries" item 2, "cards"'."""
-        place = ""
-        for step in self.path:
-            if isinstance(step, int):
-                place += f" item {step}"
-            else:
-                place += (", " if place else "") + f'"{step}"'
-        return place
-
-
-class _Side:
-    """One side of a stored payload, read key by key: PayloadError names what is wrong."""
-
-    def __init__(self, side: str, value: object, path: tuple[str | int, ...] = ()) -> None:
-        if not isinstance(value, dict):
-            raise PayloadError(side, path, "an object", value)
-        self.side, self.value, self.path = side, value, path
-
-    def _read(self, key: str, expected: str, fits: Callable[[object], bool]) -> Any:
-        if key not in self.value:
-            raise PayloadError(self.side, (*self.path, key), expected, missing=True)
-        value = self.value[key]
-        if not fits(value):
-            raise PayloadError(self.side, (*self.path, key), expected, value)
-        return value
-
-    def text(self, key: str) -> str:
-        return self._read(key, "text", lambda v: isinstance(v, str))
-
-    def texts(self, key: str) -> tuple[str, ...]:
-        return tuple(self._read(key, "list of text", lambda v: isinstance(v, list) and all(
-            isinstance(item, str) for item in v)))
-
-    def whole(self, key: str) -> int:
-        return self._read(key, "whole number", lambda v: type(v) is int)  # not bool, not float
-
-    def json_object(self, key: str) -> JSON:
-        return self._read(key, "an object", lambda v: isinstance(v, dict))
-
-    def objects(self, key: str) -> list[_Side]:
-        items = self._read(key, "a list", lambda v: isinstance(v, list))
-        return [_Side(self.side, item, (*self.path, key, n))
-                for n, item in enumerate(items, start=1)]
-
-
 # Round snapshots: a round as the trail keeps it, enough to show and restore it
 
 
@@ -133,7 +72,7 @@ class SnapshotEntry:
                 "position": self.position, "net_cents": self.net_cents}
 
     @classmethod
-    def read(cls, side: _Side) -> SnapshotEntry:
+    def read(cls, side: Side) -> SnapshotEntry:
         return cls(side.text("player"), side.whole("seat"), side.whole("turn"),
                    side.text("outcome"), side.text("cards"), side.whole("points"),
                    side.whole("position"), side.whole("net_cents"))
@@ -154,7 +93,7 @@ class RoundSnapshot:
                 "entries": [entry.to_json() for entry in self.entries]}
 
     @classmethod
-    def read(cls, side: _Side) -> RoundSnapshot:
+    def read(cls, side: Side) -> RoundSnapshot:
         return cls(side.whole("number"), side.text("dealer"),
                    tuple(SnapshotEntry.read(entry) for entry in side.objects("entries")))
 
@@ -167,6 +106,11 @@ class Stored(NamedTuple):
 
     before: JSON | None
     after: JSON | None
+
+    @classmethod
+    def one(cls, column: str, kept: JSON) -> Stored:
+        """A payload kept in one column, "before" or "after"."""
+        return cls(None, kept) if column == "after" else cls(kept, None)
 
 
 class Payload:
@@ -202,7 +146,7 @@ class PlayerAdded(Payload):
 
     @classmethod
     def from_json(cls, before: object, after: object) -> Self:
-        return cls(_Side("after", after).text("name"))
+        return cls(Side("after", after).text("name"))
 
 
 @dataclass(frozen=True)
@@ -217,7 +161,7 @@ class PlayerRenamed(Payload):
 
     @classmethod
     def from_json(cls, before: object, after: object) -> Self:
-        return cls(_Side("before", before).text("name"), _Side("after", after).text("name"))
+        return cls(Side("before", before).text("name"), Side("after", after).text("name"))
 
 
 @dataclass(frozen=True)
@@ -238,8 +182,8 @@ class TimezoneChanged(Payload):
 
     @classmethod
     def from_json(cls, before: object, after: object) -> Self:
-        return cls(_Side("before", before).text("timezone"),
-                   _Side("after", after).text("timezone"))
+        return cls(Side("before", before).text("timezone"),
+                   Side("after", after).text("timezone"))
 
 
 @dataclass(frozen=True)
@@ -257,7 +201,7 @@ class GroupImported(Payload):
 
     @classmethod
     def from_json(cls, before: object, after: object) -> Self:
-        side = _Side("after", after)
+        side = Side("after", after)
         return cls(side.text("from"), side.text("exported_at"), side.whole("sessions"),
                    side.whole("rounds"))
 
@@ -277,7 +221,7 @@ class SessionStarted(Payload):
 
     @classmethod
     def from_json(cls, before: object, after: object) -> Self:
-        side = _Side("after", after)
+        side = Side("after", after)
         return cls(side.texts("players"), side.text("first_dealer"), side.text("currency"),
                    side.json_object("house_rules"))
 
@@ -297,7 +241,7 @@ class RulesChanged(Payload):
 
     @classmethod
     def from_json(cls, before: object, after: object) -> Self:
-        was, now = _Side("before", before), _Side("after", after)
+        was, now = Side("before", before), Side("after", after)
         return cls(was.json_object("house_rules"), was.text("currency"),
                    now.json_object("house_rules"), now.text("currency"))
 
@@ -326,7 +270,7 @@ class SeatJoined(Payload):
 
     @classmethod
     def from_json(cls, before: object, after: object) -> Self:
-        side = _Side("after", after)
+        side = Side("after", after)
         return cls(side.text("player"), side.texts("seats"))
 
 
@@ -341,7 +285,7 @@ class SeatLeft(Payload):
 
     @classmethod
     def from_json(cls, before: object, after: object) -> Self:
-        return cls(_Side("before", before).text("player"))
+        return cls(Side("before", before).text("player"))
 
 
 @dataclass(frozen=True)
@@ -355,7 +299,7 @@ class RoundAdded(Payload):
 
     @classmethod
     def from_json(cls, before: object, after: object) -> Self:
-        return cls(RoundSnapshot.read(_Side("after", after)))
+        return cls(RoundSnapshot.read(Side("after", after)))
 
 
 @dataclass(frozen=True)
@@ -370,8 +314,8 @@ class RoundEdited(Payload):
 
     @classmethod
     def from_json(cls, before: object, after: object) -> Self:
-        return cls(RoundSnapshot.read(_Side("before", before)),
-                   RoundSnapshot.read(_Side("after", after)))
+        return cls(RoundSnapshot.read(Side("before", before)),
+                   RoundSnapshot.read(Side("after", after)))
 
 
 @dataclass(frozen=True)
@@ -385,7 +329,7 @@ class RoundDeleted(Payload):
 
     @classmethod
     def from_json(cls, before: object, after: object) -> Self:
-        return cls(RoundSnapshot.read(_Side("before", before)))
+        return cls(RoundSnapshot.read(Side("before", before)))
 
 
 @dataclass(frozen=True)
@@ -400,81 +344,70 @@ class RoundRestored(Payload):
 
     @classmethod
     def from_json(cls, before: object, after: object) -> Self:
-        side = _Side("after", after)
+        side = Side("after", after)
         return cls(RoundSnapshot.read(side), side.whole("restores"))
 
     @staticmethod
     def deletion_of(after: object) -> int:
         """Which deletion a restore's ``after`` undid, read alone: it counts even
         when the rest of the record is damaged (so nothing is restored twice)."""
-        return _Side("after", after).whole("restores")
+        return Side("after", after).whole("restores")
 
 
 @dataclass(frozen=True)
 class _Transfer(Payload):
     subject_template = "{payer} pays {payee}"
+    kept_as: ClassVar[str]  # the column it is kept in: "after" when paid, "before" when undone
     payer: str
     payee: str
     cents: int
 
-    def _json(self) -> JSON:
-        return {"payer": self.payer, "payee": self.payee, "cents": self.cents}
+    def to_json(self) -> Stored:
+        return Stored.one(self.kept_as, {"payer": self.payer, "payee": self.payee,
+                                         "cents": self.cents})
 
     @classmethod
-    def _read(cls, side: _Side) -> Self:
+    def from_json(cls, before: object, after: object) -> Self:
+        side = Side.of(cls.kept_as, before, after)
         return cls(side.text("payer"), side.text("payee"), side.whole("cents"))
 
 
 @dataclass(frozen=True)
 class PaymentPaid(_Transfer):
     action = Action.PAYMENT_PAID
-
-    def to_json(self) -> Stored:
-        return Stored(None, self._json())
-
-    @classmethod
-    def from_json(cls, before: object, after: object) -> Self:
-        return cls._read(_Side("after", after))
+    kept_as = "after"
 
 
 @dataclass(frozen=True)
 class PaymentUnpaid(_Transfer):
     action = Action.PAYMENT_UNPAID
-
-    def to_json(self) -> Stored:
-        return Stored(self._json(), None)
-
-    @classmethod
-    def from_json(cls, before: object, after: object) -> Self:
-        return cls._read(_Side("before", before))
+    kept_as = "before"
 
 
 @dataclass(frozen=True)
-class ShareCreated(Payload):
-    action = Action.SHARE_CREATE
+class _ShareLink(Payload):
     subject_template = "Share link {link}"
+    kept_as: ClassVar[str]  # "after" when made, "before" when revoked
     link: int  # the ShareLink's id
 
     def to_json(self) -> Stored:
-        return Stored(None, {"link": self.link})
+        return Stored.one(self.kept_as, {"link": self.link})
 
     @classmethod
     def from_json(cls, before: object, after: object) -> Self:
-        return cls(_Side("after", after).whole("link"))
+        return cls(Side.of(cls.kept_as, before, after).whole("link"))
 
 
 @dataclass(frozen=True)
-class ShareRevoked(Payload):
+class ShareCreated(_ShareLink):
+    action = Action.SHARE_CREATE
+    kept_as = "after"
+
+
+@dataclass(frozen=True)
+class ShareRevoked(_ShareLink):
     action = Action.SHARE_REVOKE
-    subject_template = "Share link {link}"
-    link: int
-
-    def to_json(self) -> Stored:
-        return Stored({"link": self.link}, None)
-
-    @classmethod
-    def from_json(cls, before: object, after: object) -> Self:
-        return cls(_Side("before", before).whole("link"))
+    kept_as = "before"
 
 
 PAYLOADS: dict[Action, type[Payload]] = {kind.action: kind for kind in (

@@ -203,13 +203,14 @@ def deal(rng: random.Random, rules: HouseRules, order: list[str]) -> dict[str, E
     roll = rng.random()
     winner = rng.choice(order) if roll < HU else None
     entries: dict[str, Entry] = {}
-    if winner is not None and roll < TIEN_HU:  # TIEN_HU < HU: there is a winner
-        hand = melded_hand(rng, Counter(deck), dealt)
-        for card in hand:
-            deck.remove(card)
-        entries[winner] = Entry("tien_hu", tuple(hand))
-    elif winner is not None:
-        entries[winner] = Entry("hu")
+    if winner is not None:
+        if roll < TIEN_HU:  # TIEN_HU < HU
+            hand = melded_hand(rng, Counter(deck), dealt)
+            for card in hand:
+                deck.remove(card)
+            entries[winner] = Entry("tien_hu", tuple(hand))
+        else:
+            entries[winner] = Entry("hu")
     for i, player in enumerate(p for p in order if p not in entries):
         entries[player] = Entry("dead", _dead_hand(rng, deck[i * dealt:(i + 1) * dealt]))
     return entries

@@ -6,18 +6,30 @@ import functools
 import zoneinfo
 
 # The ranges of house rules the app takes are the rules engine's, one table
-# beside HouseRules (HouseRules.check_limits holds rules to it), named here too.
-from .rules.house import MAX_TIERS, RULE_MONEY_MAX, RULE_RANGES, TIER_MAX  # noqa: F401
+# beside HouseRules (HouseRules.check_limits holds rules to it), named here too;
+# so are the players a table seats (the engine's TABLE_SIZES).
+from .rules.house import (  # noqa: F401
+    MAX_PLAYERS,
+    MAX_TIERS,
+    MIN_PLAYERS,
+    RULE_MONEY_MAX,
+    RULE_RANGES,
+    TIER_MAX,
+)
 
 ID_MAX = 2**31 - 1  # the largest id an integer column holds on PostgreSQL
 NAME_MAX = 30
 GROUP_NAME_MAX = 40
 DEVICE_MAX = 30
+# Column sizes that the forms and the backup check hold text to as well.
+CURRENCY_MAX = 8
+OUTCOME_MAX = 12  # "no_passport"
+ACTION_MAX = 24
+SUBJECT_MAX = 80
+ZONE_MAX = 64  # Group.timezone
 DEFAULT_TIMEZONE = "Asia/Kuala_Lumpur"  # Penang's
 FOLDED = 3  # case folding makes a name at most three times as long ("ΐ": three)
 
-MIN_PLAYERS = 2
-MAX_PLAYERS = 6
 PASSPHRASE_MIN = 8
 
 

@@ -17,7 +17,18 @@ import sqlalchemy as sa
 from sqlalchemy.orm import Mapped, mapped_column, relationship, validates
 
 from .extensions import Base
-from .limits import DEFAULT_TIMEZONE, DEVICE_MAX, FOLDED, GROUP_NAME_MAX, NAME_MAX
+from .limits import (
+    ACTION_MAX,
+    CURRENCY_MAX,
+    DEFAULT_TIMEZONE,
+    DEVICE_MAX,
+    FOLDED,
+    GROUP_NAME_MAX,
+    NAME_MAX,
+    OUTCOME_MAX,
+    SUBJECT_MAX,
+    ZONE_MAX,
+)
 from .rules import HouseRules
 
 # Money columns and money totals are 64-bit on every database: a round at
@@ -86,12 +97,17 @@ class Group(Base):
     name_key: Mapped[str] = mapped_column(sa.String(FOLDED * GROUP_NAME_MAX), unique=True)
     passphrase_hash: Mapped[str] = mapped_column(sa.String(255))
     # An IANA zone name: times are stored in UTC and shown in the group's zone.
-    timezone: Mapped[str] = mapped_column(sa.String(64), default=DEFAULT_TIMEZONE,
+    timezone: Mapped[str] = mapped_column(sa.String(ZONE_MAX), default=DEFAULT_TIMEZONE,
                                           server_default=DEFAULT_TIMEZONE)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     # How many of its sessions have ended, kept by the services: the history's
     # first page shows it without counting thousands of sessions.
     finished_sessions: Mapped[int] = mapped_column(default=0, server_default="0")
+
+    @validates("name")
+    def _fold(self, key: str, name: str) -> str:
+        self.name_key = name.casefold()
+        return name
 
     def __repr__(self) -> str:
         return f"<Group {self.name}>"
@@ -148,7 +164,7 @@ class GameSession(Base):
     version: Mapped[int] = mapped_column(default=1, server_default="1")
     started_at: Mapped[datetime] = mapped_column(default=utcnow)
     ended_at: Mapped[datetime | None]
-    currency: Mapped[str] = mapped_column(sa.String(8), default="RM")
+    currency: Mapped[str] = mapped_column(sa.String(CURRENCY_MAX), default="RM")
     # Built from its JSON once, as the row loads (the column keeps its name).
     rules: Mapped[HouseRules] = mapped_column("house_rules", HouseRulesType)
     first_dealer_id: Mapped[int] = mapped_column(sa.ForeignKey("player.id"))
@@ -238,7 +254,7 @@ class RoundEntry(Base):
     player_id: Mapped[int] = mapped_column(sa.ForeignKey("player.id"), index=True)
     seat: Mapped[int]  # clockwise place at the table in this round
     turn: Mapped[int]  # place in this round's playing order, from 0
-    outcome: Mapped[str] = mapped_column(sa.String(12))
+    outcome: Mapped[str] = mapped_column(sa.String(OUTCOME_MAX))
     cards: Mapped[str] = mapped_column(sa.Text, default="")  # canonical notation
     points: Mapped[int]
     position: Mapped[int]
@@ -302,8 +318,8 @@ class AuditEvent(Base):
         sa.ForeignKey("game_session.id", ondelete="CASCADE"), index=True)
     at: Mapped[datetime] = mapped_column(default=utcnow)
     device: Mapped[str] = mapped_column(sa.String(DEVICE_MAX), default="")
-    action: Mapped[str] = mapped_column(sa.String(24))
-    subject: Mapped[str] = mapped_column(sa.String(80), default="")
+    action: Mapped[str] = mapped_column(sa.String(ACTION_MAX))
+    subject: Mapped[str] = mapped_column(sa.String(SUBJECT_MAX), default="")
     before: Mapped[dict | None] = mapped_column(sa.JSON)
     after: Mapped[dict | None] = mapped_column(sa.JSON)
     version: Mapped[int | None]

@@ -6,13 +6,31 @@ import re
 import time
 from dataclasses import dataclass, replace
 
-from ..audit import Action, Payload, PayloadError, RulesChanged, SessionStarted, payload_type
+from ..audit import (
+    Action,
+    Payload,
+    PayloadError,
+    RoundAdded,
+    RoundDeleted,
+    RoundEdited,
+    RoundRestored,
+    RoundSnapshot,
+    RulesChanged,
+    SessionStarted,
+    Stored,
+    payload_type,
+)
 from ..limits import (
+    ACTION_MAX,
+    CURRENCY_MAX,
     DEFAULT_TIMEZONE,
     DEVICE_MAX,
     GROUP_NAME_MAX,
     MAX_PLAYERS,
     MIN_PLAYERS,
+    OUTCOME_MAX,
+    SUBJECT_MAX,
+    ZONE_MAX,
     time_zones,
 )
 from ..records import (
@@ -27,6 +45,7 @@ from ..records import (
 )
 from ..rules import Entry, HouseRules, RoundError, RulesError, format_cards, score_round
 from ..rules.cards import Card, scan_cards
+from ..rules.house import shown
 from ..rules.scoring import OUTCOMES
 from .fields import (
     GROUP_PLAYER,
@@ -43,7 +62,6 @@ from .fields import (
     optional_moment_field,
     parse,
     player_field,
-    shown,
     text_field,
 )
 from .format import FORMAT, VERSION
@@ -65,10 +83,6 @@ MAX_PAYMENTS = 100  # in one session
 MAX_ALL_PAYMENTS = 5000
 MAX_EVENTS = 12_000  # the history of changes: a real one has about 1.2 per round
 CARDS_MAX = 400  # characters of one hand
-CURRENCY_MAX = 8
-ACTION_MAX = 24
-SUBJECT_MAX = 80
-ZONE_MAX = 64  # Group.timezone's column
 VERSION_MAX = 10 ** 9
 CENTS_MAX = 10 ** 9  # one amount; fits every database's integer column
 ACTION = re.compile(r"[a-z_]+\.[a-z_]+")
@@ -274,7 +288,7 @@ def _hands(row: dict, where: str, players: frozenset) -> list[_Hand]:
 def _played(entry: dict, at: str, whose: str) -> tuple[str, tuple[Card, ...], str]:
     """An entry's outcome and its cards, also in canonical notation; ``at`` and
     ``whose`` say where they are for the messages."""
-    outcome = text_field(entry, "outcome", at, 12)
+    outcome = text_field(entry, "outcome", at, OUTCOME_MAX)
     if outcome not in OUTCOMES:
         raise BackupError(f"{at}: the outcome {shown(outcome)} is not one of "
                           f"{', '.join(OUTCOMES)}.")
@@ -300,53 +314,43 @@ def _event(raw, n: int, sessions: list[SessionData], earlier: list[EventData],
     session = int_field(row, "session", where, 0, max(len(sessions) - 1, 0), optional=True)
     if session is not None and not sessions:
         raise BackupError(f"{where}: \"session\" names a session, but the backup has none.")
-    sides = {}
-    for side in ("before", "after"):
-        value = row.get(side)
-        sides[side] = None if value is None else an_object(value, f"{where}'s \"{side}\"")
+    before, after = (None if row.get(side) is None
+                     else an_object(row[side], f"{where}'s \"{side}\"")
+                     for side in ("before", "after"))
     kind = payload_type(action)
     if kind is not None:
-        sides = _payload(kind, sides, row.get("after"), where, session, earlier)
+        before, after = _payload(kind, before, after, where, session, earlier)
     return EventData(
         moment_field(row, "at", where), text_field(row, "device", where, DEVICE_MAX, low=0), action,
         text_field(row, "subject", where, SUBJECT_MAX, low=0), session,
-        int_field(row, "version", where, 1, VERSION_MAX, optional=True), sides["before"],
-        sides["after"])
+        int_field(row, "version", where, 1, VERSION_MAX, optional=True), before, after)
 
 
-def _payload(kind: type[Payload], sides: dict, raw_after, where: str, session: int | None,
-             earlier: list[EventData]) -> dict:
+def _payload(kind: type[Payload], before: dict | None, after: dict | None, where: str,
+             session: int | None, earlier: list[EventData]) -> Stored:
     """The before and after of an event of ``kind``, as the schema writes them:
     read by it, round snapshots checked by _snapshot, house rules as a
     session's are, and every whole number within CENTS_MAX."""
-    if kind.action.is_round:
-        if session is None:
-            raise BackupError(f"{where}: a round's change needs its \"session\".")
-        for side, value in sides.items():
-            if value is not None:
-                sides[side] = _snapshot(value, f"{where}'s \"{side}\"")
-        if kind.action is Action.ROUND_RESTORE:
-            sides["after"] = _restore(sides["after"], raw_after, where, session, earlier)
     try:
-        payload = kind.from_json(sides["before"], sides["after"])
+        payload = kind.from_json(before, after)
     except PayloadError as error:
         raise BackupError(_payload_problem(error, where)) from None
-    stored = _rules_checked(payload, where).to_json()._asdict()
-    for side, value in stored.items():
+    if kind.action.is_round and session is None:
+        raise BackupError(f"{where}: a round's change needs its \"session\".")
+    if isinstance(payload, RoundRestored):
+        _restore(payload.restores, where, session, earlier)
+    stored = _rules_checked(_snapshots_checked(payload, where), where).to_json()
+    for side, value in stored._asdict().items():
         for key, item in (value or {}).items():
-            if type(item) is int and abs(item) > CENTS_MAX:
-                raise BackupError(f"{where}'s \"{side}\": \"{key}\" must be whole number, "
-                                  f"not {shown(item)}.")
+            if type(item) is int:
+                int_field(value, key, f"{where}'s \"{side}\"", -CENTS_MAX, CENTS_MAX)
     return stored
 
 
 def _payload_problem(error: PayloadError, where: str) -> str:
-    at = f"{where}'s \"{error.side}\""
-    if not error.path:
-        return f"{at} must be an object {{…}}, not {kind_of(error.value)}."
-    if error.missing:
-        return f"{at}: {error.place} is missing."
-    return f"{at}: {error.place} must be {error.expected}, not {shown(error.value)}."
+    if not error.path:  # a side that is null or missing, in JSON's words
+        return f"{where}'s \"{error.side}\" must be an object {{…}}, not {kind_of(error.value)}."
+    return error.of(where) + "."
 
 
 def _rules_checked(payload: Payload, where: str) -> Payload:
@@ -362,42 +366,56 @@ def _rules_checked(payload: Payload, where: str) -> Payload:
     return payload
 
 
-def _snapshot(value: dict, where: str) -> dict:
-    """A round as the audit trail keeps it (services.round_snapshot): the shape is
-    checked and the cards must read, so it can be shown and restored. It is not
-    scored: the session's house rules may have changed since."""
-    number = int_field(value, "number", where, 1, MAX_ROUNDS)
-    dealer = name_at(field(value, "dealer", where), f"{where}: the dealer")
+def _snapshots_checked(payload: Payload, where: str) -> Payload:
+    """A round change's snapshots checked by _snapshot, names tidied and cards
+    written as the app writes them."""
+    def checked(snapshot: RoundSnapshot, side: str) -> RoundSnapshot:
+        return _snapshot(snapshot, f"{where}'s \"{side}\"")
+
+    match payload:
+        case RoundEdited(old=old, new=new):
+            return replace(payload, old=checked(old, "before"), new=checked(new, "after"))
+        case RoundDeleted(round=kept):
+            return replace(payload, round=checked(kept, "before"))
+        case RoundAdded(round=kept) | RoundRestored(round=kept):
+            return replace(payload, round=checked(kept, "after"))
+    return payload
+
+
+def _snapshot(snapshot: RoundSnapshot, where: str) -> RoundSnapshot:
+    """A round as the audit trail keeps it (services.round_snapshot), its
+    numbers in range and its cards readable, so it can be shown and restored.
+    It is not scored: the session's house rules may have changed since."""
+    int_field(vars(snapshot), "number", where, 1, MAX_ROUNDS)
+    dealer = name_at(snapshot.dealer, f"{where}: the dealer")
+    if not MIN_PLAYERS <= len(snapshot.entries) <= MAX_PLAYERS:
+        raise BackupError(f"{where}: \"entries\" has {len(snapshot.entries)} items; "
+                          f"a backup allows {MIN_PLAYERS} to {MAX_PLAYERS}.")
     entries = []
-    for raw in list_field(value, "entries", where, MAX_PLAYERS, MIN_PLAYERS):
-        entry = an_object(raw, f"{where}, an entry")
-        at = f"{where}, an entry"
-        player = name_at(field(entry, "player", at), f"{at}: the player")
-        outcome, _, cards = _played(entry, at, f"{where}: {player}")
-        entries.append({
-            "player": player, "seat": int_field(entry, "seat", at, 0, MAX_PLAYERS - 1),
-            "turn": int_field(entry, "turn", at, 0, MAX_PLAYERS - 1), "outcome": outcome,
-            "cards": cards, "points": int_field(entry, "points", at, 0, CENTS_MAX),
-            "position": int_field(entry, "position", at, 1, MAX_PLAYERS),
-            "net_cents": int_field(entry, "net_cents", at, -CENTS_MAX, CENTS_MAX)})
-    names = [e["player"] for e in entries]
+    for entry in snapshot.entries:
+        at, fields = f"{where}, an entry", vars(entry)
+        player = name_at(entry.player, f"{at}: the player")
+        _, _, cards = _played(fields, at, f"{where}: {player}")
+        for key, low, high in (("seat", 0, MAX_PLAYERS - 1), ("turn", 0, MAX_PLAYERS - 1),
+                               ("points", 0, CENTS_MAX), ("position", 1, MAX_PLAYERS),
+                               ("net_cents", -CENTS_MAX, CENTS_MAX)):
+            int_field(fields, key, at, low, high)
+        entries.append(replace(entry, player=player, cards=cards))
+    names = [e.player for e in entries]
     if len(set(names)) != len(names) or dealer not in names:
         raise BackupError(f"{where}: each player must appear once, the dealer among them.")
     for key in ("seat", "turn"):
-        if sorted(e[key] for e in entries) != list(range(len(entries))):
+        if sorted(getattr(e, key) for e in entries) != list(range(len(entries))):
             raise BackupError(f'{where}: the entries\' "{key}" must be 0, 1, 2… each once.')
-    return {"number": number, "dealer": dealer, "entries": entries}
+    return replace(snapshot, dealer=dealer, entries=tuple(entries))
 
 
-def _restore(after: dict | None, raw_after, where: str, session: int,
-             earlier: list[EventData]) -> dict:
+def _restore(index: int, where: str, session: int | None, earlier: list[EventData]) -> None:
     """A restore names the deletion it undid by its index in the audit list."""
-    index = raw_after.get("restores") if isinstance(raw_after, dict) else None
-    if after is None or type(index) is not int or not 0 <= index < len(earlier):
+    if not 0 <= index < len(earlier):
         raise BackupError(f"{where}: a restored round's \"restores\" must be the index of "
                           "an earlier audit event.")
     deletion = earlier[index]
     if deletion.action != Action.ROUND_DELETE or deletion.session != session:
         raise BackupError(f"{where}: it restores audit event {index + 1}, which is not a "
                           "round deleted from the same session.")
-    return {**after, "restores": index}

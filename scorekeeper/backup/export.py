@@ -17,8 +17,9 @@ from ..services import group_players
 from .format import FORMAT, VERSION
 
 
-def _time(moment: datetime | None) -> str | None:
-    """Stored times are UTC without a zone; the file says so with a Z."""
+def file_time(moment: datetime | None) -> str | None:
+    """A time as the file writes it: stored times are UTC without a zone; the
+    file says so with a Z."""
     return None if moment is None else moment.isoformat() + "Z"
 
 
@@ -51,9 +52,9 @@ def export_group(group: Group, now: datetime) -> dict:
     return {
         "format": FORMAT,
         "version": VERSION,
-        "exported_at": _time(now),
+        "exported_at": file_time(now),
         "group": {"name": group.name, "timezone": group.timezone},
-        "players": [{"name": p.name, "created_at": _time(p.created_at)} for p in players],
+        "players": [{"name": p.name, "created_at": file_time(p.created_at)} for p in players],
         "sessions": [_session_document(s, names) for s in sessions],
         "audit": [_event_document(e, session_index, event_index) for e in events],
     }
@@ -61,8 +62,8 @@ def export_group(group: Group, now: datetime) -> dict:
 
 def _session_document(session: GameSession, names: dict[int, str]) -> dict:
     return {
-        "started_at": _time(session.started_at),
-        "ended_at": _time(session.ended_at),
+        "started_at": file_time(session.started_at),
+        "ended_at": file_time(session.ended_at),
         "version": session.version,
         "currency": session.currency,
         "house_rules": session.rules.to_json(),
@@ -72,7 +73,7 @@ def _session_document(session: GameSession, names: dict[int, str]) -> dict:
         "rounds": [{
             "number": r.number,
             "dealer": names[r.dealer_id],
-            "created_at": _time(r.created_at),
+            "created_at": file_time(r.created_at),
             "entries": [{
                 "player": names[e.player_id], "seat": e.seat, "turn": e.turn,
                 "outcome": e.outcome, "cards": e.cards, "points": e.points,
@@ -81,7 +82,7 @@ def _session_document(session: GameSession, names: dict[int, str]) -> dict:
             } for e in r.entries],
         } for r in session.rounds],
         "payments": [{"payer": names[p.payer_id], "payee": names[p.payee_id],
-                      "cents": p.cents, "paid_at": _time(p.paid_at)}
+                      "cents": p.cents, "paid_at": file_time(p.paid_at)}
                      for p in sorted(session.payments, key=lambda p: p.id)],
     }
 
@@ -95,7 +96,7 @@ def _event_document(event: AuditEvent, session_index: dict[int, int],
         after = {**after, "restores": event_index.get(restores) if isinstance(restores, int)
                  else None}
     return {
-        "at": _time(event.at),
+        "at": file_time(event.at),
         "device": event.device,
         "action": event.action,
         "subject": event.subject,

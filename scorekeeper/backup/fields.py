@@ -7,10 +7,9 @@ import json
 import time
 from datetime import UTC, datetime
 
-from ..limits import (
-    NAME_MAX,
-    clean_name,
-)
+from ..limits import NAME_MAX, clean_name
+from ..rules.house import shown
+from ..stored_json import path_words
 
 MAX_DEPTH = 20  # lists and objects inside each other
 MAX_DIGITS = 20  # in one number
@@ -26,9 +25,6 @@ EARLIEST, LATEST = datetime(FIRST_YEAR, 1, 1), datetime(LAST_YEAR + 1, 1, 1)
 
 class BackupError(ValueError):
     """A backup that can't be imported; the message says what is wrong and where."""
-
-
-
 
 
 def on_time(deadline: float, where: str) -> None:
@@ -75,8 +71,9 @@ def _object_without_twins(pairs: list) -> dict:
 
 
 def _whole_number(text: str) -> int:
-    """A whole number; one too large is refused by _check_nesting_and_text,
-    which can say where it is."""
+    """A whole number. One of more than MAX_DIGITS digits is refused here, before
+    int() spends time on it, though the parser can't say where it is; any other
+    over INT_MAX is refused by _check_nesting_and_text, which can."""
     if len(text.lstrip("-")) > MAX_DIGITS:
         raise BackupError(f"The file holds the number {_number(text)}, larger than any in a "
                           f"Scorekeeper backup: its numbers are at most {INT_MAX:,} in size.")
@@ -134,16 +131,7 @@ def _place(document, value) -> str:
     while stack:
         item, path = stack.pop()
         if item is value:
-            if not path:
-                return "as the whole file"
-            place = "at"
-            for step in path:
-                if isinstance(step, int):
-                    place += f" item {step}"
-                else:
-                    place += ("," if place != "at" else "") + " " + json.dumps(
-                        step, ensure_ascii=False)
-            return place
+            return f"at {path_words(path)}" if path else "as the whole file"
         if isinstance(item, dict):
             stack.extend((child, (*path, key)) for key, child in item.items())
         elif isinstance(item, list):
@@ -159,12 +147,6 @@ def _check_storable(text: str) -> None:
     except UnicodeEncodeError:
         raise BackupError("The file holds a broken \\u escape (half of a surrogate pair), "
                           "which can't be stored.") from None
-
-
-def shown(value, limit: int = 40) -> str:
-    """A value as a message quotes it, cut short."""
-    text = repr(value)
-    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 def an_object(value, where: str) -> dict:

@@ -15,7 +15,7 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.validators import InputRequired, Length, StopValidation, ValidationError
 from wtforms.widgets import HiddenInput
 
-from ..limits import MAX_PLAYERS, MIN_PLAYERS, NAME_MAX, clean_name
+from ..limits import CURRENCY_MAX, MAX_PLAYERS, MIN_PLAYERS, NAME_MAX, clean_name
 from ..rules import PRESETS, HouseRules
 from ..rules.house import MAX_TIERS, RULE_MONEY_MAX, RULE_RANGES, TIER_MAX
 from .rounds import VersionForm
@@ -137,7 +137,8 @@ class HouseRulesForm(FlaskForm):
     they can be corrected later."""
 
     currency = StringField("Currency", default="RM", filters=[lambda s: (s or "").strip()],
-                           validators=[Length(1, 8, "Type 1 to 8 characters, e.g. RM.")])
+                           validators=[Length(1, CURRENCY_MAX,
+                                              f"Type 1 to {CURRENCY_MAX} characters, e.g. RM.")])
 
     packs = _number("Packs", "packs")
     extra_pack_players = SelectField("Extra pack from", choices=_choices(

@@ -28,6 +28,7 @@ from .tables import (
     Scoreboard,
     Standing,
     group_events,
+    group_of_sign_in,
     known_players,
     load_board,
     load_round,
@@ -35,7 +36,6 @@ from .tables import (
     round_page,
     scoreboard,
     share_links,
-    signed_in_group,
     standings,
 )
 from .turns import LastRound, Upcoming, coming_after, last_round, upcoming
@@ -44,10 +44,11 @@ __all__ = [
     "BOARD_ROUNDS", "CHANGES_PER_PAGE", "GROUP_EVENTS", "PER_PAGE", "ROUNDS_PER_PAGE",
     "BoardRow", "LastRound", "Money", "Page", "PlayedSession", "PlayerRecord", "RoundPage",
     "Scoreboard", "Seated", "SessionSummary", "Standing", "Upcoming", "changes_since",
-    "coming_after", "finished_sessions", "group_events", "known_players", "last_round",
+    "coming_after", "finished_sessions", "group_events", "group_of_sign_in", "known_players",
+    "last_round",
     "load_board", "load_round", "open_sessions", "page_count", "page_params", "paged",
     "played_sessions", "player_record", "players_on_record", "recently_finished",
     "round_count", "round_page", "scoreboard", "session_changes", "session_event",
     "session_record", "session_rounds", "share_links",
-    "signed_in_group", "standings", "upcoming",
+    "standings", "upcoming",
 ]

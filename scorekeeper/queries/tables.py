@@ -26,7 +26,7 @@ from .paging import page_count
 from .turns import LastRound, Upcoming, coming_after
 
 
-def signed_in_group(group_id: int, sign_in_id: int) -> Group | None:
+def group_of_sign_in(group_id: int, sign_in_id: int) -> Group | None:
     """The group a phone's sign-in opens, if that sign-in has not ended."""
     return db.session.scalar(
         sa.select(Group).join(SignIn, SignIn.group_id == Group.id)

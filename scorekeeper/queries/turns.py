@@ -9,16 +9,8 @@ from dataclasses import dataclass
 import sqlalchemy as sa
 
 from ..extensions import db
-from ..models import (
-    GameSession,
-    Player,
-    Round,
-    RoundEntry,
-)
-from ..rules import (
-    next_dealer,
-    playing_order,
-)
+from ..models import GameSession, Player, Round, RoundEntry
+from ..rules import next_dealer, playing_order
 
 
 @dataclass(frozen=True)

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
-from typing import Protocol, TypeVar
+from collections.abc import Mapping, Sequence
+from typing import Protocol
 
 from .house import HouseRules
-
-P = TypeVar("P", bound=Hashable)  # whatever names the players: a name, a row
+from .players import P
 
 
 class Scored(Protocol[P]):

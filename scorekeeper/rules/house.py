@@ -14,6 +14,11 @@ SCHEMES = ("tiered", "per_point", "none")
 ACE_POINTS = 15
 FACE_POINTS = 10
 
+# The players a table seats, and so every table size a deal is for.
+MIN_PLAYERS = 2
+MAX_PLAYERS = 6
+TABLE_SIZES = range(MIN_PLAYERS, MAX_PLAYERS + 1)
+
 # The house rules the app takes, wherever they come from (the new-session form,
 # a backup, the services): the range of each whole-number rule, the places paid
 # and the units one place pays. HouseRules.check_limits holds rules to them.
@@ -23,12 +28,16 @@ TIER_MAX = 100  # units one place pays
 RULE_RANGES = {
     "packs": (1, 4), "jokers": (0, 16), "joker_points": (0, 100),
     "hand_size": (1, 40), "hand_size_three": (1, 40),
-    # the players the extra pack comes in at (None: never): a table seats 2 to 6
-    # (limits.MIN_PLAYERS to MAX_PLAYERS)
-    "extra_pack_players": (2, 6),
+    # the players the extra pack comes in at (None: never): a table's size
+    "extra_pack_players": (MIN_PLAYERS, MAX_PLAYERS),
     **dict.fromkeys(("unit_cents", "hu_cents", "tien_hu_cents", "joker_ace_cents",
                      "point_cents"), (0, RULE_MONEY_MAX)),
 }
+
+
+# The rules that are one of a few words, and the words each may be.
+_CHOICES = {"passport": PASSPORTS, "direction": DIRECTIONS, "dealer_rule": DEALER_RULES,
+            "scheme": SCHEMES}
 
 
 class RulesError(ValueError):
@@ -61,15 +70,8 @@ class HouseRules:
     def __post_init__(self) -> None:
         # Tiers may arrive as a list (forms, JSON); keep the dataclass hashable.
         object.__setattr__(self, "tiers", tuple(self.tiers))
-        problems = []
-        if self.passport not in PASSPORTS:
-            problems.append(f"passport must be one of {PASSPORTS}")
-        if self.direction not in DIRECTIONS:
-            problems.append(f"direction must be one of {DIRECTIONS}")
-        if self.dealer_rule not in DEALER_RULES:
-            problems.append(f"dealer_rule must be one of {DEALER_RULES}")
-        if self.scheme not in SCHEMES:
-            problems.append(f"scheme must be one of {SCHEMES}")
+        problems = [f"{key} must be one of {choices}" for key, choices in _CHOICES.items()
+                    if getattr(self, key) not in choices]
         if self.packs < 1:
             problems.append("packs must be at least 1")
         if self.jokers < 0 or self.joker_points < 0:
@@ -114,10 +116,10 @@ class HouseRules:
         of the wrong kind, or a setting the rules refuse. The app's limits are
         not applied: check_limits does that for rules coming in."""
         if not isinstance(data, dict):
-            raise RulesError(f"house rules must be an object, not {_shown(data)}")
+            raise RulesError(f"house rules must be an object, not {shown(data)}")
         unknown = sorted(map(str, set(data) - set(FIELDS)))
         if unknown:
-            raise RulesError(f"{', '.join(map(_shown, unknown))} is not a house rule")
+            raise RulesError(f"{', '.join(map(shown, unknown))} is not a house rule")
         problems = [p for p in (_kind_problem(k, v) for k, v in data.items()) if p]
         if problems:
             raise RulesError("; ".join(problems))
@@ -131,7 +133,7 @@ class HouseRules:
             value = getattr(self, key)
             if value is not None and not low <= value <= high:
                 problems.append(f'"{key}" must be a whole number from {low} to {high}, '
-                                f"not {_shown(value)}")
+                                f"not {shown(value)}")
         if not 1 <= len(self.tiers) <= MAX_TIERS:
             problems.append(f'"tiers" must list 1 to {MAX_TIERS} places, not {len(self.tiers)}')
         if any(not 0 <= t <= TIER_MAX for t in self.tiers):
@@ -147,12 +149,14 @@ class HouseRules:
         return self.packs + int(extra)
 
     def most_packs(self) -> int:
-        """The packs of the largest table: with the extra pack, if there is one."""
-        return self.packs + int(self.extra_pack_players is not None)
+        """The packs of the largest table: with the extra pack, if it comes in
+        at a table size (TABLE_SIZES)."""
+        return self.packs_for(max(TABLE_SIZES))
 
     def largest_hand(self) -> int:
-        """The most cards a player ever holds: a full dealt hand (no one draws)."""
-        return max(self.hand_size, self.hand_size_three)
+        """The most cards a player ever holds, at any table size (TABLE_SIZES):
+        a full dealt hand (no one draws)."""
+        return max(self.cards_dealt(n) for n in TABLE_SIZES)
 
     def points(self, card: Card) -> int:
         if card.is_joker:
@@ -169,13 +173,10 @@ class HouseRules:
 FIELDS = tuple(f.name for f in fields(HouseRules))  # in order, as to_json writes them
 
 
-def _shown(value, limit: int = 40) -> str:
+def shown(value: object, limit: int = 40) -> str:
     """A value as a message quotes it, cut short."""
     text = repr(value)
     return text if len(text) <= limit else text[:limit - 1] + "…"
-
-
-_WORDS = ("passport", "direction", "dealer_rule", "scheme")
 
 
 def _whole(value) -> bool:
@@ -186,18 +187,18 @@ def _kind_problem(key: str, value) -> str | None:
     """What is wrong with the kind of ``value`` for the rule ``key``, if anything."""
     if key == "tiers":
         if not isinstance(value, (list, tuple)) or not all(map(_whole, value)):
-            return f'"tiers" must be a list of whole numbers, not {_shown(value)}'
+            return f'"tiers" must be a list of whole numbers, not {shown(value)}'
     elif key == "extra_pack_players":
         if value is not None and not _whole(value):
-            return f'"extra_pack_players" must be a whole number or null, not {_shown(value)}'
+            return f'"extra_pack_players" must be a whole number or null, not {shown(value)}'
     elif key == "no_passport_last":
         if not isinstance(value, bool):
-            return f'"no_passport_last" must be true or false, not {_shown(value)}'
-    elif key in _WORDS:
+            return f'"no_passport_last" must be true or false, not {shown(value)}'
+    elif key in _CHOICES:
         if not isinstance(value, str):
-            return f'"{key}" must be text, not {_shown(value)}'
+            return f'"{key}" must be text, not {shown(value)}'
     elif not _whole(value):
-        return f'"{key}" must be a whole number, not {_shown(value)}'
+        return f'"{key}" must be a whole number, not {shown(value)}'
     return None
 
 

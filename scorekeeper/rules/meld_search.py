@@ -67,8 +67,8 @@ Mover = tuple[int, Mapping[int, Cost], dict[int, FieldMoves], int, MovesKey]
 # table after the position), the other suits' bound costs at each price).
 Step = tuple[int, list[Mover], Sequence[tuple[int, Mapping[int, Cost]]], int, int]
 # A search's decisions (see _Search.decisions): (position, suit, decision), and
-# (position, None, 0) for a set made of the position's pool.
-Decisions = list[tuple[int, int, Decision] | tuple[int, None, int]]
+# (position, None, _TO_POOL) for a set made of the position's pool.
+Decisions = list[tuple[int, int | None, Decision]]
 
 
 class KeyLayout:
@@ -92,12 +92,11 @@ class KeyLayout:
     read the masks and shifts into locals and spell such expressions out, as
     a method would cost a call each time; a comment names the method meant."""
 
-    __slots__ = ("field_bits", "field_mask", "fields_shift", "kept_bits", "owed_shift",
+    __slots__ = ("field_bits", "field_mask", "fields_shift", "owed_shift",
                  "pool_bits", "run_bits", "run_mask", "spent_shift", "tally_mask")
 
     def __init__(self, run_bits: int, kept_bits: int, pool_bits: int) -> None:
         self.run_bits = run_bits
-        self.kept_bits = kept_bits
         self.pool_bits = pool_bits
         self.field_bits = run_bits + kept_bits
         self.run_mask = (1 << run_bits) - 1
@@ -336,6 +335,7 @@ class _Search:
             idle_mask = 0
             for s, row, gap, table, shift in suits:
                 nat = row[p]
+                assert nat is not None  # None only past the high ace (sweep_rows)
                 if nat:
                     recent[s] = p
                     idle_mask = -1
@@ -348,10 +348,7 @@ class _Search:
                         k2 += g2
                     continue
                 idle_mask |= run_mask << shift
-                # nat is an int: row[p] is None only past the high ace (sweep_rows),
-                # which the list's type cannot say.
-                moves_key: MovesKey = (  # type: ignore[assignment]
-                    s, nat, mode, gap[p], row[p + 1], row[p + 2])
+                moves_key: MovesKey = (s, nat, mode, gap[p], row[p + 1], row[p + 2])
                 movers.append((shift, table[p], layout_moves[moves_key], s, moves_key))
             if movers:
                 steps.append((p, movers, passive, k1, k2))
@@ -551,7 +548,7 @@ class _Search:
     def decisions(self, key: int) -> Decisions:
         """Walk the links back from the finished state ``key``, naming each
         step's moves: (position, suit, decision (run_moves)), and (position,
-        None, 0) for a set made of the position's pool."""
+        None, _TO_POOL) for a set made of the position's pool."""
         layout = self.layout
         field_mask = layout.field_mask
         run_mask = layout.run_mask
@@ -575,7 +572,7 @@ class _Search:
                     if has_run or made_set or p == 1 or decision != _TO_POOL:
                         step_events.append((p, s, decision))
             if made_set:
-                step_events.append((p, None, 0))
+                step_events.append((p, None, _TO_POOL))
             by_step.append(step_events)
             key = pk
         return [event for step_events in reversed(by_step) for event in step_events]
@@ -583,8 +580,8 @@ class _Search:
 
 def solve(counts: list[list[int]], jokers: int, values: list[int], rows: Rows,
           tables: Sequence[BoundTable | None], work: list[int], dive_stop: int,
-          no_dead: bool = False, budget: int = BIG) -> tuple[int, Decisions, int, bool] | None:
-    """(dead points, decisions, jokers used, whether it is surely a best) of a
+          no_dead: bool = False, budget: int = BIG) -> tuple[Decisions, int, bool] | None:
+    """(decisions, jokers used, whether it is surely a best) of a
     best arrangement of the natural cards (``counts``); a decision that only
     leaves cards dead is left out. ``rows`` as sweep_rows gives them,
     ``tables`` the bound tables by suit (meld_bounds). ``work`` holds the
@@ -611,4 +608,4 @@ def solve(counts: list[list[int]], jokers: int, values: list[int], rows: Rows,
             return None
         dead, key, exact = found
         # no joker is owed after the last position
-        return dead, search.decisions(key), layout.spent(key), exact or not dead
+        return search.decisions(key), layout.spent(key), exact or not dead

@@ -185,9 +185,7 @@ def _replay(events: Decisions, counts: list[list[int]]) -> list[MeldMap]:
             continue
         natural = _NATURALS[s][p]
         available = kept_aces[s] if p == HIGH_ACE else counts[s][p]
-        # A suit's event (s not None) always has a Decision: the type of a
-        # tuple's item can't be narrowed by a test of another item.
-        a1, a2, a3, b3, starts, lead = decision  # type: ignore[misc]
+        a1, a2, a3, b3, starts, lead = decision
         ones, twos, longs = open_runs[s]
         had = ones or twos or longs
         if had:
@@ -267,7 +265,7 @@ def best_melds(cards: Iterable[Card], rules: HouseRules) -> Arrangement:
     exact = True
     if any(map(any, counts)):
         rows = sweep_rows(counts)
-        found = None
+        found = None  # (decisions, jokers used, exact), see solve
         if jokers >= _MELD_ALL_JOKERS:
             # Most such hands meld every natural card: look for that first,
             # with no bound to work out, for a few steps.
@@ -277,10 +275,11 @@ def best_melds(cards: Iterable[Card], rules: HouseRules) -> Arrangement:
         if found is None:
             found = solve(counts, jokers, values, rows,
                           bound_tables(counts, jokers, values, rows), [_WORK_BUDGET], _DIVE_STOP)
-        if found is None:  # the dive stopped too: claim no meld (never seen)
-            found = (0, [], 0, False)
-        _, events, used_jokers, exact = found
-        maps = _replay(events, counts)
+        if found is None:  # the dive stopped too: claim no meld, not exact
+            exact = False
+        else:
+            events, used_jokers, exact = found
+            maps = _replay(events, counts)
     if not maps:
         deadwood = sorted(cards, key=display_order)
         return Arrangement([], deadwood, sum(rules.points(c) for c in deadwood), exact)

@@ -5,18 +5,16 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Generic, TypeVar
+from typing import Any, Generic
 
 from .cards import JOKER, Card, CardError, format_cards, parse_card, scan_cards
-from .house import HouseRules
+from .house import TABLE_SIZES, HouseRules
 from .melds import best_melds, display_order, find_meld
+from .players import P
 
 OUTCOMES = ("dead", "hu", "tien_hu", "no_passport")
 WINNING = ("hu", "tien_hu")
 FULL_HAND = ("tien_hu", "no_passport")
-
-Player = Hashable
-P = TypeVar("P", bound=Hashable)  # whatever names the players: a name, a row
 
 
 @dataclass(frozen=True)
@@ -79,9 +77,9 @@ class _Hand:
     tokens: int
 
 
-def _read(player: Player, entry: object, problems: list[Problem]) -> _Hand:
+def _read(player: Hashable, entry: object, problems: list[Problem]) -> _Hand:
     outcome = getattr(entry, "outcome", None)
-    raw = getattr(entry, "cards", None)
+    raw: Any = getattr(entry, "cards", None)
     if outcome not in OUTCOMES:
         problems.append(Problem(
             "unknown_outcome",
@@ -94,9 +92,7 @@ def _read(player: Player, entry: object, problems: list[Problem]) -> _Hand:
         tokens = len(cards) + len(errors)
     else:
         try:
-            # No cards at all reads as one unreadable card, as anything else
-            # that is not a sequence of cards does.
-            items = list(raw) if raw is not None else [raw]
+            items = list(raw)
         except TypeError:
             items = [raw]
         tokens = len(items)
@@ -155,9 +151,11 @@ def _check_copies(order: Sequence[P], hands: dict[P, _Hand], rules: HouseRules,
 
 
 def _too_many_copies(totals: Counter[Card], packs: int, jokers: int,
-                     holders: Mapping[Card, Sequence[Hashable]] | None = None) -> list[Problem]:
+                     holders: Mapping[Card, Sequence[Hashable]] | None = None,
+                     where: str = "") -> list[Problem]:
     """A problem for each card of which there are more than the deck holds,
-    naming who holds it (``holders``: card -> players), if anyone."""
+    naming who holds it (``holders``: card -> players), if anyone; ``where``
+    ends the message (which deck)."""
     problems = []
     for card in sorted(totals, key=display_order):
         limit = jokers if card.is_joker else packs
@@ -167,16 +165,24 @@ def _too_many_copies(totals: Counter[Card], packs: int, jokers: int,
             name = "jokers" if card.is_joker else f"copies of {card}"
             problems.append(Problem(
                 "too_many_copies",
-                f"{totals[card]} {name} entered{who}, but the deck has only {limit}",
+                f"{totals[card]} {name} entered{who}, but the deck has only {limit}{where}",
                 players, (card,)))
     return problems
 
 
 def hand_problems(cards: Sequence[Card], rules: HouseRules) -> list[Problem]:
-    """Why no deal under ``rules`` gives a player ``cards``, at any table size:
-    more cards than the largest hand dealt, more copies of a card than the
-    most packs, more jokers than the deck has (RULES.md §1, §3); about the
-    copies, a round's own messages without the players."""
+    """Why no deal under ``rules`` gives a player ``cards``: none if at some
+    table size (TABLE_SIZES) as many cards are dealt, from packs that hold the
+    copies and the jokers (RULES.md §1, §3). Else more cards than the largest
+    hand dealt, more copies of a card than the most packs, more jokers than
+    the deck has: a round's own messages, without the players. A hand within
+    each of those, but not at one table size (Penang: 25 cards only with three
+    players, a third pack only with five), is told the copies the deck has
+    where a hand that large is dealt."""
+    counts = Counter(cards)
+    dealt_at = [n for n in TABLE_SIZES if len(cards) <= rules.cards_dealt(n)]
+    if any(not _too_many_copies(counts, rules.packs_for(n), rules.jokers) for n in dealt_at):
+        return []
     problems = []
     largest = rules.largest_hand()
     if len(cards) > largest:
@@ -184,7 +190,11 @@ def hand_problems(cards: Sequence[Card], rules: HouseRules) -> list[Problem]:
             "too_many_cards",
             f"{len(cards)} cards entered, but a hand holds at most {largest} "
             "(the most these rules deal)"))
-    problems.extend(_too_many_copies(Counter(cards), rules.most_packs(), rules.jokers))
+    problems.extend(_too_many_copies(counts, rules.most_packs(), rules.jokers))
+    if not problems:  # each fits some table size, but not the same one
+        packs = max(rules.packs_for(n) for n in dealt_at)
+        where = f" where a hand of {len(cards)} cards or more is dealt"
+        problems = _too_many_copies(counts, packs, rules.jokers, where=where)
     return problems
 
 

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import Generic
+
+from .players import P
 
 # Beyond this many players with a balance the exact search (2^n subsets) is
 # too slow for a page view; a greedy settlement (still correct, maybe longer) is used.
 EXACT_LIMIT = 14
-
-P = TypeVar("P", bound=Hashable)  # whatever names the players: a name, a row
 
 
 @dataclass(frozen=True)

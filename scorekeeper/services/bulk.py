@@ -35,8 +35,8 @@ from .versioning import event_columns
 
 def import_group(name: str, passphrase: str, backup: Backup, *, device: str = "",
                  address: str | None = None) -> Group:
-    """A new group holding everything in ``backup`` (a scorekeeper.backup.Backup:
-    checked, and every round scored again, by read_backup), written in one
+    """A new group holding everything in ``backup`` (a records.Backup:
+    checked, and every round scored again, by backup.read_backup), written in one
     transaction: all of it or, on any error, nothing.
 
     The slow part, the passphrase's hash, comes before the transaction begins;
@@ -54,7 +54,7 @@ def import_group(name: str, passphrase: str, backup: Backup, *, device: str = ""
 
 
 def _write_backup(name: str, passphrase_hash: str, backup: Backup, device: str) -> Group:
-    group = Group(name=name, name_key=name.casefold(), passphrase_hash=passphrase_hash,
+    group = Group(name=name, passphrase_hash=passphrase_hash,
                   timezone=backup.timezone,
                   finished_sessions=sum(s.ended_at is not None for s in backup.sessions))
     db.session.add(group)
@@ -97,14 +97,8 @@ def _write_backup(name: str, passphrase_hash: str, backup: Backup, device: str) 
 
 
 DEMO_GROUP = "Demo table"
-
-
 DEMO_DEVICE = "Demo"
-
-
 DEMO_CURRENCY = "RM"
-
-
 DEMO_CHUNK = 500  # sessions per transaction
 
 
@@ -168,7 +162,7 @@ def _write_sessions(group_id: int, players: dict[str, int], sessions: Sequence,
                     columns: list[dict]) -> list[int]:
     """Sessions written in bulk, with their seats, rounds, entries, payments
     and seat totals; their ids, in order. ``sessions`` are DemoSession or
-    backup.SessionData (their seats, rounds and payments), ``columns`` each
+    records.SessionData (their seats, rounds and payments), ``columns`` each
     one's other values (version, times, currency, house_rules: a HouseRules,
     first_dealer_id);
     ``players`` the group's player ids by name. A few statements whatever the

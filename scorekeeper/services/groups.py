@@ -24,7 +24,7 @@ def create_group(name: str, passphrase: str, *, address: str | None = None) -> G
     and nothing is written; such refusals from ``address`` count against the
     sign-in limit, as they tell a stranger which names exist."""
     name = _check_new_group(name, passphrase, address=address)
-    group = Group(name=name, name_key=name.casefold(), passphrase_hash=_hash(passphrase))
+    group = Group(name=name, passphrase_hash=_hash(passphrase))
     with _unless_taken(name):
         db.session.add(group)
         db.session.commit()
@@ -40,8 +40,7 @@ def _check_new_group(name: str, passphrase: str, *, address: str | None = None) 
     if not 1 <= len(name) <= GROUP_NAME_MAX:
         raise ServiceError(f"A group name needs 1 to {GROUP_NAME_MAX} characters")
     _check_passphrase_strength(passphrase)
-    keys = [f"address:{address}"] if address is not None else []
-    with throttle.guessing(_sign_in_limit(), *keys) as guess:
+    with throttle.guessing(_sign_in_limit(), *_guess_keys(address=address)) as guess:
         if find_group(name) is not None:
             raise ServiceError(NAME_TAKEN.format(name))
         guess.was_right()
@@ -62,6 +61,13 @@ def _unless_taken(name: str) -> Iterator[None]:
     except BaseException:
         db.session.rollback()
         raise
+
+
+def _guess_keys(name_key: str | None = None, address: str | None = None) -> list[str]:
+    """What a passphrase check counts against: the group's name, and the
+    address it comes from (None: from the server itself, not counted)."""
+    return ([f"group:{name_key}"] if name_key is not None else []) + (
+        [f"address:{address}"] if address is not None else [])
 
 
 def _sign_in_limit() -> throttle.Limit:
@@ -93,8 +99,7 @@ def group_for_sign_in(name: str, passphrase: str, *, address: str | None = None)
     against the limit for the name (and for ``address``); past it,
     throttle.TooManyGuesses, before any passphrase is checked."""
     key = clean_name(name).casefold()
-    keys = [f"group:{key}"] + ([f"address:{address}"] if address is not None else [])
-    with throttle.guessing(_sign_in_limit(), *keys) as guess:
+    with throttle.guessing(_sign_in_limit(), *_guess_keys(key, address)) as guess:
         group = find_group(key)
         # As slow without the group as with it, so the name's absence doesn't show.
         stored = group.passphrase_hash if group else _unused_hash(
@@ -109,8 +114,7 @@ def change_passphrase(group: Group, current: str, new: str, *, device: str = "",
                       address: str | None = None) -> None:
     """A new passphrase signs out every other phone and revokes every share
     link. Checking ``current`` counts against the group's sign-in limit."""
-    keys = [f"group:{group.name_key}"] + ([f"address:{address}"] if address is not None else [])
-    with throttle.guessing(_sign_in_limit(), *keys) as guess:
+    with throttle.guessing(_sign_in_limit(), *_guess_keys(group.name_key, address)) as guess:
         if not passphrase_matches(group.passphrase_hash, current):
             raise ServiceError("The current passphrase is not right")
         guess.was_right()
@@ -131,7 +135,11 @@ def sign_in_phone(group: Group) -> int:
     """A phone's sign-in to ``group``, which its cookie names; its id."""
     sign_in = SignIn(group_id=group.id)
     db.session.add(sign_in)
-    db.session.commit()
+    try:
+        db.session.commit()
+    except sa.exc.SQLAlchemyError:
+        db.session.rollback()
+        raise
     return sign_in.id
 
 

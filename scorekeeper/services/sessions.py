@@ -20,10 +20,7 @@ from ..audit import (
 from ..extensions import db
 from ..limits import MAX_PLAYERS, MIN_PLAYERS, NAME_MAX, clean_name
 from ..models import GameSession, Group, Player, Seat, utcnow
-from ..rules import (
-    HouseRules,
-    RulesError,
-)
+from ..rules import HouseRules, RulesError
 from .versioning import ServiceError, _audit, _claim
 
 
@@ -65,8 +62,7 @@ def _insert_player(group_id: int, name: str) -> bool:
     whether this one added them."""
     dialect = postgresql if db.session.get_bind().dialect.name == "postgresql" else sqlite
     added = db.session.scalar(
-        dialect.insert(Player).values(group_id=group_id, name=name, name_key=name.casefold(),
-                                      created_at=utcnow())
+        dialect.insert(Player).values(group_id=group_id, name=name, created_at=utcnow())
         .on_conflict_do_nothing(index_elements=["group_id", "name_key"])
         .returning(Player.id))
     return added is not None
@@ -105,7 +101,7 @@ def start_session(group: Group, names: list[str], rules: HouseRules,
         dealer = (rng or random).choice(players)
     else:
         wanted = clean_name(first_dealer).casefold()
-        dealer = next((p for p in players if p.name.casefold() == wanted), None)
+        dealer = next((p for p in players if p.name_key == wanted), None)
         if dealer is None:
             raise ServiceError(f"The first dealer {first_dealer!r} is not at the table")
     session = GameSession(
@@ -142,7 +138,7 @@ def join_session(session: GameSession, name: str, position: int, *, device: str 
     everyone = list(session.seats)  # clockwise; those who left keep their place
     seated = [seat for seat in everyone if seat.active]
     wanted = clean_name(name).casefold()
-    here = next((seat.player for seat in seated if seat.player.name.casefold() == wanted), None)
+    here = next((seat.player for seat in seated if seat.player.name_key == wanted), None)
     if here is not None:
         raise ServiceError(f"{here.name} is already at the table")
     _check_table(session.rules, len(seated) + 1)

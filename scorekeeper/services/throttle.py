@@ -62,7 +62,11 @@ class Guess:
 def guessing(limit: Limit, *keys: str) -> Iterator[Guess]:
     """Count a guess against each key, then let it be checked; TooManyGuesses
     (with nothing counted) when one of the keys has had its limit already.
-    Commits the database session: call it before anything else is written."""
+    Commits the database session: call it before anything else is written.
+    With no key, nothing is counted."""
+    if not keys:
+        yield Guess([])
+        return
     now = utcnow()
     since = now - limit.window
     db.session.execute(sa.delete(PassphraseGuess).where(PassphraseGuess.at <= since))

@@ -14,7 +14,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 
 from ..audit import SNAPSHOT_FIELDS, Payload, RoundSnapshot, SnapshotEntry
 from ..extensions import db
-from ..limits import DEVICE_MAX
+from ..limits import DEVICE_MAX, SUBJECT_MAX
 from ..models import AuditEvent, GameSession, Round
 
 
@@ -81,7 +81,7 @@ def event_columns(payload: Payload) -> dict:
     """The action, subject, before and after columns of an AuditEvent that
     records ``payload``, for the ORM or a bulk INSERT."""
     before, after = payload.to_json()
-    return {"action": payload.action.value, "subject": payload.subject[:80],
+    return {"action": payload.action.value, "subject": payload.subject[:SUBJECT_MAX],
             "before": before, "after": after}
 
 

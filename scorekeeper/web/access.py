@@ -37,7 +37,7 @@ def signed_in_group() -> Group:
 def _group_signed_in(group_id, sign_in_id) -> Group | None:
     if not (_is_id(group_id) and _is_id(sign_in_id)):
         return None
-    return queries.signed_in_group(group_id, sign_in_id)
+    return queries.group_of_sign_in(group_id, sign_in_id)
 
 
 def _is_id(value) -> bool:
@@ -78,6 +78,12 @@ def sign_out() -> None:
     session.clear()
     if device:
         session["device"] = device
+
+
+def client_address() -> str:
+    """The phone's address (its own, behind PROXY_FIX proxies): sign-in limits
+    count per address."""
+    return request.remote_addr or ""
 
 
 def device_label() -> str:

@@ -18,10 +18,9 @@ from flask import (
 )
 
 from .. import backup, services
-from ..extensions import db
 from ..forms.backup import ImportGroupForm
 from ..models import utcnow
-from .access import sign_in, signed_in, signed_in_group
+from .access import client_address, sign_in, signed_in, signed_in_group
 from .filters import local_time
 from .groups import group_form, group_name, may_create_group, single_group
 
@@ -91,7 +90,7 @@ def import_group():
             try:
                 group = services.import_group(group_name(form), form.passphrase.data, found,
                                               device=form.device.data,
-                                              address=request.remote_addr or "")
+                                              address=client_address())
             except services.ServiceError as problem:
                 error = str(problem)
             else:
@@ -112,8 +111,7 @@ def _signed_in_to_import(group, device: str):
     name, group_id = group.name, group.id
     try:
         sign_in(group, device)
-    except sa.exc.SQLAlchemyError as error:
-        db.session.rollback()
+    except sa.exc.SQLAlchemyError as error:  # rolled back by the service
         g.database_failed = True  # the page asks the database nothing more
         current_app.logger.warning("Group %s imported, but the phone was not signed in: %s",
                                    group_id, type(error).__name__)

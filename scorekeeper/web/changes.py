@@ -15,7 +15,7 @@ from .. import queries, services
 from ..audit import (
     Action,
     PassphraseChanged,
-    Payload,
+    PayloadError,
     PaymentPaid,
     PaymentUnpaid,
     PlayerAdded,
@@ -38,7 +38,7 @@ from ..audit import (
 )
 from ..forms.rounds import OUTCOME_LABELS, VersionForm
 from ..models import AuditEvent
-from ..rules import HouseRules, preset_name
+from ..rules import HouseRules, RulesError, preset_name
 from ..rules.cards import scan_cards
 from .access import device_label
 from .filters import isolated, money, signed_money
@@ -137,7 +137,6 @@ class Change:
     hands: list[Hand] = field(default_factory=list)  # a round added, deleted or restored
     edits: list[Edit] = field(default_factory=list)  # a round edited, players in turn
     round_number: int | None = None
-    payload: Payload | None = None  # None: an action this app never wrote, or a damaged one
 
     @property
     def phone(self) -> str:
@@ -208,13 +207,13 @@ def describe(event: AuditEvent, currency: str) -> Change:
     """What one event changed, in plain words; PayloadError if its payload is
     not of its action's shape."""
     payload = read_payload(event.action, event.before, event.after)
-    change = Change(event, event.subject or event.action, payload=payload)
+    change = Change(event, event.subject or event.action)
     match payload:
         case RoundAdded(round=kept) | RoundDeleted(round=kept) | RoundRestored(round=kept):
             _round_words(change, kept, ROUND_VERBS[type(payload)])
             change.hands = _hands(kept)
         case RoundEdited(old=old, new=new):
-            _round_words(change, new, "edited")
+            _round_words(change, new, ROUND_VERBS[RoundEdited])
             change.edits = _edits(old, new)
         case SessionStarted():
             players = [isolated(name) for name in payload.players]
@@ -262,7 +261,7 @@ def _rules_words(house_rules, currency: str) -> str:
     """The house rules in a sentence: "Penang rules, money in RM: tiers … × RM 1.00." """
     try:
         rules = HouseRules.from_json(house_rules)
-    except ValueError:  # RulesError: not house rules as the app writes them
+    except RulesError:  # not house rules as the app writes them
         return f"Money in {currency}."
     summary = dict(rules_summary(rules, currency))
     name = preset_name(rules)  # "Penang", "Rummi" or "Own rules"
@@ -275,6 +274,6 @@ def describe_all(events: list[AuditEvent], currency: str) -> list[Change]:
     for event in events:
         try:
             changes.append(describe(event, currency))
-        except (AttributeError, KeyError, TypeError, ValueError):  # a damaged payload
-            changes.append(Change(event, event.subject or event.action))  # (PayloadError)
+        except PayloadError:  # a damaged payload: its subject, as it was saved
+            changes.append(Change(event, event.subject or event.action))
     return changes

@@ -5,7 +5,6 @@ from flask import (
     Blueprint,
     abort,
     current_app,
-    make_response,
     redirect,
     render_template,
     request,
@@ -21,8 +20,8 @@ from ..forms.groups import (
     SignInForm,
     TimeZoneForm,
 )
-from ..services import throttle
 from .access import (
+    client_address,
     device_label,
     safe_next,
     set_device_label,
@@ -74,15 +73,6 @@ def group_name(form) -> str:
     return single_group() or form.name.data
 
 
-@bp.app_errorhandler(throttle.TooManyGuesses)
-def too_many_guesses(error: throttle.TooManyGuesses):
-    """Past the sign-in limit, whichever page checked the passphrase."""
-    minutes = -(-error.retry_after // 60)
-    response = make_response(render_template("errors/429.html", minutes=minutes), 429)
-    response.headers["Retry-After"] = str(error.retry_after)
-    return response
-
-
 @bp.route("/groups/new", methods=["GET", "POST"])
 def new():
     if not may_create_group():
@@ -92,7 +82,7 @@ def new():
     if form.validate_on_submit():
         try:
             group = services.create_group(group_name(form), form.passphrase.data,
-                                          address=request.remote_addr or "")
+                                          address=client_address())
         except services.ServiceError as problem:
             error = str(problem)
         else:
@@ -108,7 +98,7 @@ def sign_in():
     error = None
     if form.validate_on_submit():
         group = services.group_for_sign_in(group_name(form), form.passphrase.data,
-                                           address=request.remote_addr or "")
+                                           address=client_address())
         if group is None:
             error = ("That group name and passphrase don't match."
                      if not single_group() else "That passphrase is not right.")
@@ -156,7 +146,7 @@ def change_passphrase():
         group = signed_in_group()
         try:
             services.change_passphrase(group, form.current.data, form.passphrase.data,
-                                       device=device_label(), address=request.remote_addr or "")
+                                       device=device_label(), address=client_address())
         except services.ServiceError as problem:
             form.current.errors.append(str(problem))
         else:

@@ -57,7 +57,7 @@ def session_id_for_members(endpoint, values):
 
 
 def _serializer(group: Group) -> URLSafeSerializer:
-    return URLSafeSerializer(str(current_app.secret_key) + group.passphrase_hash, salt=SALT,
+    return URLSafeSerializer(current_app.config["SECRET_KEY"] + group.passphrase_hash, salt=SALT,
                              signer_kwargs={"digest_method": hashlib.sha256})
 
 

@@ -37,9 +37,9 @@ ATTACK_200 = ("3C 5C 4D 7D 7C 6D 4H 3H 7C AD 6D 6H 6D 4C 6H 5H 7D 5D 4H 3C 4H 4C
 # each several times what the cap allows (so whatever order the search takes
 # its states in, it stops at the cap): (rules, fewest points, hand).
 HARD = [
-    # Penang: 25 cards, 3 packs, 6 jokers (about 25,000 children, 11 ms)
-    (HouseRules.penang(), 8, ("JK JK JK JK AC AS 2C 2C 2S 3C 3C 4C 4C 4C 4S 5C 5C 5C 5S 5S 5S "
-                              "6C 6S 8D 9C")),
+    # Penang: 25 cards (three players: 2 packs), 6 jokers (about 13 ms uncapped)
+    (HouseRules.penang(), 8, ("JK JK JK JK JK AC AD 2D 2S 3C 3D 3H 4D 4H 4S 5C 5D 5H 5S 6D "
+                              "6S 6S 7D 9H JC")),
     (HouseRules.penang(), 12, ("JK JK JK JK JK AC AH 2H 3C 3D 3H 4C 4H 4H 5C 5H 5H 6C 6D 6H "
                                "7H 7H 8H 9C 10S")),
     # The largest house rules: 40 cards (0.3 to 0.8 s before the cap)
@@ -76,6 +76,35 @@ def test_a_hand_no_deal_can_give_is_named(rules, text, message):
     (penang(extra_pack_players=None), "AH AH"),
 ])
 def test_a_hand_some_deal_can_give_passes(rules, text):
+    assert hand_problems(parse_cards(text), rules) == []
+
+
+# Penang deals 25 cards only to three players, and the third pack comes in only
+# at five: each alone is within the rules, never both at one table.
+PENANG_25_THREE_AH = "AH AH AH 2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS 2H 3H 4H 5H 6H 7H 8D 8C 8H JK"
+
+
+def test_a_hand_within_each_limit_but_at_no_one_table_size_is_refused():
+    hand = parse_cards(PENANG_25_THREE_AH)
+    assert len(hand) == penang().largest_hand() and hand.count(H("AH")[0]) == penang().most_packs()
+    [problem] = hand_problems(hand, penang())
+    assert problem.code == "too_many_copies"
+    assert problem.players == ()
+    assert problem.cards == tuple(H("AH"))
+    assert problem.message == ("3 copies of AH entered, but the deck has only 2 where a hand "
+                               "of 25 cards or more is dealt")
+    # One card fewer is dealt at three players too: still no table gives it.
+    assert hand_problems(hand[1:], penang()) == []
+    assert [p.code for p in hand_problems(hand[:-1], penang())] == ["too_many_copies"]
+
+
+@pytest.mark.parametrize("rules, text", [
+    (penang(), "AH AH AH " + "2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS 2H 3H 4H 5H 6H"),  # 20: five
+    (penang(), "AH AH " + "2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS 2H 3H 4H 5H 6H 7H 8D 8C 8H JK"),
+    (penang(hand_size_three=20, extra_pack_players=3), PENANG_25_THREE_AH.replace("8D 8C 8H JK", "")
+     .replace("7H ", "").strip()),  # 20 cards and the third pack from three players
+])
+def test_a_hand_some_one_table_size_gives_passes(rules, text):
     assert hand_problems(parse_cards(text), rules) == []
 
 

@@ -283,6 +283,21 @@ def test_a_number_too_large_for_a_column_is_refused_saying_where(
     assert group_rows(app) == rows
 
 
+@pytest.mark.parametrize("sign", [1, -1])
+def test_an_amount_in_a_payload_over_what_a_column_takes_is_refused_with_its_range(
+        app, anonymous, evenings, sign):
+    """Within INT_MAX, so the reader takes it, but not within CENTS_MAX."""
+    index = next(i for i, e in enumerate(evenings["audit"]) if e["action"] == "payment.paid")
+    document = changed(evenings, ["audit", index, "after", "cents"], sign * 2_000_000_000)
+    rows = group_rows(app)
+    response = post_import(anonymous, body_of(document))
+    assert response.status_code == 422
+    assert error_of(response) == (
+        f'Audit event {index + 1}\'s "after": "cents" must be a whole number from '
+        f"-1000000000 to 1000000000, not {sign * 2_000_000_000}.")
+    assert group_rows(app) == rows
+
+
 @pytest.mark.parametrize("number", ["1.5", "1e400", "-0.0", "3E2"])
 def test_a_number_with_a_fraction_is_refused_wherever_it_is(
         app, anonymous, evenings, number):
