@@ -162,6 +162,9 @@ class GameSession(Base):
         sa.ForeignKey("player_group.id", ondelete="CASCADE"))
     # Raised by every change, so a form built on an older version is refused.
     version: Mapped[int] = mapped_column(default=1, server_default="1")
+    # Raised by every change to the round being filled in together (not a
+    # change to the session: open forms stay valid). Phones watch both.
+    draft_version: Mapped[int] = mapped_column(default=0, server_default="0")
     started_at: Mapped[datetime] = mapped_column(default=utcnow)
     ended_at: Mapped[datetime | None]
     currency: Mapped[str] = mapped_column(sa.String(CURRENCY_MAX), default="RM")

@@ -94,6 +94,20 @@ def set_device_label(label: str) -> None:
     session["device"] = label
 
 
+def phone_player_id() -> int | None:
+    """The player whose phone this is ("This is Ann's phone"), as the phone
+    said; kept in its cookie with the sign-in, so it lasts as long as that."""
+    player_id = session.get("player")
+    return player_id if _is_id(player_id) else None
+
+
+def set_phone_player(player_id: int | None) -> None:
+    if player_id is None:
+        session.pop("player", None)
+    else:
+        session["player"] = player_id
+
+
 def require_group(endpoint, values):
     """A url_value_preprocessor for a group's pages: signed-out phones go to
     sign in and come back."""
