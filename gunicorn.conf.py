@@ -14,9 +14,19 @@ from scorekeeper.logs import JsonFormatter
 
 bind = f"0.0.0.0:{os.environ['PORT']}" if os.environ.get("PORT") else "127.0.0.1:8000"
 
-# Sync workers, one request each: 2 per core and one more, at most 8 (each keeps
-# its own database connections).
+# 2 workers per core and one more, at most 8 (each keeps its own database
+# connections). gevent's workers, so that the live pages' streams (web/live.py),
+# one per phone watching a session, wait in a greenlet each rather than hold a
+# worker; requests still take turns on a worker's one core (bench/README.md).
 workers = int(os.environ.get("WEB_CONCURRENCY") or min(2 * (os.cpu_count() or 1) + 1, 8))
+worker_class = "gevent"
+# Open connections a worker takes at once: the streams of 100 tables of 5
+# phones on one worker, and the requests beside them.
+worker_connections = 1000
+# On a restart a worker finishes its requests, all short, but not the streams,
+# which would hold it for their whole 5 minutes: after this many seconds they
+# are cut, and the browsers open them again on the new workers.
+graceful_timeout = 5
 
 
 # Objects a request allocates before the young generation is collected (700 by

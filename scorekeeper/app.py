@@ -221,11 +221,14 @@ def register_blueprints(app):
         access,
         backup,
         changes,
+        drafts,
         filters,
         groups,
         health,
         history,
         home,
+        live,
+        offline,
         rounds,
         sessions,
         share,
@@ -240,7 +243,10 @@ def register_blueprints(app):
     app.register_blueprint(backup.bp)
     app.register_blueprint(sessions.bp)
     app.register_blueprint(rounds.bp)
+    app.register_blueprint(drafts.bp)
     app.register_blueprint(history.bp)
+    app.register_blueprint(offline.bp)
+    live.init_app(app)
     filters.register(app)
 
     @app.context_processor
@@ -363,7 +369,8 @@ def register_input_checks(app):
 
 # Endpoints that need no connection, or (healthz) answer for an unreachable
 # database. A URL that matches no endpoint (a 404) needs none either.
-WITHOUT_DATABASE = frozenset({"static", "health.healthz", None})
+WITHOUT_DATABASE = frozenset({"static", "health.healthz", None,
+                              "offline.manifest", "offline.worker", "offline.page"})
 
 
 def register_read_only_requests(app):

@@ -293,13 +293,28 @@ class RoundAdded(Payload):
     action = Action.ROUND_ADD
     subject_template = "Round {round.number}"
     round: RoundSnapshot
+    # The phone that entered each player's hand, (player, phone) in playing
+    # order, for a round filled in together; none for one entered on one phone.
+    entered_by: tuple[tuple[str, str], ...] = ()
 
     def to_json(self) -> Stored:
-        return Stored(None, self.round.to_json())
+        after = self.round.to_json()
+        if self.entered_by:  # optional: rounds saved before it read as they were
+            after["entered_by"] = dict(self.entered_by)
+        return Stored(None, after)
 
     @classmethod
     def from_json(cls, before: object, after: object) -> Self:
-        return cls(RoundSnapshot.read(Side("after", after)))
+        side = Side("after", after)
+        return cls(RoundSnapshot.read(side), _entered_by(side))
+
+
+def _entered_by(side: Side) -> tuple[tuple[str, str], ...]:
+    """A round's optional "entered_by" object: {player: phone}."""
+    if "entered_by" not in side.value:
+        return ()
+    phones = Side(side.side, side.json_object("entered_by"), (*side.path, "entered_by"))
+    return tuple((player, phones.text(player)) for player in phones.value)
 
 
 @dataclass(frozen=True)

@@ -40,6 +40,12 @@ SIGN_IN_LIMIT = "10 per 15 minutes"
 
 MAX_CONTENT_LENGTH = (8 * 1024 + 64) * 1024  # the largest upload: backup.MAX_BYTES and a form
 
+# Live pages (web/live.py): how often each process reads the state of the
+# sessions its open streams watch, and how long a stream stays open before the
+# browser opens another.
+LIVE_POLL_SECONDS = 0.5
+LIVE_STREAM_SECONDS = 300
+
 # How many reverse proxies (nginx, caddy …) stand in front of the app: their
 # X-Forwarded-For and X-Forwarded-Proto headers are then trusted. 0: none.
 PROXY_FIX = 0

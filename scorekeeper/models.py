@@ -103,6 +103,9 @@ class Group(Base):
     # How many of its sessions have ended, kept by the services: the history's
     # first page shows it without counting thousands of sessions.
     finished_sessions: Mapped[int] = mapped_column(default=0, server_default="0")
+    # A house setting: the last hand entered of a round filled in together
+    # saves the round at once, if nothing in it needs a look (services.drafts).
+    autosave_rounds: Mapped[bool] = mapped_column(default=False, server_default=sa.false())
 
     @validates("name")
     def _fold(self, key: str, name: str) -> str:
@@ -268,6 +271,28 @@ class RoundEntry(Base):
 
     round: Mapped[Round] = relationship(back_populates="entries")
     player: Mapped[Player] = relationship()
+
+
+class DraftEntry(Base):
+    """One player's hand in the session's coming round, filled in together from
+    several phones (services.drafts): as typed, kept until the round is saved.
+    Nothing counts until then."""
+
+    __tablename__ = "draft_entry"
+    __table_args__ = (sa.UniqueConstraint("session_id", "player_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    session_id: Mapped[int] = mapped_column(
+        sa.ForeignKey("game_session.id", ondelete="CASCADE"))
+    player_id: Mapped[int] = mapped_column(sa.ForeignKey("player.id"), index=True)
+    outcome: Mapped[str] = mapped_column(sa.String(OUTCOME_MAX))
+    cards: Mapped[str] = mapped_column(sa.Text, default="")  # as typed
+    version: Mapped[int]  # the entry's own, from 1: a save based on an older one is refused
+    draft_version: Mapped[int]  # the session's draft_version that its last save made
+    device: Mapped[str] = mapped_column(sa.String(DEVICE_MAX), default="")  # the phone's name
+    # The player whose phone saved it, if that phone says and they play this round.
+    phone_player_id: Mapped[int | None] = mapped_column(sa.ForeignKey("player.id"))
+    at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
 class Payment(Base):

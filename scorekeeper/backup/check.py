@@ -377,9 +377,29 @@ def _snapshots_checked(payload: Payload, where: str) -> Payload:
             return replace(payload, old=checked(old, "before"), new=checked(new, "after"))
         case RoundDeleted(round=kept):
             return replace(payload, round=checked(kept, "before"))
-        case RoundAdded(round=kept) | RoundRestored(round=kept):
+        case RoundAdded(round=kept, entered_by=entered_by):
+            kept = checked(kept, "after")
+            return replace(payload, round=kept, entered_by=_entered_by(entered_by, kept, where))
+        case RoundRestored(round=kept):
             return replace(payload, round=checked(kept, "after"))
     return payload
+
+
+def _entered_by(entered_by: tuple[tuple[str, str], ...], kept: RoundSnapshot,
+                where: str) -> tuple[tuple[str, str], ...]:
+    """Which phone entered each hand of a round filled in together: players of
+    the round, and phone names no longer than a phone's."""
+    at = f'{where}\'s "after", "entered_by"'
+    names = {entry.player for entry in kept.entries}
+    checked = []
+    for player, phone in entered_by:
+        name = name_at(player, f"{at}: a player")
+        if name not in names:
+            raise BackupError(f"{at}: {shown(name)} does not play that round.")
+        if len(phone) > DEVICE_MAX:
+            raise BackupError(f"{at}: a phone's name has at most {DEVICE_MAX} characters.")
+        checked.append((name, phone))
+    return tuple(checked)
 
 
 def _snapshot(snapshot: RoundSnapshot, where: str) -> RoundSnapshot:

@@ -1,12 +1,12 @@
 """Forms for groups: create one, sign in, change the passphrase, name the phone,
-choose the time zone."""
+choose the time zone, the house setting for rounds filled in together."""
 
 from datetime import UTC, datetime
 from zoneinfo import ZoneInfo
 
 from flask_wtf import FlaskForm
 from markupsafe import Markup
-from wtforms import HiddenField, PasswordField, SelectField, StringField
+from wtforms import BooleanField, HiddenField, PasswordField, SelectField, StringField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import EqualTo, InputRequired, Length, ValidationError
 from wtforms.widgets import Select
@@ -59,6 +59,10 @@ class PassphraseForm(FlaskForm):
 
 class DeviceForm(FlaskForm):
     device = _device_field()
+
+
+class AutosaveForm(FlaskForm):
+    autosave = BooleanField("Save the round as soon as the last player is in")
 
 
 class ButtonForm(FlaskForm):

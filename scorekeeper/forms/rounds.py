@@ -1,4 +1,8 @@
-"""Forms of the rounds pages."""
+"""Forms of the rounds pages, and the hand a phone sends of a round filled
+in together."""
+
+from dataclasses import dataclass
+from typing import TypeGuard
 
 from flask_wtf import FlaskForm
 from wtforms import Form
@@ -14,7 +18,7 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.validators import InputRequired, Length
 from wtforms.widgets import HiddenInput
 
-from ..limits import MAX_PLAYERS
+from ..limits import ID_MAX, MAX_PLAYERS
 
 OUTCOMES = [
     SelectChoice("dead", "Dead"),
@@ -58,9 +62,43 @@ class VersionForm(FlaskForm):
 
 class RoundForm(VersionForm):
     """Every player's entry, in playing order. ``number`` is the round the page
-    was made for; ``confirmed`` is the digest of the warnings the table accepted."""
+    was made for; ``confirmed`` is the digest of the warnings the table accepted;
+    ``draft`` the draft version of the round filled in together that the page
+    shows (a new round's form only)."""
 
     number = IntegerField(widget=HiddenInput(), validators=[InputRequired()])
     # No more than a table seats: a post of thousands would cost seconds.
     entries = FieldList(FormField(EntryForm), max_entries=MAX_PLAYERS)
     confirmed = HiddenField()
+    draft = HiddenField()
+
+    def parsed_draft(self) -> int | None:
+        return parse_version(self.draft.data)
+
+
+@dataclass(frozen=True)
+class SentHand:
+    """A player's hand as a phone sends it (JSON): ``base`` is the hand's
+    version the phone last saw (0: none), ``number`` the round it is for."""
+
+    outcome: str
+    cards: str
+    base: int
+    number: int
+
+
+def read_sent_hand(document: object) -> SentHand | None:
+    """The hand in a phone's JSON document, or None if it is not one."""
+    if not isinstance(document, dict):
+        return None
+    outcome, cards = document.get("outcome"), document.get("cards", "")
+    base, number = document.get("base"), document.get("number")
+    if not (isinstance(outcome, str) and outcome in OUTCOME_LABELS and isinstance(cards, str)
+            and len(cards) <= CARDS_MAX and "\x00" not in cards
+            and _whole(base) and _whole(number)):
+        return None
+    return SentHand(outcome, cards, base, number)
+
+
+def _whole(value: object) -> TypeGuard[int]:
+    return type(value) is int and 0 <= value <= ID_MAX  # not a bool, nor a float

@@ -15,7 +15,7 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.validators import InputRequired, Length, StopValidation, ValidationError
 from wtforms.widgets import HiddenInput
 
-from ..limits import CURRENCY_MAX, MAX_PLAYERS, MIN_PLAYERS, NAME_MAX, clean_name
+from ..limits import CURRENCY_MAX, ID_MAX, MAX_PLAYERS, MIN_PLAYERS, NAME_MAX, clean_name
 from ..rules import PRESETS, HouseRules
 from ..rules.house import MAX_TIERS, RULE_MONEY_MAX, RULE_RANGES, TIER_MAX
 from .rounds import VersionForm
@@ -170,6 +170,9 @@ class HouseRulesForm(FlaskForm):
         return HouseRules(**values)
 
 
+LAST = "last"  # the preset "as last time": the group's last session's rules and currency
+
+
 class NewSessionForm(HouseRulesForm):
     seats = FieldList(StringField("Seat", filters=[lambda s: clean_name(s or "")]),
                       min_entries=MAX_PLAYERS, max_entries=MAX_PLAYERS)
@@ -177,9 +180,14 @@ class NewSessionForm(HouseRulesForm):
     preset = SelectField("Rules", default="penang",
                          choices=_choices(*((key, name) for key, (name, _) in PRESETS.items())))
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, last: tuple[HouseRules, str] | None = None, **kwargs):
+        """``last``: the group's last session's rules and currency, offered
+        first as the preset "As last time"."""
         super().__init__(*args, **kwargs)
-        self.table_errors = []  # about the table as a whole, not one seat
+        self.last_time = last
+        if last is not None:
+            self.preset.choices = [SelectChoice(LAST, "As last time"), *self.preset.choices]
+        self.table_errors: list[str] = []  # about the table as a whole, not one seat
         for i, seat in enumerate(self.seats):
             seat.label.text = f"Seat {i + 1}"
         self.first_dealer.choices = _choices(("random", "Draw at random"), *(
@@ -187,12 +195,28 @@ class NewSessionForm(HouseRulesForm):
             for i, seat in enumerate(self.seats)))
 
     @classmethod
+    def first(cls, last: tuple[HouseRules, str] | None, seats: list[str]) -> "NewSessionForm":
+        """The form as the page opens: as last time if the group has played
+        before (``seats`` the table as it ended), else Penang."""
+        if last is None:
+            return cls(data=rule_data(HouseRules.penang()), last=None)
+        rules, currency = last
+        return cls(data={**rule_data(rules), "currency": currency, "preset": LAST,
+                         "seats": seats}, last=last)
+
+    @classmethod
     def with_preset(cls, kept: "NewSessionForm") -> "NewSessionForm":
-        """A fresh form with the chosen preset's rules and everything else as typed."""
-        preset = kept.preset.data if kept.preset.data in PRESETS else "penang"
+        """A fresh form with the chosen preset's rules (and last time's
+        currency, as last time) and everything else as typed."""
         data = {"seats": kept.seats.data, "currency": kept.currency.data,
-                "first_dealer": kept.first_dealer.data, "preset": preset}
-        return cls(formdata=None, data={**data, **rule_data(PRESETS[preset][1]())})
+                "first_dealer": kept.first_dealer.data}
+        if kept.preset.data == LAST and kept.last_time is not None:
+            rules, data["currency"] = kept.last_time
+            data["preset"] = LAST
+        else:
+            data["preset"] = kept.preset.data if kept.preset.data in PRESETS else "penang"
+            rules = PRESETS[data["preset"]][1]()
+        return cls(formdata=None, data={**data, **rule_data(rules)}, last=kept.last_time)
 
     def names(self) -> list[str]:
         return [name for name in self.seats.data if name]
@@ -252,6 +276,23 @@ class JoinForm(FlaskForm):
     name = StringField("Name", filters=[lambda s: clean_name(s or "")], validators=[
         Length(1, NAME_MAX, f"Type a name of 1 to {NAME_MAX} characters.")])
     position = SelectField("Sits", coerce=int)
+
+
+class PhoneForm(FlaskForm):
+    """Whose phone this is: a player's id, or nobody's (empty). The view
+    checks that the player has a seat at the session."""
+
+    player = StringField(filters=[lambda s: (s or "").strip()])
+
+    def player_id(self) -> int | None:
+        """The chosen id; None for nobody's. ValueError if it is no id."""
+        text = self.player.data
+        if not text:
+            return None
+        if not (text.isascii() and text.isdigit() and len(text) <= 10) \
+                or not 1 <= int(text) <= ID_MAX:
+            raise ValueError(text)
+        return int(text)
 
 
 class PaidForm(FlaskForm):

@@ -19,6 +19,9 @@ from .history import (
     session_record,
     session_rounds,
 )
+from .last_time import LastTime, last_time
+from .live import State, live_state, live_states
+from .own import Own, own_standing, seated_player
 from .paging import PER_PAGE, Page, page_count, page_params, paged
 from .tables import (
     BOARD_ROUNDS,
@@ -42,13 +45,15 @@ from .turns import LastRound, Upcoming, coming_after, last_round, upcoming
 
 __all__ = [
     "BOARD_ROUNDS", "CHANGES_PER_PAGE", "GROUP_EVENTS", "PER_PAGE", "ROUNDS_PER_PAGE",
-    "BoardRow", "LastRound", "Money", "Page", "PlayedSession", "PlayerRecord", "RoundPage",
-    "Scoreboard", "Seated", "SessionSummary", "Standing", "Upcoming", "changes_since",
+    "BoardRow", "LastRound", "LastTime", "Money", "Own", "Page",
+    "PlayedSession", "PlayerRecord", "RoundPage",
+    "Scoreboard", "Seated", "SessionSummary", "Standing", "State", "Upcoming", "changes_since",
     "coming_after", "finished_sessions", "group_events", "group_of_sign_in", "known_players",
-    "last_round",
-    "load_board", "load_round", "open_sessions", "page_count", "page_params", "paged",
+    "last_round", "last_time", "live_state", "live_states",
+    "load_board", "load_round", "open_sessions", "own_standing", "page_count",
+    "page_params", "paged",
     "played_sessions", "player_record", "players_on_record", "recently_finished",
-    "round_count", "round_page", "scoreboard", "session_changes", "session_event",
+    "round_count", "round_page", "scoreboard", "seated_player", "session_changes", "session_event",
     "session_record", "session_rounds", "share_links",
     "standings", "upcoming",
 ]

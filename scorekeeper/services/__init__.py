@@ -10,6 +10,15 @@ from .bulk import (
     next_demo_group_name,
     seed_demo_group,
 )
+from .drafts import (
+    Draft,
+    Hand,
+    HandConflict,
+    RoundGone,
+    read_draft,
+    save_hand,
+    set_autosave_rounds,
+)
 from .groups import (
     change_passphrase,
     create_group,
@@ -22,6 +31,7 @@ from .groups import (
 )
 from .money import Settlement, balances, set_paid, settlement
 from .rounds import (
+    DraftChanged,
     NeedsConfirmation,
     change_house_rules,
     delete_round,
@@ -52,7 +62,12 @@ __all__ = [
     "SEAT_TOTALS",
     "SNAPSHOT_FIELDS",
     "Conflict",
+    "Draft",
+    "DraftChanged",
+    "Hand",
+    "HandConflict",
     "NeedsConfirmation",
+    "RoundGone",
     "ServiceError",
     "Settlement",
     "active_players",
@@ -74,6 +89,7 @@ __all__ = [
     "join_session",
     "leave_session",
     "next_demo_group_name",
+    "read_draft",
     "record_round",
     "rename_player",
     "reopen_session",
@@ -81,7 +97,9 @@ __all__ = [
     "restored_deletions",
     "revoke_share_link",
     "round_snapshot",
+    "save_hand",
     "seed_demo_group",
+    "set_autosave_rounds",
     "set_paid",
     "set_passphrase",
     "set_timezone",

@@ -8,6 +8,7 @@ import functools
 import hashlib
 
 import sqlalchemy as sa
+from sqlalchemy.orm.attributes import set_committed_value
 
 from ..audit import (
     Action,
@@ -23,6 +24,7 @@ from ..audit import (
 from ..extensions import db
 from ..models import (
     AuditEvent,
+    DraftEntry,
     GameSession,
     Player,
     Round,
@@ -42,6 +44,7 @@ from ..rules import (
     playing_order,
     score_round,
 )
+from ..rules.cards import scan_cards
 from .sessions import _check_open, _check_rules, _check_table, active_players
 from .totals import _add_round_to_seats, _total_seats
 from .versioning import (
@@ -62,6 +65,17 @@ class NeedsConfirmation(Exception):
         super().__init__("; ".join(w.message for w in warnings))
         self.warnings = warnings
         self.digest = warnings_digest(warnings)
+
+
+class DraftChanged(ServiceError):
+    """Hands of the round filled in together were saved from other phones
+    after the draft version that the form saw, and differ from the form's:
+    ``hands`` (DraftEntry rows, as they were). Nothing was saved."""
+
+    def __init__(self, hands: list) -> None:
+        super().__init__("Hands were entered on other phones while you were on this page: "
+                         "nothing was saved. Check them, then save again.")
+        self.hands = hands
 
 
 def warnings_digest(warnings: list[Problem]) -> str:
@@ -127,11 +141,14 @@ def _score(order: list[Player], entries: dict[str, Entry], rules: HouseRules,
 
 def record_round(session: GameSession, entries: dict[str, Entry],
                  confirmed: str | None = None, *, device: str = "",
-                 version: int | None = None, coming: Upcoming | None = None) -> int:
+                 version: int | None = None, coming: Upcoming | None = None,
+                 draft: int | None = None) -> int:
     """Save the next round and return its number. ``entries`` are by player
     name; ``confirmed`` is the digest of the warnings the table has accepted;
     ``version`` is the session's version the form was built on; ``coming`` is
-    upcoming(session) if the caller has read it in this transaction.
+    upcoming(session) if the caller has read it in this transaction; ``draft``
+    is the draft version the form saw of the round filled in together (None:
+    the caller does not follow one). The draft's hands are taken away with it.
 
     It is written without ORM objects (the most frequent write, kept lean):
     the round, its entries in one statement, and its totals added to the seats
@@ -143,6 +160,7 @@ def record_round(session: GameSession, entries: dict[str, Entry],
     rows = _entry_values(active_players(session), coming.order, entries, score)
     _claim(session, version)
     with _saving(session, version):
+        entered_by = _take_draft(session, coming.order, entries, draft, device)
         round_id = db.session.execute(_insert_round(), {
             "session_id": session.id, "number": coming.number, "dealer_id": coming.dealer.id,
         }).scalar_one()
@@ -150,9 +168,53 @@ def record_round(session: GameSession, entries: dict[str, Entry],
         db.session.execute(_add_round_to_seats(), {"round_id": round_id})
         names = [p.name for p in coming.order]
         _audit(session.group_id, RoundAdded(_snapshot(
-            coming.number, coming.dealer.name, list(zip(names, rows, strict=True)))),
+            coming.number, coming.dealer.name, list(zip(names, rows, strict=True))), entered_by),
                session=session, device=device)
     return coming.number
+
+
+def _take_draft(session: GameSession, order: list[Player], entries: dict[str, Entry],
+                seen: int | None, device: str) -> tuple[tuple[str, str], ...]:
+    """Take away the hands of the round filled in together as the round is
+    saved; for the audit, (player, phone) in playing order: the phone that
+    saved the hand as it is saved now, else this one. DraftChanged, with
+    nothing written, if a hand saved after draft version ``seen`` differs."""
+    taken = {row.player_id: row for row in db.session.execute(
+        _delete_draft(), {"session_id": session.id})}
+    if not taken:
+        return ()
+    newer, entered_by = [], []
+    for player in order:
+        row, given = taken.get(player.id), entries.get(player.name)
+        same = row is not None and given is not None and _same_hand(row, given)
+        if row is not None and seen is not None and row.draft_version > seen and not same:
+            newer.append(row)
+        entered_by.append((player.name, row.device if same and row is not None else device))
+    if newer:
+        db.session.rollback()
+        raise DraftChanged(newer)
+    raised = db.session.execute(
+        sa.update(GameSession).where(GameSession.id == session.id)
+        .values(draft_version=GameSession.draft_version + 1)
+        .returning(GameSession.draft_version)
+        .execution_options(synchronize_session=False)).scalar_one()
+    set_committed_value(session, "draft_version", raised)
+    return tuple(entered_by)
+
+
+def _same_hand(row, entry: Entry) -> bool:
+    """Whether a draft's hand, as typed, is ``entry`` as it is stored."""
+    cards, errors = scan_cards(row.cards)
+    return not errors and (row.outcome, format_cards(cards)) == (
+        entry.outcome, format_cards(_cards_of(entry)))
+
+
+@functools.cache
+def _delete_draft() -> sa.Executable:
+    draft = table(DraftEntry)
+    return (sa.delete(draft).where(draft.c.session_id == sa.bindparam("session_id"))
+            .returning(draft.c.player_id, draft.c.outcome, draft.c.cards,
+                       draft.c.draft_version, draft.c.device))
 
 
 @functools.cache

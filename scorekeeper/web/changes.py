@@ -212,6 +212,8 @@ def describe(event: AuditEvent, currency: str) -> Change:
         case RoundAdded(round=kept) | RoundDeleted(round=kept) | RoundRestored(round=kept):
             _round_words(change, kept, ROUND_VERBS[type(payload)])
             change.hands = _hands(kept)
+            if isinstance(payload, RoundAdded) and payload.entered_by:
+                change.facts.append(_entered_words(payload.entered_by))
         case RoundEdited(old=old, new=new):
             _round_words(change, new, ROUND_VERBS[RoundEdited])
             change.edits = _edits(old, new)
@@ -255,6 +257,16 @@ def _round_words(change: Change, kept: RoundSnapshot, verb: str) -> None:
     change.round_number = kept.number
     if kept.dealer:
         change.facts.append(f"{isolated(kept.dealer)} dealt.")
+
+
+def _entered_words(entered_by: tuple[tuple[str, str], ...]) -> str:
+    """Who entered which hands of a round filled in together: "Hands entered
+    from Ann's phone: Ann, Cat; from Ben's phone: Ben." """
+    by_phone: dict[str, list[str]] = {}
+    for player, phone in entered_by:
+        by_phone.setdefault(phone, []).append(isolated(player))
+    return "Hands entered " + "; ".join(
+        f"from {phone_words(phone)}: {', '.join(names)}" for phone, names in by_phone.items()) + "."
 
 
 def _rules_words(house_rules, currency: str) -> str:

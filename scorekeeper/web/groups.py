@@ -1,5 +1,5 @@
 """Groups: create one, sign in and out, and the group's own page (passphrase,
-this phone's name, time zone)."""
+this phone's name, time zone, how a round filled in together is saved)."""
 
 from flask import (
     Blueprint,
@@ -13,6 +13,7 @@ from flask import (
 
 from .. import queries, services
 from ..forms.groups import (
+    AutosaveForm,
     ButtonForm,
     CreateGroupForm,
     DeviceForm,
@@ -121,11 +122,12 @@ def sign_out():
 @signed_in
 def settings():
     return render_settings(passphrase_changed=request.args.get("passphrase") == "changed",
-                           timezone_changed=request.args.get("timezone") == "changed")
+                           timezone_changed=request.args.get("timezone") == "changed",
+                           autosave_changed=request.args.get("autosave") == "changed")
 
 
 def render_settings(passphrase_form=None, device_form=None, timezone_form=None,
-                    passphrase_changed=False, timezone_changed=False):
+                    passphrase_changed=False, timezone_changed=False, autosave_changed=False):
     group = signed_in_group()
     return render_template(
         "groups/settings.html", group=group,
@@ -134,8 +136,9 @@ def render_settings(passphrase_form=None, device_form=None, timezone_form=None,
         device_form=device_form or DeviceForm(formdata=None, data={"device": device_label()}),
         timezone_form=timezone_form or TimeZoneForm(formdata=None,
                                                     data={"timezone": group.timezone}),
+        autosave_form=AutosaveForm(formdata=None, data={"autosave": group.autosave_rounds}),
         button_form=ButtonForm(), passphrase_changed=passphrase_changed,
-        timezone_changed=timezone_changed)
+        timezone_changed=timezone_changed, autosave_changed=autosave_changed)
 
 
 @bp.post("/group/passphrase")
@@ -163,6 +166,16 @@ def rename_device():
         set_device_label(form.device.data)
         return redirect(url_for(".settings"))
     return render_settings(device_form=form), 422
+
+
+@bp.post("/group/autosave")
+@signed_in
+def change_autosave():
+    form = AutosaveForm()
+    if not form.validate():
+        abort(400)
+    services.set_autosave_rounds(signed_in_group(), form.autosave.data)
+    return redirect(url_for(".settings", autosave="changed", _anchor="autosave-title"))
 
 
 @bp.post("/group/timezone")

@@ -1,5 +1,6 @@
 """The round form's rows: each player's part with what a save said about it,
-and the form laid out for an order of play, keeping what was typed."""
+and the form laid out for an order of play, keeping what was typed, or with
+the hands saved from other phones of a round filled in together."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ from flask import g
 from ..audit import Action
 from ..forms.rounds import OUTCOME_LABELS, EntryForm, RoundForm
 from ..models import Player
-from .changes import Change
+from .changes import Change, phone_words
+from .filters import isolated
 
 
 @dataclass
@@ -20,6 +22,7 @@ class Row:
     player: Player
     entry: EntryForm  # bound to what was posted, or filled in
     dealer: bool
+    own: bool = False  # the player whose phone this is
     errors: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
 
@@ -48,13 +51,15 @@ class Conflicted:
 
 @dataclass
 class Outcome:
-    """What a save attempt left to show: problems, warnings to confirm, or the
-    changes made from another phone that stopped it."""
+    """What a save attempt left to show: problems, warnings to confirm, the
+    changes made from another phone that stopped it, or the hands saved from
+    other phones meanwhile (``news``) that stopped it."""
 
     problems: list[Notice] = field(default_factory=list)
     warnings: list[Notice] = field(default_factory=list)
     digest: str | None = None
     conflict: Conflicted | None = None
+    news: list[Notice] = field(default_factory=list)
 
 
 def fill(form: RoundForm, number: int, prefill: list[dict]) -> None:
@@ -65,11 +70,37 @@ def fill(form: RoundForm, number: int, prefill: list[dict]) -> None:
         form.entries.append_entry(item)
 
 
-def form_rows(form: RoundForm, order: list[Player], dealer: Player, outcome: Outcome) -> list[Row]:
-    rows = [Row(player, sub, player.id == dealer.id)
+def form_rows(form: RoundForm, order: list[Player], dealer: Player, outcome: Outcome,
+              own: int | None = None) -> list[Row]:
+    """The rows in playing order; the row of ``own``, the phone's player, first."""
+    rows = [Row(player, sub, player.id == dealer.id, player.id == own)
             for player, sub in zip(order, form.entries, strict=False)]
     attach(rows, outcome)
-    return rows
+    return sorted(rows, key=lambda row: not row.own)
+
+
+def take_hands(form: RoundForm, order: list[Player], hands) -> list[Notice]:
+    """Put hands saved from other phones (DraftEntry rows) in the form in place
+    of what was typed for those players; a notice for each, with what was typed."""
+    by_id = {p.id: p for p in order}
+    notices = []
+    for sub in form.entries:
+        hand = next((h for h in hands if h.player_id == _posted_int(sub.player.raw_data)), None)
+        if hand is None or hand.player_id not in by_id:
+            continue
+        typed = _described(sub.outcome.data, sub.cards.data or "")
+        sub.outcome.data, sub.cards.data = hand.outcome, hand.cards
+        player = by_id[hand.player_id]
+        notices.append(Notice(
+            f"{isolated(player.name)}'s hand was entered from {phone_words(hand.device)} "
+            f"meanwhile: {_described(hand.outcome, hand.cards)}. You had {typed}.", [player]))
+    return notices
+
+
+def _described(outcome: str, cards: str) -> str:
+    """ "Dead, AS 2H" """
+    label = OUTCOME_LABELS.get(outcome, outcome)
+    return f"{label}, {cards.strip()}" if cards.strip() else label
 
 
 def matches(form: RoundForm, number: int, order: list[Player]) -> bool:
@@ -113,7 +144,8 @@ def notices(problems, order: list[Player]) -> list[Notice]:
 def attach(rows: list[Row], outcome: Outcome) -> None:
     """Each problem and warning also goes next to the players it concerns."""
     by_id = {row.player.id: row for row in rows}
-    for notices, attr in ((outcome.problems, "errors"), (outcome.warnings, "warnings")):
+    for notices, attr in ((outcome.problems, "errors"), (outcome.warnings, "warnings"),
+                          (outcome.news, "warnings")):
         for notice in notices:
             for player in notice.players:
                 getattr(by_id[player.id], attr).append(notice.message)

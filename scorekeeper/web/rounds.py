@@ -11,7 +11,7 @@ from ..forms.rounds import OUTCOME_LABELS, RoundForm, VersionForm
 from ..models import Player
 from ..rules import Entry, RoundError, format_cards, parse_cards
 from ..rules.cards import scan_cards
-from .access import device_label
+from .access import device_label, phone_player_id
 from .changes import describe_all
 from .loading import add_session_id, load_game_session
 from .round_form import (
@@ -23,6 +23,7 @@ from .round_form import (
     matches,
     notices,
     rebuild,
+    take_hands,
 )
 
 bp = Blueprint("rounds", __name__, url_prefix="/sessions/<int:session_id>/rounds")
@@ -37,15 +38,19 @@ def new():
     coming = queries.upcoming(g.game)
     form = RoundForm()
     outcome = Outcome()
+    draft = None
     if not form.is_submitted():
-        fill(form, coming.number, [{"player": p.id, "outcome": "dead", "cards": ""}
-                                    for p in coming.order])
+        draft = services.read_draft(g.game, coming)  # the hands other phones saved
+        fill(form, coming.number, [
+            {"player": p.player.id, "outcome": p.hand.outcome if p.hand else "dead",
+             "cards": p.hand.cards if p.hand else ""} for p in draft.places])
+        form.draft.data = draft.draft_version
     else:
         try:
             saved = _save(form, coming.number, coming.order, outcome,
                           lambda entries, confirmed, version: services.record_round(
                               g.game, entries, confirmed=confirmed, device=device_label(),
-                              version=version, coming=coming))
+                              version=version, coming=coming, draft=form.parsed_draft()))
         except services.Conflict as conflict:
             queries.load_board(g.game)  # afresh: a refused save rolled back
             coming = queries.upcoming(g.game)
@@ -53,13 +58,19 @@ def new():
             if g.game.is_finished:
                 return _closed(outcome.conflict)
             rebuild(form, coming.number, coming.order)
+            form.draft.data = g.game.draft_version
+        except services.DraftChanged as changed:
+            queries.load_board(g.game)  # afresh: a refused save rolled back
+            outcome.news = take_hands(form, coming.order, changed.hands)
+            form.draft.data = g.game.draft_version
         else:
             if saved is not None:
                 return redirect(url_for(".show", number=saved))
-    rows = form_rows(form, coming.order, coming.dealer, outcome)
+    rows = form_rows(form, coming.order, coming.dealer, outcome, phone_player_id())
     return render_template("rounds/new.html", form=form, rows=rows, outcome=outcome,
-                           coming=coming, saved_round=_saved_round(outcome.conflict)), \
-        409 if outcome.conflict else 200
+                           coming=coming, saved_round=_saved_round(outcome.conflict),
+                           draft=draft or services.read_draft(g.game, coming), together=True), \
+        409 if outcome.conflict or outcome.news else 200
 
 
 @bp.get("/<int:number>")
@@ -206,7 +217,8 @@ def _closed(conflict: Conflicted | None = None):
 def _save(form: RoundForm, number: int, order: list[Player], outcome: Outcome, save):
     """Validate a posted round form and save it with ``save(entries, confirmed,
     version)``; what ``save`` returned, or None with what went wrong put in
-    ``outcome``. Raises services.Conflict if the form missed another phone's change."""
+    ``outcome``. Raises services.Conflict if the form missed another phone's change,
+    services.DraftChanged if it missed a hand saved from another phone."""
     version = form.parsed_version()
     if version is None:
         rebuild(form, number, order)
@@ -234,7 +246,7 @@ def _save(form: RoundForm, number: int, order: list[Player], outcome: Outcome, s
     except services.NeedsConfirmation as exc:
         outcome.warnings = notices(exc.warnings, order)
         outcome.digest = exc.digest
-    except services.Conflict:
+    except (services.Conflict, services.DraftChanged):
         raise
     except services.ServiceError as error:
         outcome.problems = [Notice(str(error), [])]

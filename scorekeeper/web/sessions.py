@@ -8,15 +8,17 @@ from wtforms.fields.choices import SelectChoice
 
 from .. import queries, services
 from ..forms.sessions import (
+    LAST,
     EditRulesForm,
     JoinForm,
     NewSessionForm,
     PaidForm,
+    PhoneForm,
     rule_data,
     rule_texts,
 )
-from ..rules import PRESETS, HouseRules
-from .access import device_label, signed_in_group
+from ..rules import PRESETS, preset_name
+from .access import device_label, phone_player_id, set_phone_player, signed_in_group
 from .filters import isolated, local_time, money
 from .loading import add_session_id, load_game_session
 from .paging import page_number
@@ -26,12 +28,31 @@ bp.url_value_preprocessor(load_game_session)
 bp.url_defaults(add_session_id)
 
 
+# The pages a phone is kept awake on while their session is open (wake.js).
+AWAKE_PAGES = frozenset({"sessions.board", "sessions.settle", "rounds.new", "rounds.show",
+                         "rounds.edit"})
+
+
+@bp.app_context_processor
+def phone_at_the_table() -> dict:
+    """For every page of a session: this phone's player if they sit (or sat)
+    at it, to mark their rows; and whether to keep the screen awake. Pages
+    outside a session, and shared pages, have neither."""
+    game = g.get("game")
+    if game is None or g.get("database_failed"):  # (a failed database: ask it nothing)
+        return {"phone_player": None, "keep_awake": False}
+    return {"phone_player": queries.seated_player(game, phone_player_id()),
+            "keep_awake": request.endpoint in AWAKE_PAGES and not game.is_finished}
+
+
 @bp.route("/sessions/new", methods=["GET", "POST"])
 def new():
+    last = queries.last_time(signed_in_group())
+    last_rules = None if last is None else (last.rules, last.currency)
     if request.method == "GET":
-        form = NewSessionForm(data=rule_data(HouseRules.penang()))
+        form = NewSessionForm.first(last_rules, [] if last is None else last.players)
     else:
-        form = NewSessionForm()
+        form = NewSessionForm(last=last_rules)
     start_error = None
     if form.is_submitted() and "use_preset" in request.form:
         form = NewSessionForm.with_preset(form)
@@ -44,10 +65,44 @@ def new():
             start_error = str(error)
         else:
             return redirect(url_for("sessions.board", session_id=session.id))
+    presets = {key: rule_texts(make()) for key, (_, make) in PRESETS.items()}
+    if last is not None:
+        presets[LAST] = {**rule_texts(last.rules), "currency": last.currency}
     return render_template(
-        "sessions/new.html", form=form, start_error=start_error,
-        known=queries.known_players(signed_in_group()),
-        presets=json.dumps({key: rule_texts(make()) for key, (_, make) in PRESETS.items()}))
+        "sessions/new.html", form=form, start_error=start_error, last=last,
+        last_summary=None if last is None else last_time_summary(last),
+        known=queries.known_players(signed_in_group()), presets=json.dumps(presets))
+
+
+def last_time_summary(last: queries.LastTime) -> str:
+    """Last time's rules in a line: "Rummi rules as they come, money in RM."
+    for a preset, else what sets them apart ("own rules, money in RM. 8
+    jokers at 25 points · …")."""
+    rules, currency = last.rules, last.currency
+    name = preset_name(rules)  # "Penang", "Rummi" or "Own rules"
+    if name != "Own rules":
+        return f"{name} rules as they come, money in {currency}."
+
+    def amount(cents: int) -> str:
+        return f"{currency} {money(cents)}"
+
+    parts = [f"{rules.packs} packs" if rules.packs != 2 else "",
+             f"{rules.jokers} jokers at {rules.joker_points} points",
+             "run passport" if rules.passport == "run" else "any passport",
+             rules.direction, DEALS[rules.dealer_rule],
+             "no passport ranks last" if rules.no_passport_last else ""]
+    if rules.scheme == "none":
+        parts.append("points only, no money")
+    else:
+        parts += [f"tiers {'·'.join(map(str, rules.tiers))} × {amount(rules.unit_cents)}"
+                  if rules.scheme == "tiered" else f"{amount(rules.point_cents)} a point",
+                  f"Hu {amount(rules.hu_cents)}", f"Tien Hu {amount(rules.tien_hu_cents)}",
+                  f"joker/ace {amount(rules.joker_ace_cents)}" if rules.joker_ace_cents else ""]
+    return f"own rules, money in {currency}. " + " · ".join(part for part in parts if part) + "."
+
+
+DEALS = {"winner": "the winner deals", "loser": "the biggest loser deals",
+         "rotate": "the deal goes round"}
 
 
 @bp.get("/sessions/open")
@@ -60,11 +115,38 @@ def still_open():
 
 @bp.get("/sessions/<int:session_id>")
 def board():
+    return render_board()
+
+
+def render_board(phone_error=None):
+    """The scoreboard; after a refused choice of this phone's player, with why."""
     # The rounds' links differ in their number only: one url_for rather than
     # one a row (6% of the page's work).
     round_href = url_for("rounds.show", number=0).removesuffix("0")
-    return render_template("sessions/board.html", game=g.game,
-                           board=queries.scoreboard(g.game), round_href=round_href)
+    board = queries.scoreboard(g.game)
+    own = queries.own_standing(board.standings, queries.seated_player(g.game, phone_player_id()),
+                               by_points=g.game.rules.scheme == "none")
+    return render_template("sessions/board.html", game=g.game, board=board,
+                           round_href=round_href, own=own, phone_error=phone_error), \
+        422 if phone_error else 200
+
+
+@bp.post("/sessions/<int:session_id>/phone")
+def phone():
+    """ "This is Ann's phone": kept in the phone's cookie, for every session
+    she plays. Only a player of this session can be chosen."""
+    form = PhoneForm()
+    if not form.validate():
+        abort(400)
+    try:
+        player_id = form.player_id()
+        if player_id is not None and queries.seated_player(g.game, player_id) is None:
+            raise ValueError(player_id)  # another table's player, or another group's
+    except ValueError:
+        return render_board(phone_error="Only a player of this session can be this phone's: "
+                                        "choose one of the names below.")
+    set_phone_player(player_id)
+    return redirect(url_for("sessions.board"))
 
 
 @bp.get("/sessions/<int:session_id>/players")
@@ -126,8 +208,12 @@ def settle():
 def render_settle(error=None):
     game = g.game
     plan = services.settlement(game)
+    me = queries.seated_player(game, phone_player_id())
+    # This phone's player's own transfers first, the others in their order.
+    own_first = sorted(plan, key=lambda s: me not in (s.transfer.payer.id, s.transfer.payee.id))
     return render_template(
-        "sessions/settle.html", game=game, standings=queries.standings(game), plan=plan,
+        "sessions/settle.html", game=game, standings=queries.standings(game), plan=own_first,
+        mine=[s for s in own_first if me in (s.transfer.payer.id, s.transfer.payee.id)],
         message=share_text(game, plan), error=error)
 
 

@@ -1,12 +1,15 @@
 // Progressive enhancement for the sessions pages; every page works without it.
 "use strict";
 
-// New session: a preset fills the house rules at once, the first-dealer list
-// shows the typed names, and a tap on a known name seats that player.
+// New session: a preset fills the house rules at once ("As last time" its
+// currency too, and its summary shows only while it is chosen), the
+// first-dealer list shows the typed names, and a tap on a known name seats
+// that player.
 const newForm = document.querySelector(".new-form");
 if (newForm) {
   const presets = JSON.parse(newForm.dataset.presets);
   const preset = newForm.elements.preset;
+  const lastSummary = newForm.querySelector(".new-last");
   newForm.querySelector(".new-use-preset").hidden = true;
   preset.addEventListener("change", () => {
     for (const [name, value] of Object.entries(presets[preset.value])) {
@@ -14,6 +17,7 @@ if (newForm) {
       if (input.type === "checkbox") input.checked = value;
       else input.value = value;
     }
+    if (lastSummary) lastSummary.hidden = preset.value !== "last";
   });
 
   const seats = [...newForm.querySelectorAll(".new-seat")];

@@ -30,6 +30,7 @@ def base_url(live_app):
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{server.server_port}"
+    live_app.extensions["live_watch"].close()
     server.shutdown()
     thread.join()
 

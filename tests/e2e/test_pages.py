@@ -203,22 +203,6 @@ def test_round_errors_are_accessible(page, member, seeded, outside_requests):
     assert outside_requests == []
 
 
-def test_the_card_pad_follows_the_scroll(page, member, seeded):
-    """Cards never go to a player whose box has scrolled off the screen."""
-    page.goto(f"/sessions/{seeded['playing']}/rounds/new")
-    pad_player = page.locator("#card-pad-player")
-    expect(pad_player).to_have_text("Dan")  # who plays first in round 2
-    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
-    expect(pad_player).not_to_have_text("Dan")
-    name = pad_player.inner_text()
-    assert name in ("Cat", "Ben", "Ann")
-    expect(page.get_by_role("region", name=name, exact=True)).to_have_class(
-        re.compile(r"\bround-player-active\b"))
-    page.locator("#card-pad").get_by_role("button", name="Add a joker").tap()
-    expect(page.get_by_label(f"Cards left in {name}'s hand")).to_have_value("JK")
-    expect(page.get_by_label("Cards left in Dan's hand")).to_have_value("")
-
-
 def test_round_form_works_without_javascript(browser, base_url, seeded):
     context = browser.new_context(java_script_enabled=False, viewport=PHONE, has_touch=True,
                                   is_mobile=True, device_scale_factor=1, base_url=base_url)

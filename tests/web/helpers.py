@@ -304,3 +304,16 @@ def post_import(client, body: bytes, name="Back again", **changes):
             "backup": (io.BytesIO(body), "backup.json")}
     form.update(changes)
     return client.post("/groups/import", data=form, content_type="multipart/form-data")
+
+
+# A round filled in together
+
+
+def send_hand(client, session_id: int, player_id: int, outcome: str, cards: str = "", *,
+              base: int = 0, number: int = 1, token: str | None = None):
+    """A player's hand sent as together.js sends it: JSON, with the CSRF token
+    (of ``token``, else read from the round form) in the X-CSRFToken header."""
+    token = token or csrf_token(client, f"/sessions/{session_id}/rounds/new")
+    return client.post(f"/sessions/{session_id}/draft/{player_id}", headers={"X-CSRFToken": token},
+                       json={"outcome": outcome, "cards": cards, "base": base, "number": number})
+

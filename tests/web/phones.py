@@ -2,11 +2,16 @@
 gunicorn): each its own cookies and a new connection per request."""
 
 import http.client
+import json
+import os
+import subprocess
+import sys
+import time
 from http.cookies import SimpleCookie
 from urllib.parse import urlencode
 
 from tests.conftest import GROUP_NAME, PASSPHRASE
-from tests.web.helpers import token_in
+from tests.web.helpers import ROOT, free_port, token_in
 
 SAVED = (302, 303)
 
@@ -53,3 +58,65 @@ class Phone:
         status, location = self.try_sign_in()
         assert status in SAVED and location.endswith("/"), status
         return self
+
+    def stream(self, path: str) -> "Stream":
+        """A live page's stream of the session's state, opened as a browser would."""
+        return Stream(self, path)
+
+
+class Stream:
+    """An open server-sent events stream: ``next_state()`` reads up to the next
+    event and returns its data."""
+
+    def __init__(self, phone: Phone, path: str, timeout: float = 15):
+        self.connection = http.client.HTTPConnection("127.0.0.1", phone.port, timeout=timeout)
+        headers = {"Accept": "text/event-stream"}
+        if phone.cookies:
+            headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in phone.cookies.items())
+        self.connection.request("GET", path, headers=headers)
+        self.response = self.connection.getresponse()
+        self.status = self.response.status
+
+    def next_state(self) -> dict:
+        while True:
+            line = self.response.readline()
+            if not line:
+                raise EOFError("the stream ended")
+            if line.startswith(b"data: "):
+                return json.loads(line[len(b"data: "):])
+
+    def close(self) -> None:
+        self.connection.close()
+
+
+class Gunicorn:
+    """gunicorn.conf.py as deployed, on the test's database."""
+
+    def __init__(self, app, tmp_path, workers=3):
+        self.port = free_port()
+        self.environ = {**os.environ, "PORT": str(self.port), "WEB_CONCURRENCY": str(workers),
+                        "SECRET_KEY": app.config["SECRET_KEY"],
+                        "DATABASE_URL": app.config["SQLALCHEMY_DATABASE_URI"],
+                        "XDG_RUNTIME_DIR": str(tmp_path)}
+
+    def __enter__(self):
+        self.server = subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py",
+             "scorekeeper:create_app()"],
+            cwd=ROOT, env=self.environ, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                if Phone(self.port).request("GET", "/healthz")[0] == 200:
+                    return self
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError("gunicorn did not start")
+            time.sleep(0.2)
+
+    def __exit__(self, *exc):
+        self.server.terminate()
+        self.server.wait(timeout=20)
+
+

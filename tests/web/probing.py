@@ -12,6 +12,7 @@ from html import unescape
 from urllib.parse import urlsplit
 
 import sqlalchemy as sa
+from werkzeug.routing.converters import NumberConverter
 
 from scorekeeper import create_app, limits, services
 from scorekeeper.extensions import db
@@ -39,7 +40,8 @@ REDIRECTS = (301, 302, 303, 307, 308)
 # Pages for phones that are signed in to no group: the start, making a group
 # (from nothing or from a backup), signing in and out.
 PUBLIC_ENDPOINTS = frozenset({"static", "health.healthz", "home.index", "groups.new",
-                              "backup.import_group", "groups.sign_in", "groups.sign_out"})
+                              "backup.import_group", "groups.sign_in", "groups.sign_out",
+                              "offline.manifest", "offline.worker", "offline.page"})
 
 
 @dataclass
@@ -88,7 +90,7 @@ def build_world(name: str, passphrase: str, players: list[str]) -> World:
     return World(group.id, group.name, passphrase, players, ids)
 
 
-def value_for(argument: str, converter: str, world: World):
+def value_for(argument: str, converter, world: World):
     """What to put in a URL for a rule's argument: the world's own row of that
     kind, else (for ids the world has no row of) its session."""
     if "token" in argument:
@@ -96,13 +98,13 @@ def value_for(argument: str, converter: str, world: World):
     for kind, value in world.ids.items():
         if argument.startswith(kind):
             return value
-    if converter in ("IntegerConverter", "NumberConverter"):
+    if isinstance(converter, NumberConverter):
         return world.ids["session"]
     return "x"
 
 
 def rule_url(rule, world: World) -> str:
-    values = {arg: value_for(arg, type(conv).__name__, world)
+    values = {arg: value_for(arg, conv, world)
               for arg, conv in rule._converters.items()}
     return rule.build(values)[1]
 

@@ -2,9 +2,6 @@
 the database, it is shared by gunicorn's workers and outlives a restart, and
 guesses racing in at once never get more than the limit checked."""
 
-import os
-import subprocess
-import sys
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -18,8 +15,8 @@ from scorekeeper.extensions import db
 from scorekeeper.models import PassphraseGuess, utcnow
 from scorekeeper.services import throttle
 from tests.conftest import GROUP_NAME, PASSPHRASE, signed_in_client
-from tests.web.helpers import ROOT, csrf_token, free_port
-from tests.web.phones import Phone
+from tests.web.helpers import csrf_token
+from tests.web.phones import Gunicorn, Phone
 
 LIMIT = throttle.Limit(10, timedelta(minutes=15))
 
@@ -94,37 +91,6 @@ def test_the_current_passphrase_check_counts_for_the_group(app, group):
 
 
 # Under gunicorn, with the default settings and three workers
-
-
-class Gunicorn:
-    """gunicorn.conf.py as deployed, on the test's database."""
-
-    def __init__(self, app, tmp_path, workers=3):
-        self.port = free_port()
-        self.environ = {**os.environ, "PORT": str(self.port), "WEB_CONCURRENCY": str(workers),
-                        "SECRET_KEY": app.config["SECRET_KEY"],
-                        "DATABASE_URL": app.config["SQLALCHEMY_DATABASE_URI"],
-                        "XDG_RUNTIME_DIR": str(tmp_path)}
-
-    def __enter__(self):
-        self.server = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py",
-             "scorekeeper:create_app()"],
-            cwd=ROOT, env=self.environ, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                if Phone(self.port).request("GET", "/healthz")[0] == 200:
-                    return self
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError("gunicorn did not start")
-            time.sleep(0.2)
-
-    def __exit__(self, *exc):
-        self.server.terminate()
-        self.server.wait(timeout=20)
 
 
 def test_three_workers_check_at_most_ten_wrong_passphrases(app, group, tmp_path):

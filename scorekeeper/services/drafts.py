@@ -1,0 +1,242 @@
+"""Rounds filled in together: each phone saves the hand of its own player (or
+of a player without a phone) in the session's coming round, and every phone
+reads who is done and what is wrong.
+
+A hand is kept as typed, problems and all, and checked with the rules engine
+in the light of the others: what concerns that player alone is theirs, the
+rest (two Hu, more copies of a card than the deck holds) the round's. Nothing
+counts until the round is saved (rounds.record_round, which takes the hands
+away in its transaction). Every save raises the session's draft_version, not
+its version: forms open on other phones stay valid. Each hand has a version
+of its own, so that of two phones changing one hand the later is refused and
+sees the other's."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from datetime import datetime
+
+import sqlalchemy as sa
+from sqlalchemy.orm.attributes import set_committed_value
+
+from ..extensions import db
+from ..limits import DEVICE_MAX
+from ..models import DraftEntry, GameSession, Group, Player, utcnow
+from ..queries.turns import Upcoming, upcoming
+from ..rules import Entry, Problem, RoundError, score_round
+from ..rules.scoring import OUTCOMES
+from .rounds import DraftChanged, NeedsConfirmation, record_round
+from .sessions import _check_open
+from .versioning import ServiceError
+
+
+@dataclass(frozen=True)
+class Hand:
+    """A player's hand as last saved: what was typed, its version, and the
+    phone that saved it (its name, and its player if it said whose it is)."""
+
+    player_id: int
+    outcome: str
+    cards: str
+    version: int
+    draft_version: int  # the session's draft version that the save made
+    device: str
+    phone_player_id: int | None
+    at: datetime
+
+    @classmethod
+    def of(cls, row: DraftEntry) -> Hand:
+        return cls(row.player_id, row.outcome, row.cards, row.version, row.draft_version,
+                   row.device, row.phone_player_id, row.at)
+
+
+@dataclass(frozen=True)
+class Place:
+    """A player of the coming round: their hand if saved, and its problems."""
+
+    player: Player
+    hand: Hand | None
+    problems: tuple[str, ...] = ()
+
+    @property
+    def done(self) -> bool:
+        return self.hand is not None and not self.problems
+
+
+@dataclass(frozen=True)
+class Draft:
+    """The coming round as filled in so far. ``problems`` are the round's
+    (more than one player's); ``warnings`` what the table must confirm, once
+    everyone is in and nothing is wrong."""
+
+    number: int
+    version: int  # the session's
+    draft_version: int
+    places: tuple[Place, ...]  # in playing order
+    problems: tuple[Problem, ...] = ()
+    warnings: tuple[Problem, ...] = ()
+
+    @property
+    def complete(self) -> bool:
+        """Everyone is in and nothing is wrong: the round can be saved."""
+        return all(place.done for place in self.places) and not self.problems
+
+    def entries(self) -> dict[str, Entry]:
+        return {p.player.name: Entry(p.hand.outcome, p.hand.cards)
+                for p in self.places if p.hand is not None}
+
+    def place_of(self, player_id: int) -> Place:
+        return next(p for p in self.places if p.player.id == player_id)
+
+
+class HandConflict(ServiceError):
+    """Another phone saved this hand after the version the save was based on:
+    ``hand`` is theirs, ``draft`` the round now. Nothing was saved."""
+
+    def __init__(self, hand: Hand, draft: Draft) -> None:
+        super().__init__("This hand was changed from another phone: see theirs, then choose.")
+        self.hand = hand
+        self.draft = draft
+
+
+class RoundGone(ServiceError):
+    """The round the phone was filling in is no longer the coming one, or the
+    player no longer plays it: ``draft`` is the coming round now."""
+
+    def __init__(self, message: str, draft: Draft) -> None:
+        super().__init__(message)
+        self.draft = draft
+
+
+@dataclass(frozen=True)
+class Saved:
+    """A hand saved; the round now; the round's number if the save recorded it."""
+
+    hand: Hand
+    draft: Draft
+    recorded: int | None = None
+
+
+def read_draft(session: GameSession, coming: Upcoming | None = None) -> Draft:
+    """The coming round as filled in so far. A session that never had a hand
+    saved (draft version 0) asks the database nothing more."""
+    coming = coming or upcoming(session)
+    hands = _hands(session) if session.draft_version else {}
+    return _assess(session, coming, {pid: Hand.of(row) for pid, row in hands.items()})
+
+
+def _hands(session: GameSession) -> dict[int, DraftEntry]:
+    return {row.player_id: row for row in db.session.scalars(
+        sa.select(DraftEntry).where(DraftEntry.session_id == session.id))}
+
+
+def _assess(session: GameSession, coming: Upcoming, hands: dict[int, Hand]) -> Draft:
+    """Each player's problems and the round's, as the rules engine sees the
+    hands saved so far; hands of players who no longer play don't count."""
+    order = coming.order
+    names = [p.name for p in order]
+    entries = {p.name: Entry(hands[p.id].outcome, hands[p.id].cards)
+               for p in order if p.id in hands}
+    own: dict[str, list[str]] = {name: [] for name in names}
+    shared: list[Problem] = []
+    warnings: list[Problem] = []
+    if entries:
+        try:
+            warnings = score_round(names, entries, session.rules).warnings
+        except RoundError as error:
+            for problem in error.problems:
+                if problem.code == "missing_entry":
+                    continue  # not in yet: the strip says so
+                if len(problem.players) == 1 and problem.players[0] in own:
+                    own[problem.players[0]].append(problem.message)
+                else:
+                    shared.append(problem)
+    places = tuple(Place(p, hands.get(p.id), tuple(own[p.name])) for p in order)
+    return Draft(coming.number, session.version, session.draft_version, places,
+                 tuple(shared), tuple(warnings))
+
+
+def save_hand(session: GameSession, player_id: int, outcome: str, cards: str, *,
+              base: int, number: int, device: str = "",
+              phone_player_id: int | None = None) -> Saved:
+    """Save a player's hand in round ``number`` as typed, kept even with
+    problems. ``base`` is the hand's version the phone last saw (0: none).
+    Refused (HandConflict) if another phone saved a different hand since;
+    RoundGone if the round was saved, or the player no longer plays it. With
+    the group's autosave_rounds, the last hand in saves the round at once,
+    unless something in it needs a look."""
+    _check_open(session)
+    if outcome not in OUTCOMES:
+        raise ServiceError(f"The outcome {outcome!r} is not one of {', '.join(OUTCOMES)}")
+    version = _take_draft_version(session)
+    if version != session.version:  # changed since this request read it: read afresh
+        db.session.expire(session)
+    coming = upcoming(session)
+    rows = _hands(session)
+    hands = {pid: Hand.of(row) for pid, row in rows.items()}
+    row = rows.get(player_id)
+    if coming.number != number:
+        said = (f"Round {number} has been saved" if coming.number > number
+                else "The rounds were changed on another phone")
+        raise RoundGone(f"{said}: this is round {coming.number} now.",
+                        _unwritten(session, coming, hands))
+    if player_id not in {p.id for p in coming.order}:
+        raise RoundGone("That player does not play this round.",
+                        _unwritten(session, coming, hands))
+    if row is not None and (row.outcome, row.cards) == (outcome, cards):
+        return Saved(hands[player_id], _unwritten(session, coming, hands))  # nothing new
+    if row is not None and row.version != base:
+        raise HandConflict(hands[player_id], _unwritten(session, coming, hands))
+    phone_player = phone_player_id if phone_player_id in {p.id for p in coming.order} else None
+    if row is None:
+        row = DraftEntry(session_id=session.id, player_id=player_id, version=0)
+        db.session.add(row)
+    row.outcome, row.cards, row.version = outcome, cards, row.version + 1
+    row.draft_version, row.device = session.draft_version, device[:DEVICE_MAX]
+    row.phone_player_id, row.at = phone_player, utcnow()
+    db.session.flush()
+    hands[player_id] = Hand.of(row)
+    draft = _assess(session, coming, hands)
+    db.session.commit()
+    return Saved(hands[player_id], draft, _autosave(session, coming, draft, device))
+
+
+def _take_draft_version(session: GameSession) -> int:
+    """Raise the session's draft version, this transaction's first write (so
+    that saves of one session's hands, and the saving of its round, take
+    turns); the session's version as it is now."""
+    raised, version = db.session.execute(
+        sa.update(GameSession).where(GameSession.id == session.id)
+        .values(draft_version=GameSession.draft_version + 1)
+        .returning(GameSession.draft_version, GameSession.version)
+        .execution_options(synchronize_session=False)).one()
+    set_committed_value(session, "draft_version", raised)
+    return version
+
+
+def _unwritten(session: GameSession, coming: Upcoming, hands: dict[int, Hand]) -> Draft:
+    """The round as it stands, for a save that writes nothing: the draft
+    version taken is given back."""
+    draft = _assess(session, coming, hands)
+    db.session.rollback()
+    return replace(draft, draft_version=draft.draft_version - 1)
+
+
+def _autosave(session: GameSession, coming: Upcoming, draft: Draft, device: str) -> int | None:
+    """Record the round if the group saves a round as soon as its last hand is
+    in, and nothing in it needs a look; its number, or None."""
+    group = db.session.get(Group, session.group_id)
+    if group is None or not group.autosave_rounds or not draft.complete or draft.warnings:
+        return None
+    try:
+        return record_round(session, draft.entries(), device=device, version=draft.version,
+                            coming=coming, draft=draft.draft_version)
+    except (RoundError, NeedsConfirmation, DraftChanged, ServiceError):
+        return None  # a change meanwhile: the hands stay, for Save
+
+
+def set_autosave_rounds(group: Group, on: bool) -> None:
+    """The house setting: save a round filled in together as soon as its last
+    hand is in (when nothing needs a look), or only when someone taps Save."""
+    group.autosave_rounds = on
+    db.session.commit()

@@ -1,0 +1,112 @@
+"""Waiting for sessions to change, for the pages that show them live.
+
+A process keeps one reader (a thread; a greenlet under gevent's workers) for as
+long as any of its streams is open. Every ``interval`` seconds it reads, in one
+statement, the state of each session its streams watch, and wakes the streams
+of the sessions that changed. The state lives in the database, so a change
+saved by any worker of any app server reaches every stream within an interval;
+a stream holds no database connection while it waits, only its socket.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+from ..queries import State
+
+log = logging.getLogger(__name__)
+
+# The state of a session that is no longer there.
+GONE: State = (0, 0)
+
+
+class _Watched:
+    """One session's latest state, and the event its streams wait on: set, and
+    replaced by a fresh one, each time the state changes."""
+
+    __slots__ = ("changed", "state", "streams")
+
+    def __init__(self, state: State):
+        self.state = state
+        self.changed = threading.Event()
+        self.streams = 0
+
+
+class Watch:
+    def __init__(self, read_states: Callable[[list[int]], dict[int, State]], interval: float):
+        self._read_states = read_states
+        self.interval = interval
+        self._lock = threading.Lock()
+        self._watched: dict[int, _Watched] = {}
+        self._reading = False
+        self._closed = False
+
+    @contextmanager
+    def watching(self, session_id: int, state: State) -> Iterator[Callable[[State, float], State]]:
+        """While open: ``wait(known, timeout)``, which returns the session's
+        state as soon as it differs from ``known``, or after ``timeout`` seconds."""
+        with self._lock:
+            watched = self._watched.get(session_id)
+            if watched is None:
+                watched = self._watched[session_id] = _Watched(state)
+            watched.streams += 1
+            if self._closed:
+                _changed(watched, GONE)
+            elif not self._reading:
+                self._reading = True
+                threading.Thread(target=self._read, name="live-watch", daemon=True).start()
+        try:
+            yield lambda known, timeout: _wait(watched, known, timeout)
+        finally:
+            with self._lock:
+                watched.streams -= 1
+                if not watched.streams:
+                    del self._watched[session_id]
+
+    @property
+    def sessions(self) -> int:
+        return len(self._watched)
+
+    def close(self) -> None:
+        """End every stream (as if its session were gone) and stop reading:
+        for a server shutting down."""
+        with self._lock:
+            self._closed = True
+            for watched in self._watched.values():
+                _changed(watched, GONE)
+
+    def _read(self) -> None:
+        while True:
+            time.sleep(self.interval)
+            with self._lock:
+                ids = list(self._watched)
+                if not ids or self._closed:
+                    self._reading = False
+                    return
+            try:
+                states = self._read_states(ids)
+            except Exception:  # the database is away: try again next time
+                log.exception("could not read the watched sessions")
+                continue
+            for session_id in ids:
+                watched = self._watched.get(session_id)
+                state = states.get(session_id, GONE)
+                if watched is not None and watched.state != state:
+                    _changed(watched, state)
+
+
+def _changed(watched: _Watched, state: State) -> None:
+    watched.state = state
+    woken, watched.changed = watched.changed, threading.Event()
+    woken.set()
+
+
+def _wait(watched: _Watched, known: State, timeout: float) -> State:
+    changed = watched.changed  # taken before the state is compared: no wake-up missed
+    if watched.state == known:
+        changed.wait(timeout)
+    return watched.state

@@ -1,0 +1,51 @@
+// Registers the service worker (sw.js, from web/offline.py) and keeps a form
+// that could not be sent as typed, saying so by its button.
+"use strict";
+
+const script = document.querySelector("script[data-worker]");
+let sending = null;  // the form being sent, and its button
+
+function notSent({form, button}) {
+  form.querySelector(".offline-unsent")?.remove();
+  const note = document.createElement("p");
+  note.className = "offline-unsent";
+  note.setAttribute("role", "alert");
+  note.textContent = "No network: nothing was sent. What you typed is still here; " +
+    "send it again when the phone is back online.";
+  if (button && form.contains(button)) button.before(note);
+  else form.append(note);
+}
+
+if ("serviceWorker" in navigator) {
+  navigator.serviceWorker.register(script.dataset.worker, {scope: script.dataset.scope})
+    .catch(() => {});  // no worker: the app works online as before
+  // The worker found no network for a form sent (its 204 kept this page).
+  navigator.serviceWorker.addEventListener("message", (event) => {
+    if (event.data === "not-sent" && sending) notSent(sending);
+  });
+}
+
+// With the phone offline, a form is not sent at all.
+document.addEventListener("submit", (event) => {
+  if (event.defaultPrevented || event.target.method !== "post") return;
+  sending = {form: event.target, button: event.submitter};
+  if (!navigator.onLine) {
+    event.preventDefault();
+    notSent(sending);
+  }
+});
+
+// A page from the worker's cache: its bar follows the network. Once something
+// is typed, its link goes: a reload would lose what was typed.
+const bar = document.querySelector(".offline-bar");
+if (bar) {
+  const text = bar.querySelector(".offline-bar-text");
+  const again = bar.querySelector(".offline-bar-again");
+  const follow = () => {
+    text.textContent = `${navigator.onLine ? "Back online" : "Offline"}, as of ${bar.dataset.seen}`;
+    again.textContent = navigator.onLine ? "Reload" : "Try again";
+  };
+  window.addEventListener("online", follow);
+  window.addEventListener("offline", follow);
+  document.addEventListener("input", () => again.remove(), {once: true});
+}

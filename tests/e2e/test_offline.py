@@ -1,0 +1,250 @@
+"""Installable, and readable offline (issue 17): Chromium finds the app
+installable, the service worker controls the pages, and a phone that loses
+the network opens the pages it saw, marked with the time it saw them."""
+
+import re
+
+import pytest
+import sqlalchemy as sa
+from playwright.sync_api import expect
+
+from scorekeeper import services
+from scorekeeper.extensions import db
+from scorekeeper.models import Round
+from scorekeeper.rules import Entry, HouseRules
+from scorekeeper.web.share import share_url
+from tests.conftest import the_group
+from tests.e2e.conftest import PHONE, phone_page_problems, screenshot, sign_in
+
+OTHER_GROUP = ("Saturday table", "another passphrase")
+
+
+@pytest.fixture(scope="module")
+def table(live_app):
+    """A session in play with one round, and a share link to it."""
+    with live_app.app_context():
+        game = services.start_session(the_group(), ["Ann", "Ben", "Cat", "Dan"],
+                                      HouseRules.rummi(), "Ann")
+        services.record_round(game, {"Ann": Entry("dead", "3C"), "Ben": Entry("dead", "8H"),
+                                     "Cat": Entry("dead", "QS"), "Dan": Entry("hu")})
+        link = services.create_share_link(game, device="Ann's phone")
+        with live_app.test_request_context():
+            shared = share_url(link, the_group()).split("://", 1)[1].split("/", 1)[1]
+        services.create_group(*OTHER_GROUP)
+        return {"board": f"/sessions/{game.id}", "id": game.id, "shared": "/" + shared}
+
+
+def seen_pages(table) -> dict[str, str]:
+    board = table["board"]
+    return {"scoreboard": board, "round result": f"{board}/rounds/1",
+            "settle up": f"{board}/settle", "round form": f"{board}/rounds/new"}
+
+
+def controlled(page) -> None:
+    """Wait until the service worker is active and controls the page."""
+    # A function, not an expression: Playwright would eval() an expression in
+    # the page, which its Content-Security-Policy refuses.
+    page.wait_for_function("() => navigator.serviceWorker.controller"
+                           " && navigator.serviceWorker.controller.state === 'activated'")
+
+
+def see(page, urls) -> None:
+    """Open each page online, as the phone sees it, and wait until the worker
+    has kept the group pages among them (after they were shown)."""
+    urls = list(urls)
+    for url in urls:
+        page.goto(url)
+    page.wait_for_function("""async (paths) => {
+        const name = (await caches.keys()).find((n) => n.startsWith('pages-'));
+        if (!name) return false;
+        const kept = (await (await caches.open(name)).keys()).map((k) => new URL(k.url).pathname);
+        return paths.every((path) => kept.includes(path));
+    }""", arg=[url for url in urls if not url.startswith("/share/")])
+
+
+def kept_pages(page) -> list[str]:
+    return page.evaluate("""async () => {
+        const found = [];
+        for (const name of await caches.keys()) {
+            if (!name.startsWith('pages-')) continue;
+            for (const key of await (await caches.open(name)).keys()) found.push(key.url);
+        }
+        return found;
+    }""")
+
+
+def phone_clock(page) -> str:
+    return page.evaluate("""() => { const two = (n) => String(n).padStart(2, '0');
+        const now = new Date(); return two(now.getHours()) + ':' + two(now.getMinutes()); }""")
+
+
+def test_chromium_finds_it_installable(member, table):
+    page = member
+    page.goto(table["board"])
+    controlled(page)
+    cdp = page.context.new_cdp_session(page)
+    manifest = cdp.send("Page.getAppManifest")
+    assert manifest["errors"] == [] and manifest["url"].endswith("/manifest.webmanifest")
+    errors = cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]
+    # A test's browser context is incognito, where Chromium installs nothing.
+    assert [e["errorId"] for e in errors if e["errorId"] != "in-incognito"] == []
+    parsed = page.evaluate("fetch('/manifest.webmanifest').then((r) => r.json())")
+    assert parsed["display"] == "standalone" and parsed["start_url"] == "/"
+    state = page.evaluate("navigator.serviceWorker.ready.then((r) => [r.scope, r.active.state])")
+    assert state == [page.url.split("/sessions")[0] + "/", "activated"]
+
+
+def test_pages_seen_open_offline_marked_with_the_time(member, table):
+    page = member
+    page.goto("/")
+    controlled(page)
+    urls = seen_pages(table)
+    before = phone_clock(page)
+    see(page, urls.values())
+    seen = {before, phone_clock(page)}  # the minute may turn meanwhile
+    page.context.set_offline(True)
+    for name, url in urls.items():
+        page.goto(url)
+        bar = page.locator(".offline-bar")
+        expect(bar).to_contain_text(re.compile(r"Offline, as of \d\d:\d\d"))
+        assert bar.inner_text().split("as of ")[1][:5] in seen, name
+        expect(page.locator("h1")).to_have_count(1)
+        if name == "scoreboard":
+            expect(page.get_by_role("rowheader", name="Dan")).to_be_visible()
+            screenshot(page, "offline-scoreboard")
+        assert phone_page_problems(page) == [], name
+    # The manifest's shortcut opens the scoreboard last seen.
+    page.goto("/scoreboard")
+    assert page.url.endswith(table["board"])
+    expect(page.locator(".offline-bar")).to_be_visible()
+    page.goto("/history")  # never seen
+    expect(page.get_by_role("heading", name="No network")).to_be_visible()
+    assert phone_page_problems(page) == []
+    screenshot(page, "offline-page")
+    page.context.set_offline(False)
+
+
+def test_back_online_the_bar_says_how_to_get_the_page_as_it_is(member, table):
+    page = member
+    page.goto(table["board"])
+    controlled(page)
+    see(page, [table["board"]])
+    page.context.set_offline(True)
+    page.goto(table["board"])
+    page.context.set_offline(False)
+    expect(page.locator(".offline-bar")).to_contain_text("Back online, as of")
+    page.get_by_role("link", name="Reload").click()
+    expect(page.locator(".offline-bar")).to_have_count(0)
+
+
+def test_a_round_typed_offline_stays_typed_and_is_not_sent(member, table, live_app):
+    page = member
+    page.goto(table["board"])
+    controlled(page)
+    form = seen_pages(table)["round form"]
+    see(page, [form])
+    page.context.set_offline(True)
+    page.goto(form)
+    page.get_by_label("Cards left in Ann's hand").fill("5S 9H")
+    page.get_by_role("button", name="Done").click()  # the card pad, put away
+    page.locator(".round-actions button[type=submit]").first.click()
+    note = page.get_by_role("alert").filter(has_text="No network: nothing was sent")
+    expect(note).to_be_visible()
+    expect(page.get_by_label("Cards left in Ann's hand")).to_have_value("5S 9H")
+    assert page.url.endswith(form)
+    # "Try again" would load the form afresh: once something is typed, it goes.
+    expect(page.locator(".offline-bar")).to_contain_text("Offline, as of")
+    expect(page.locator(".offline-bar a")).to_have_count(0)
+    note.scroll_into_view_if_needed()
+    screenshot(page, "offline-round-form")
+    page.context.set_offline(False)
+    assert rounds_of(live_app, table) == 1
+
+
+def test_a_save_lost_on_the_way_keeps_the_form_as_typed(member, table, live_app):
+    """The phone says it is online but the request never arrives (a network
+    that drops mid-send): the worker keeps the page, and it says so."""
+    page = member
+    page.goto(table["board"])
+    controlled(page)
+    form = seen_pages(table)["round form"]
+    page.goto(form)
+    page.context.route("**/rounds/new", lambda route: route.abort()
+                       if route.request.method == "POST" else route.continue_())
+    page.get_by_label("Cards left in Ben's hand").fill("KD")
+    page.locator(".round-actions button[type=submit]").first.click()
+    expect(page.get_by_role("alert").filter(has_text="nothing was sent")).to_be_visible()
+    expect(page.get_by_label("Cards left in Ben's hand")).to_have_value("KD")
+    assert page.url.endswith(form)
+    page.context.unroute("**/rounds/new")
+    assert rounds_of(live_app, table) == 1
+
+
+def rounds_of(live_app, table) -> int:
+    with live_app.app_context():
+        return db.session.scalar(sa.select(sa.func.count(Round.id))
+                                 .where(Round.session_id == table["id"]))
+
+
+def test_a_share_page_is_never_kept(member, table):
+    page = member
+    page.goto(table["board"])
+    controlled(page)
+    see(page, [table["shared"], table["board"]])  # the board kept after the share page
+    assert not any("/share/" in url for url in kept_pages(page))
+    page.context.set_offline(True)
+    page.goto(table["shared"])
+    expect(page.get_by_role("heading", name="No network")).to_be_visible()
+    page.context.set_offline(False)
+
+
+def test_signing_out_deletes_the_kept_pages(member, table):
+    page = member
+    page.goto(table["board"])
+    controlled(page)
+    see(page, seen_pages(table).values())
+    page.goto("/group")
+    page.get_by_role("button", name="Sign out").click()
+    page.wait_for_url("**/")
+    page.wait_for_function("async () => !(await caches.keys()).some((n) => n.startsWith('pages-'))")
+    page.context.set_offline(True)
+    page.goto(table["board"])
+    expect(page.get_by_role("heading", name="No network")).to_be_visible()
+    page.context.set_offline(False)
+
+
+def test_another_sign_in_never_sees_the_pages_kept_before(member, table):
+    page = member
+    page.goto(table["board"])
+    controlled(page)
+    see(page, seen_pages(table).values())
+    sign_in(page, *OTHER_GROUP)  # the sign-in form, over the first group's sign-in
+    page.wait_for_function("""async () => { for (const name of await caches.keys()) {
+        if (name.startsWith('pages-') && (await (await caches.open(name)).keys())
+            .some((k) => k.url.includes('/sessions/'))) return false; } return true; }""")
+    page.context.set_offline(True)
+    page.goto(table["board"])
+    expect(page.get_by_role("heading", name="No network")).to_be_visible()
+    page.context.set_offline(False)
+
+
+def test_without_a_worker_the_app_works_online_as_before(browser, base_url, live_app):
+    """An old browser, or one that refuses service workers: nothing is kept,
+    and a round is saved as it always was."""
+    with live_app.app_context():
+        game = services.start_session(the_group(), ["Eve", "Fay", "Gus"], HouseRules.penang(),
+                                      "Eve")
+        board = f"/sessions/{game.id}"
+    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True,
+                                  device_scale_factor=1, base_url=base_url,
+                                  service_workers="block")
+    page = context.new_page()
+    sign_in(page)
+    page.goto(f"{board}/rounds/new")
+    assert page.evaluate("navigator.serviceWorker.controller") is None
+    for name, cards in {"Eve": "3C", "Fay": "5S 9H", "Gus": "KD"}.items():
+        page.get_by_label(f"Cards left in {name}'s hand").fill(cards)
+    page.locator(".round-actions button[type=submit]").first.click()
+    page.wait_for_url(f"**{board}/rounds/1")
+    expect(page.locator("h1")).to_contain_text("Round 1")
+    context.close()

@@ -1,0 +1,226 @@
+"""Live pages: a session's state streamed to every phone watching it, across
+gunicorn's workers, and what the pages carry for static/js/live.js."""
+
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from werkzeug.serving import make_server
+
+from scorekeeper import services
+from scorekeeper.extensions import db
+from scorekeeper.models import GameSession
+from scorekeeper.web.watch import GONE, Watch
+from tests.conftest import signed_in_client
+from tests.web.examples import EXAMPLE_1, EXAMPLE_RULES
+from tests.web.helpers import filled, make_link, text
+from tests.web.phones import SAVED, Gunicorn, Phone
+
+
+@pytest.fixture
+def game(app, group):
+    with app.app_context():
+        game = services.start_session(db.session.merge(group), list("ABCD"), EXAMPLE_RULES,
+                                      first_dealer="D")
+        return game.id
+
+
+def save_round(app, session_id, device="Mei's phone"):
+    with app.app_context():
+        services.record_round(db.session.get(GameSession, session_id), EXAMPLE_1, device=device)
+
+
+def state_of(app, session_id):
+    with app.app_context():
+        game = db.session.get(GameSession, session_id)
+        return game.version, game.draft_version
+
+
+# The state without a stream: JSON with an ETag
+
+
+def test_the_state_answers_304_while_nothing_changed(app, client, game):
+    first = client.get(f"/sessions/{game}/live")
+    assert first.status_code == 200
+    version, draft = state_of(app, game)
+    assert first.json == {"version": version, "draft": draft}
+    etag = first.headers["ETag"]
+    assert client.get(f"/sessions/{game}/live",
+                      headers={"If-None-Match": etag}).status_code == 304
+    save_round(app, game)
+    changed = client.get(f"/sessions/{game}/live", headers={"If-None-Match": etag})
+    assert changed.status_code == 200
+    assert changed.json["version"] == version + 1
+
+
+def test_a_server_that_cannot_hold_streams_answers_one_event_and_asks_again(app, client, game):
+    """The test client is no server that holds many requests: as under a sync
+    worker, the stream is one event and a short retry, which is polling."""
+    answer = client.get(f"/sessions/{game}/live", headers={"Accept": "text/event-stream"})
+    assert answer.status_code == 200
+    assert answer.mimetype == "text/event-stream"
+    assert "no-store" in answer.headers["Cache-Control"]
+    version, draft = state_of(app, game)
+    assert text(answer) == f'retry: 1000\ndata: {{"version": {version}, "draft": {draft}}}\n\n'
+
+
+def test_a_signed_out_phone_gets_403_and_another_groups_session_404(app, anonymous, game):
+    assert anonymous.get(f"/sessions/{game}/live").status_code == 403
+    assert anonymous.get(f"/sessions/{game}/live/since/1").status_code == 403
+    with app.app_context():
+        other = services.create_group("Another table", "another passphrase")
+        stranger = signed_in_client(app, other)
+    assert stranger.get(f"/sessions/{game}/live").status_code == 404
+    assert stranger.get(f"/sessions/{game}/live/since/1").status_code == 404
+
+
+def test_a_share_link_follows_its_session_until_revoked(app, client, anonymous, game):
+    link = make_link(client, game)
+    token = link.rsplit("/", 1)[1]
+    assert anonymous.get(f"/share/{token}/live").json["version"] == state_of(app, game)[0]
+    assert anonymous.get(f"/share/{token}x/live").status_code == 404
+    page = text(anonymous.get(f"/share/{token}"))
+    assert f'data-live="/share/{token}/live"' in page
+    assert "data-live-since" not in page  # a read-only page: refreshed, no notice
+
+
+def test_the_words_for_changes_since_a_forms_version(app, client, game):
+    version, _ = state_of(app, game)
+    save_round(app, game, device="Mei's phone")
+    words = text(client.get(f"/sessions/{game}/live/since/{version}"))
+    assert "Round 1 added" in words and "Mei" in words
+    assert "What you typed is kept" in words
+
+
+@pytest.mark.parametrize("path, form", [
+    ("", False), ("/settle", False), ("/changes", False), ("/rounds/1", False),
+    ("/rounds/new", True), ("/rounds/1/edit", True), ("/players", True), ("/rules", True),
+])
+def test_session_pages_say_what_to_follow(app, client, game, path, form):
+    save_round(app, game)
+    version, draft = state_of(app, game)
+    page = text(client.get(f"/sessions/{game}{path}"))
+    assert f'<body data-live="/sessions/{game}/live" data-live-version="{version}"' in page
+    assert f'data-live-draft="{draft}"' in page
+    assert ('data-live-since=' in page) is form
+    assert 'id="live-page" data-live' in page
+    assert "js/live" in page
+
+
+def test_pages_of_no_session_follow_nothing(client):
+    assert "data-live" not in text(client.get("/"))
+
+
+# The watch: one reader a process, waking the streams of a session that changed
+
+
+def test_the_watch_wakes_the_streams_of_a_changed_session_only():
+    states = {1: (1, 0), 2: (5, 0)}
+    reads = []
+
+    def read(ids):
+        reads.append(sorted(ids))
+        return {i: states[i] for i in ids if i in states}
+
+    watch = Watch(read, interval=0.01)
+    woken = {}
+
+    def stream(session_id, name):
+        with watch.watching(session_id, states[session_id]) as wait:
+            woken[name] = wait(states[session_id], 10)
+
+    threads = [threading.Thread(target=stream, args=(1, n)) for n in ("a", "b")]
+    threads.append(threading.Thread(target=stream, args=(2, "c")))
+    for thread in threads:
+        thread.start()
+    while watch.sessions < 2:
+        time.sleep(0.01)
+    states[1] = (2, 0)
+    for thread in threads[:2]:
+        thread.join(10)
+    assert woken == {"a": (2, 0), "b": (2, 0)}
+    assert threads[2].is_alive()  # session 2 did not change
+    del states[2]
+    threads[2].join(10)
+    assert woken["c"] == GONE
+    assert all(ids == sorted(set(ids)) for ids in reads)  # one read for all streams
+
+
+def test_a_wait_without_change_ends_at_its_timeout_with_the_same_state():
+    watch = Watch(lambda ids: {1: (3, 1)}, interval=0.01)
+    with watch.watching(1, (3, 1)) as wait:
+        assert wait((3, 1), 0.05) == (3, 1)
+    assert watch.sessions == 0
+
+
+def test_a_wait_sees_a_change_made_before_it_began():
+    watch = Watch(lambda ids: {1: (4, 0)}, interval=0.01)
+    with watch.watching(1, (3, 0)) as wait:
+        assert wait((3, 0), 10) == (4, 0)
+        assert wait((3, 0), 0) == (4, 0)
+
+
+# Streams held open by a server that can hold them
+
+
+@pytest.fixture
+def served(app):
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield server.server_port
+    app.extensions["live_watch"].close()
+    server.shutdown()
+    thread.join()
+
+
+def signed_in_phone(app, group, port) -> Phone:
+    phone = Phone(port)
+    client = signed_in_client(app, group)
+    phone.cookies["session"] = client.get_cookie("session").value
+    return phone
+
+
+def test_every_open_stream_gets_a_round_saved_on_another_phone(app, group, game, served):
+    app.config["LIVE_POLL_SECONDS"] = 0.1
+    app.extensions["live_watch"].interval = 0.1
+    phones = [signed_in_phone(app, group, served) for _ in range(3)]
+    streams = [phone.stream(f"/sessions/{game}/live") for phone in phones]
+    version, draft = state_of(app, game)
+    assert [s.next_state() for s in streams] == [{"version": version, "draft": draft}] * 3
+    save_round(app, game)
+    assert [s.next_state() for s in streams] == [{"version": version + 1, "draft": draft}] * 3
+    for stream in streams:
+        stream.close()
+
+
+def test_a_stream_ends_after_its_lifetime_and_the_browser_opens_another(
+        app, group, game, served):
+    app.config["LIVE_STREAM_SECONDS"] = 0.2
+    stream = signed_in_phone(app, group, served).stream(f"/sessions/{game}/live")
+    stream.next_state()
+    with pytest.raises(EOFError):
+        stream.next_state()
+
+
+# Under gunicorn as deployed: gevent workers, several of them
+
+
+def test_streams_on_several_workers_follow_a_change_saved_on_any(app, group, game, tmp_path):
+    with Gunicorn(app, tmp_path, workers=3) as server:
+        watchers = [Phone(server.port).sign_in() for _ in range(3)]
+        # More streams than workers: held streams leave the workers free.
+        streams = [watchers[i % 3].stream(f"/sessions/{game}/live") for i in range(12)]
+        version, _ = state_of(app, game)
+        assert {s.next_state()["version"] for s in streams} == {version}
+        saver = Phone(server.port, "Mei's phone").sign_in()
+        _, _, form = saver.request("GET", f"/sessions/{game}/rounds/new")
+        with app.app_context():
+            fields = filled(form, {n: (e.outcome, e.cards) for n, e in EXAMPLE_1.items()})
+        assert saver.request("POST", f"/sessions/{game}/rounds/new", fields)[0] in SAVED
+        with ThreadPoolExecutor(12) as pool:
+            seen = list(pool.map(lambda s: s.next_state()["version"], streams))
+        assert seen == [version + 1] * 12
+        for stream in streams:
+            stream.close()
