@@ -24,6 +24,7 @@ from .limits import (
     DEVICE_MAX,
     FOLDED,
     GROUP_NAME_MAX,
+    KEY_MAX,
     NAME_MAX,
     OUTCOME_MAX,
     SUBJECT_MAX,
@@ -351,6 +352,27 @@ class AuditEvent(Base):
     before: Mapped[dict | None] = mapped_column(sa.JSON)
     after: Mapped[dict | None] = mapped_column(sa.JSON)
     version: Mapped[int | None]
+
+
+class ChangeKey(Base):
+    """A change a phone made, by the key its form carried: unique in the
+    group, so a change is applied at most once however often it is sent.
+    ``answer`` is what the change answered ({"redirect": path}, or {"status":
+    code, "json": body}), told again to every repeat. Written in the change's
+    transaction (services.versioning)."""
+
+    __tablename__ = "change_key"
+    __table_args__ = (sa.UniqueConstraint("group_id", "key"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    group_id: Mapped[int] = mapped_column(
+        sa.ForeignKey("player_group.id", ondelete="CASCADE"))
+    # Sessions are never deleted but with their group: no index for the cascade.
+    session_id: Mapped[int | None] = mapped_column(
+        sa.ForeignKey("game_session.id", ondelete="CASCADE"))
+    key: Mapped[str] = mapped_column(sa.String(KEY_MAX))
+    answer: Mapped[dict] = mapped_column(sa.JSON)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
 class SignIn(Base):

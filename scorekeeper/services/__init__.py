@@ -15,6 +15,7 @@ from .drafts import (
     Hand,
     HandConflict,
     RoundGone,
+    Saved,
     read_draft,
     save_hand,
     set_autosave_rounds,
@@ -55,7 +56,16 @@ from .sessions import (
 )
 from .sharing import create_share_link, revoke_share_link
 from .totals import SEAT_TOTALS
-from .versioning import SNAPSHOT_FIELDS, Conflict, ServiceError, check_version, round_snapshot
+from .versioning import (
+    SNAPSHOT_FIELDS,
+    Conflict,
+    Once,
+    Repeated,
+    ServiceError,
+    applied,
+    check_version,
+    round_snapshot,
+)
 
 __all__ = [
     "DEMO_GROUP",
@@ -67,11 +77,15 @@ __all__ = [
     "Hand",
     "HandConflict",
     "NeedsConfirmation",
+    "Once",
+    "Repeated",
     "RoundGone",
+    "Saved",
     "ServiceError",
     "Settlement",
     "active_players",
     "analyze_tables",
+    "applied",
     "balances",
     "change_house_rules",
     "change_passphrase",

@@ -27,7 +27,7 @@ from ..rules import Entry, Problem, RoundError, score_round
 from ..rules.scoring import OUTCOMES
 from .rounds import DraftChanged, NeedsConfirmation, record_round
 from .sessions import _check_open
-from .versioning import ServiceError
+from .versioning import Once, ServiceError, _answer_again, _remember
 
 
 @dataclass(frozen=True)
@@ -158,13 +158,14 @@ def _assess(session: GameSession, coming: Upcoming, hands: dict[int, Hand]) -> D
 
 def save_hand(session: GameSession, player_id: int, outcome: str, cards: str, *,
               base: int, number: int, device: str = "",
-              phone_player_id: int | None = None) -> Saved:
+              phone_player_id: int | None = None, once: Once | None = None) -> Saved:
     """Save a player's hand in round ``number`` as typed, kept even with
     problems. ``base`` is the hand's version the phone last saw (0: none).
     Refused (HandConflict) if another phone saved a different hand since;
     RoundGone if the round was saved, or the player no longer plays it. With
     the group's autosave_rounds, the last hand in saves the round at once,
-    unless something in it needs a look."""
+    unless something in it needs a look. ``once``: the save's key
+    (versioning), given what it returns."""
     _check_open(session)
     if outcome not in OUTCOMES:
         raise ServiceError(f"The outcome {outcome!r} is not one of {', '.join(OUTCOMES)}")
@@ -197,8 +198,15 @@ def save_hand(session: GameSession, player_id: int, outcome: str, cards: str, *,
     db.session.flush()
     hands[player_id] = Hand.of(row)
     draft = _assess(session, coming, hands)
+    saved = Saved(hands[player_id], draft)
+    _remember(session.group_id, once, saved, session=session)
     db.session.commit()
-    return Saved(hands[player_id], draft, _autosave(session, coming, draft, device))
+    recorded = _autosave(session, coming, draft, device)
+    if recorded is None:
+        return saved
+    saved = replace(saved, recorded=recorded)
+    _answer_again(session.group_id, once, saved)
+    return saved
 
 
 def _take_draft_version(session: GameSession) -> int:

@@ -14,7 +14,7 @@ from ..rules import (
     Transfer,
     settle,
 )
-from .versioning import ServiceError, _audit, _claim
+from .versioning import Once, ServiceError, _audit, _claim, _remember
 
 
 def balances(session: GameSession) -> dict[int, int]:
@@ -43,7 +43,8 @@ def settlement(session: GameSession) -> list[Settlement]:
 
 
 def set_paid(session: GameSession, payer_id: int, payee_id: int, cents: int,
-             paid: bool, *, device: str = "", version: int | None = None) -> None:
+             paid: bool, *, device: str = "", version: int | None = None,
+             once: Once | None = None) -> None:
     """Mark one of the session's transfers as paid, or not paid."""
     due = {(s.transfer.payer.id, s.transfer.payee.id, s.transfer.cents)
            for s in settlement(session)}
@@ -60,4 +61,5 @@ def set_paid(session: GameSession, payer_id: int, payee_id: int, cents: int,
             session.payments.remove(payment)
     if paid:
         session.payments.append(Payment(payer_id=payer_id, payee_id=payee_id, cents=cents))
+    _remember(session.group_id, once, session=session)
     db.session.commit()

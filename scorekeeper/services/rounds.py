@@ -48,9 +48,11 @@ from ..rules.cards import scan_cards
 from .sessions import _check_open, _check_rules, _check_table, active_players
 from .totals import _add_round_to_seats, _total_seats
 from .versioning import (
+    Once,
     ServiceError,
     _audit,
     _claim,
+    _remember,
     _saving,
     _snapshot,
     check_version,
@@ -142,13 +144,14 @@ def _score(order: list[Player], entries: dict[str, Entry], rules: HouseRules,
 def record_round(session: GameSession, entries: dict[str, Entry],
                  confirmed: str | None = None, *, device: str = "",
                  version: int | None = None, coming: Upcoming | None = None,
-                 draft: int | None = None) -> int:
+                 draft: int | None = None, once: Once | None = None) -> int:
     """Save the next round and return its number. ``entries`` are by player
     name; ``confirmed`` is the digest of the warnings the table has accepted;
     ``version`` is the session's version the form was built on; ``coming`` is
     upcoming(session) if the caller has read it in this transaction; ``draft``
     is the draft version the form saw of the round filled in together (None:
     the caller does not follow one). The draft's hands are taken away with it.
+    ``once``: the change's key (versioning), given the round's number.
 
     It is written without ORM objects (the most frequent write, kept lean):
     the round, its entries in one statement, and its totals added to the seats
@@ -170,6 +173,7 @@ def record_round(session: GameSession, entries: dict[str, Entry],
         _audit(session.group_id, RoundAdded(_snapshot(
             coming.number, coming.dealer.name, list(zip(names, rows, strict=True))), entered_by),
                session=session, device=device)
+        _remember(session.group_id, once, coming.number, session=session)
     return coming.number
 
 
@@ -232,7 +236,7 @@ def _round_seats(round_: Round) -> list[Player]:
 
 
 def edit_round(round_: Round, entries: dict[str, Entry], confirmed: str | None = None, *,
-               device: str = "", version: int | None = None) -> Round:
+               device: str = "", version: int | None = None, once: Once | None = None) -> Round:
     """Change what was entered for a round; later rounds are scored again."""
     session = round_.session
     _check_open(session)
@@ -247,10 +251,12 @@ def edit_round(round_: Round, entries: dict[str, Entry], confirmed: str | None =
         _total_seats(session)
         _audit(session.group_id, RoundEdited(before, round_snapshot(round_)), session=session,
                device=device)
+        _remember(session.group_id, once, round_, session=session)
     return round_
 
 
-def delete_round(round_: Round, *, device: str = "", version: int | None = None) -> None:
+def delete_round(round_: Round, *, device: str = "", version: int | None = None,
+                 once: Once | None = None) -> None:
     """Remove a round; the rounds after it move up a number and are scored again.
     The audit trail keeps the round, so it can be restored."""
     session = round_.session
@@ -268,10 +274,11 @@ def delete_round(round_: Round, *, device: str = "", version: int | None = None)
         _rescore_after(session, number - 1)
         _total_seats(session)
         _audit(session.group_id, RoundDeleted(before), session=session, device=device)
+        _remember(session.group_id, once, session=session)
 
 
 def restore_round(session: GameSession, deletion: AuditEvent, *, device: str = "",
-                  version: int | None = None) -> Round:
+                  version: int | None = None, once: Once | None = None) -> Round:
     """Put a deleted round back at the number it had (or last, if there are
     fewer rounds now); the rounds after it move down a number and are scored again."""
     _check_open(session)
@@ -302,6 +309,7 @@ def restore_round(session: GameSession, deletion: AuditEvent, *, device: str = "
         _total_seats(session)
         _audit(session.group_id, RoundRestored(round_snapshot(round_), deletion.id),
                session=session, device=device)
+        _remember(session.group_id, once, round_, session=session)
     return round_
 
 
@@ -407,7 +415,8 @@ def _rescore_after(session: GameSession, number: int) -> None:
 
 
 def change_house_rules(session: GameSession, rules: HouseRules, currency: str, *,
-                       device: str = "", version: int | None = None) -> None:
+                       device: str = "", version: int | None = None,
+                       once: Once | None = None) -> None:
     """Correct a session's house rules: every round is scored again under them.
 
     Who dealt and the order of play stay as they were at the table; the points,
@@ -435,4 +444,5 @@ def change_house_rules(session: GameSession, rules: HouseRules, currency: str, *
     _total_seats(session)
     _audit(session.group_id, RulesChanged(*was, rules.to_json(), session.currency),
            session=session, device=device)
+    _remember(session.group_id, once, session=session)
     db.session.commit()

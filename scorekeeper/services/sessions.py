@@ -21,7 +21,7 @@ from ..extensions import db
 from ..limits import MAX_PLAYERS, MIN_PLAYERS, NAME_MAX, clean_name
 from ..models import GameSession, Group, Player, Seat, utcnow
 from ..rules import HouseRules, RulesError
-from .versioning import ServiceError, _audit, _claim
+from .versioning import Once, ServiceError, _audit, _claim, _remember
 
 
 def _player_name(name: str) -> str:
@@ -89,7 +89,8 @@ def _check_table(rules: HouseRules, n_players: int) -> None:
 
 def start_session(group: Group, names: list[str], rules: HouseRules,
                   first_dealer: str | None = None, currency: str = "RM",
-                  rng: random.Random | None = None, *, device: str = "") -> GameSession:
+                  rng: random.Random | None = None, *, device: str = "",
+                  once: Once | None = None) -> GameSession:
     """A new session with players seated clockwise in the order given.
 
     ``first_dealer`` is one of the names, or None to draw one at random.
@@ -116,6 +117,7 @@ def start_session(group: Group, names: list[str], rules: HouseRules,
     _audit(group.id, SessionStarted(tuple(p.name for p in players), dealer.name,
                                     session.currency, rules.to_json()),
            session=session, device=device)
+    _remember(group.id, once, session, session=session)
     db.session.commit()
     return session
 
@@ -131,7 +133,7 @@ def _renumber_seats(seats: list[Seat]) -> None:
 
 
 def join_session(session: GameSession, name: str, position: int, *, device: str = "",
-                 version: int | None = None) -> Player:
+                 version: int | None = None, once: Once | None = None) -> Player:
     """Seat a player (new, known, or back after leaving) before the ``position``-th
     player clockwise; ``position`` equal to the number seated puts them last."""
     _check_open(session)
@@ -161,12 +163,13 @@ def join_session(session: GameSession, name: str, position: int, *, device: str 
     _audit(session.group_id,
            SeatJoined(player.name, tuple(s.player.name for s in everyone if s.active)),
            session=session, device=device)
+    _remember(session.group_id, once, player, session=session)
     db.session.commit()
     return player
 
 
 def leave_session(session: GameSession, player_id: int, *, device: str = "",
-                  version: int | None = None) -> None:
+                  version: int | None = None, once: Once | None = None) -> None:
     """The player's seat stays in its place, inactive, so that a deal they would
     have had passes on from where they sat."""
     _check_open(session)
@@ -179,6 +182,7 @@ def leave_session(session: GameSession, player_id: int, *, device: str = "",
     _claim(session, version)
     seat.active = False
     _audit(session.group_id, SeatLeft(seat.player.name), session=session, device=device)
+    _remember(session.group_id, once, session=session)
     db.session.commit()
 
 
@@ -187,17 +191,19 @@ def _check_open(session: GameSession) -> None:
         raise ServiceError("This session has ended")
 
 
-def end_session(session: GameSession, *, device: str = "", version: int | None = None) -> None:
+def end_session(session: GameSession, *, device: str = "", version: int | None = None,
+                once: Once | None = None) -> None:
     _check_open(session)
     _claim(session, version)
     session.ended_at = utcnow()
     _count_finished(session.group_id, 1)
     _audit(session.group_id, SessionEnded(), session=session, device=device)
+    _remember(session.group_id, once, session=session)
     db.session.commit()
 
 
 def reopen_session(session: GameSession, *, device: str = "",
-                   version: int | None = None) -> None:
+                   version: int | None = None, once: Once | None = None) -> None:
     """Open an ended session again, so a round can be corrected."""
     if not session.is_finished:
         raise ServiceError("This session is still open")
@@ -205,6 +211,7 @@ def reopen_session(session: GameSession, *, device: str = "",
     session.ended_at = None
     _count_finished(session.group_id, -1)
     _audit(session.group_id, SessionReopened(), session=session, device=device)
+    _remember(session.group_id, once, session=session)
     db.session.commit()
 
 

@@ -1,13 +1,15 @@
 """The protocol every change follows: it claims the session's next version
 (so of two phones saving on the same version only one succeeds; the other
 gets Conflict), is written to the audit trail with the phone that made it,
-and commits once."""
+records its key if its form carried one (so that it is applied at most
+once), and commits once."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import cast
+from dataclasses import dataclass
+from typing import Any, cast
 
 import sqlalchemy as sa
 from sqlalchemy.orm.attributes import set_committed_value
@@ -15,7 +17,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 from ..audit import SNAPSHOT_FIELDS, Payload, RoundSnapshot, SnapshotEntry
 from ..extensions import db
 from ..limits import DEVICE_MAX, SUBJECT_MAX
-from ..models import AuditEvent, GameSession, Round
+from ..models import AuditEvent, ChangeKey, GameSession, Round
 
 
 class ServiceError(ValueError):
@@ -30,6 +32,60 @@ class Conflict(ServiceError):
         super().__init__("This session was changed from another phone while you were on "
                          "this page: nothing was saved. Check what changed, then save again.")
         self.since = since
+
+
+@dataclass(frozen=True)
+class Once:
+    """The key a change's form carried, and ``answer``: given what the change
+    returns, what it answers (ChangeKey.answer), told again to its repeats."""
+
+    key: str
+    answer: Callable[[Any], dict]
+
+
+class Repeated(Exception):
+    """The change was applied already under this key (a double tap, a retry):
+    nothing more was written; ``answer`` is what the first one answered."""
+
+    def __init__(self, answer: dict) -> None:
+        super().__init__("This change was made already")
+        self.answer = answer
+
+
+def applied(group_id: int, key: str) -> dict | None:
+    """What the group's change with this key answered, if it was applied."""
+    return db.session.scalar(sa.select(ChangeKey.answer).where(
+        ChangeKey.group_id == group_id, ChangeKey.key == key))
+
+
+def _remember(group_id: int, once: Once | None, result: Any = None, *,
+              session: GameSession | None = None) -> None:
+    """Record the change's key with its answer, last in its transaction. A
+    key taken already (by a repeat, which on PostgreSQL waits here for the
+    first to commit) rolls the change back: Repeated, with the first's answer."""
+    if once is None:
+        return
+    db.session.flush()  # the change's own rows first: their errors are not the key's
+    try:
+        db.session.execute(sa.insert(ChangeKey).values(
+            group_id=group_id, session_id=session.id if session else None, key=once.key,
+            answer=once.answer(result)))
+    except sa.exc.IntegrityError:
+        db.session.rollback()
+        first = applied(group_id, once.key)
+        if first is None:  # a key that is no longer there: not this change's to answer
+            raise
+        raise Repeated(first) from None
+
+
+def _answer_again(group_id: int, once: Once | None, result: Any) -> None:
+    """Change what a key answers, for a change that went on in a transaction
+    of its own (a hand whose save then saved the round)."""
+    if once is not None:
+        db.session.execute(sa.update(ChangeKey).where(
+            ChangeKey.group_id == group_id, ChangeKey.key == once.key
+        ).values(answer=once.answer(result)))
+        db.session.commit()
 
 
 def check_version(session: GameSession, version: int | None, *, fresh: bool = False) -> None:

@@ -44,6 +44,7 @@ from .access import device_label
 from .filters import isolated, money, signed_money
 from .history import rules_summary
 from .loading import add_session_id, load_game_session
+from .once import once, redirecting
 from .paging import page_number
 
 bp = Blueprint("changes", __name__, url_prefix="/sessions/<int:session_id>/changes")
@@ -61,6 +62,7 @@ def index():
 
 
 @bp.post("/<int:event_id>/restore")
+@once
 def restore(event_id: int):
     deletion = queries.session_event(g.game, event_id)
     if deletion is None or deletion.action != Action.ROUND_DELETE:
@@ -76,7 +78,9 @@ def restore(event_id: int):
         return render_changes(1, error="This page was out of date. Here are the changes as they "
                                        "are now: tap Restore again if you still want it."), 400
     try:
-        round_ = services.restore_round(g.game, deletion, device=device_label(), version=version)
+        round_ = services.restore_round(
+            g.game, deletion, device=device_label(), version=version,
+            once=redirecting(lambda restored: url_for("rounds.show", number=restored.number)))
     except services.ServiceError as error:
         return render_changes(1, error=str(error)), 409
     return redirect(url_for("rounds.show", number=round_.number))

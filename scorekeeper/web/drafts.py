@@ -13,6 +13,7 @@ from ..services import Draft, Hand
 from .access import device_label, phone_player_id
 from .changes import phone_words
 from .loading import add_session_id, load_game_session
+from .once import answering, once
 
 bp = Blueprint("drafts", __name__, url_prefix="/sessions/<int:session_id>/draft")
 bp.url_value_preprocessor(load_game_session)
@@ -25,6 +26,7 @@ def state():
 
 
 @bp.post("/<int:player_id>")
+@once
 def save(player_id: int):
     sent = read_sent_hand(request.get_json(silent=True))
     if sent is None:
@@ -35,7 +37,8 @@ def save(player_id: int):
     try:
         saved = services.save_hand(g.game, player_id, sent.outcome, sent.cards, base=sent.base,
                                    number=sent.number, device=device_label(),
-                                   phone_player_id=phone_player_id())
+                                   phone_player_id=phone_player_id(),
+                                   once=answering(lambda done: _saved(done, player_id)))
     except services.HandConflict as conflict:
         return {"error": str(conflict), "hand": _hand(conflict.hand),
                 "state": _state(conflict.draft, True)}, 409
@@ -43,6 +46,12 @@ def save(player_id: int):
         return {"error": str(gone), "state": _state(gone.draft, True)}, 409
     except services.ServiceError as error:
         return {"error": str(error)}, 409
+    return _saved(saved, player_id)
+
+
+def _saved(saved: services.Saved, player_id: int) -> dict:
+    """The answer to a hand saved: the hand, its problems, the round now, and
+    the round's number if the save recorded it."""
     answer = {"hand": _hand(saved.hand), "problems": list(saved.draft.place_of(player_id).problems),
               "state": _state(saved.draft, True)}
     if saved.recorded is not None:

@@ -14,6 +14,7 @@ from ..rules.cards import scan_cards
 from .access import device_label, phone_player_id
 from .changes import describe_all
 from .loading import add_session_id, load_game_session
+from .once import once, redirecting
 from .round_form import (
     Conflicted,
     Notice,
@@ -32,6 +33,7 @@ bp.url_defaults(add_session_id)
 
 
 @bp.route("/new", methods=["GET", "POST"])
+@once
 def new():
     if g.game.is_finished:
         return _closed()
@@ -50,7 +52,8 @@ def new():
             saved = _save(form, coming.number, coming.order, outcome,
                           lambda entries, confirmed, version: services.record_round(
                               g.game, entries, confirmed=confirmed, device=device_label(),
-                              version=version, coming=coming, draft=form.parsed_draft()))
+                              version=version, coming=coming, draft=form.parsed_draft(),
+                              once=redirecting(lambda saved: url_for(".show", number=saved))))
         except services.Conflict as conflict:
             queries.load_board(g.game)  # afresh: a refused save rolled back
             coming = queries.upcoming(g.game)
@@ -92,6 +95,7 @@ def show(number):
 
 
 @bp.route("/<int:number>/edit", methods=["GET", "POST"])
+@once
 def edit(number):
     round_ = queries.load_round(g.game, number)
     form = RoundForm()
@@ -115,7 +119,8 @@ def edit(number):
             saved = _save(form, number, order, outcome,
                           lambda entries, confirmed, version: services.edit_round(
                               round_, entries, confirmed=confirmed, device=device_label(),
-                              version=version))
+                              version=version,
+                              once=redirecting(lambda _: url_for(".show", number=number))))
         except services.Conflict as conflict:
             return _edit_conflict(form, number, conflict.since)
         if saved is not None:
@@ -153,6 +158,7 @@ def _edit_conflict(form: RoundForm, number: int, since: int):
 
 
 @bp.post("/<int:number>/delete")
+@once
 def delete(number):
     round_ = queries.load_round(g.game, number)
     form = VersionForm()
@@ -168,11 +174,12 @@ def delete(number):
     if not form.validate() or version is None:
         abort(400)
     try:
-        services.delete_round(round_, device=device_label(), version=version)
+        services.delete_round(round_, device=device_label(), version=version,
+                              once=redirecting(lambda _: url_for("sessions.board")))
     except services.Conflict as conflict:
         return _delete_conflict(number, conflict.since)
     flash(f"Round {number} is deleted. The history of changes can restore it.")
-    return redirect(url_for("sessions.board", session_id=g.game.id))
+    return redirect(url_for("sessions.board"))
 
 
 def _delete_conflict(number: int, since: int):

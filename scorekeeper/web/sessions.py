@@ -21,11 +21,14 @@ from ..rules import PRESETS, preset_name
 from .access import device_label, phone_player_id, set_phone_player, signed_in_group
 from .filters import isolated, local_time, money
 from .loading import add_session_id, load_game_session
+from .once import new_key, once, redirecting
 from .paging import page_number
 
 bp = Blueprint("sessions", __name__)
 bp.url_value_preprocessor(load_game_session)
 bp.url_defaults(add_session_id)
+# A new key for each form that changes a session (web/once.py).
+bp.add_app_template_global(new_key, "change_key")
 
 
 # The pages a phone is kept awake on while their session is open (wake.js).
@@ -46,6 +49,7 @@ def phone_at_the_table() -> dict:
 
 
 @bp.route("/sessions/new", methods=["GET", "POST"])
+@once
 def new():
     last = queries.last_time(signed_in_group())
     last_rules = None if last is None else (last.rules, last.currency)
@@ -60,7 +64,9 @@ def new():
         try:
             session = services.start_session(
                 signed_in_group(), form.names(), form.house_rules(), form.dealer_name(),
-                form.currency.data, device=device_label())
+                form.currency.data, device=device_label(),
+                once=redirecting(lambda started: url_for("sessions.board",
+                                                         session_id=started.id)))
         except services.ServiceError as error:
             start_error = str(error)
         else:
@@ -177,13 +183,14 @@ def seat_choices(seated):
 
 
 @bp.post("/sessions/<int:session_id>/players")
+@once
 def join():
     form = JoinForm()
     form.position.choices = seat_choices(services.active_players(g.game))
     if form.validate():
         try:
             services.join_session(g.game, form.name.data, form.position.data,
-                                  device=device_label())
+                                  device=device_label(), once=redirecting(_to_board))
         except services.ServiceError as error:
             form.name.errors.append(str(error))
         else:
@@ -192,9 +199,11 @@ def join():
 
 
 @bp.post("/sessions/<int:session_id>/players/<int:player_id>/leave")
+@once
 def leave(player_id):
     try:
-        services.leave_session(g.game, player_id, device=device_label())
+        services.leave_session(g.game, player_id, device=device_label(),
+                               once=redirecting(_to_board))
     except services.ServiceError as error:
         return render_players(leave_error=str(error), leaving=player_id)
     return redirect(url_for("sessions.board"))
@@ -231,37 +240,41 @@ def share_text(game, plan) -> str:
 
 
 @bp.post("/sessions/<int:session_id>/settle/paid")
+@once
 def paid():
     form = PaidForm()
     if not form.validate():
         abort(400)
     try:
         services.set_paid(g.game, form.payer_id.data, form.payee_id.data, form.cents.data,
-                          form.paid.data, device=device_label())
+                          form.paid.data, device=device_label(), once=redirecting(_to_transfers))
     except services.ServiceError as error:
         return render_settle(error=str(error))
-    return redirect(url_for("sessions.settle", _anchor="transfers"))
+    return redirect(_to_transfers())
 
 
 @bp.post("/sessions/<int:session_id>/reopen")
+@once
 def reopen():
     try:
-        services.reopen_session(g.game, device=device_label())
+        services.reopen_session(g.game, device=device_label(), once=redirecting(_to_board))
     except services.ServiceError:
         pass  # already open: the scoreboard shows it as it is
     return redirect(url_for("sessions.board"))
 
 
 @bp.post("/sessions/<int:session_id>/end")
+@once
 def end():
     try:
-        services.end_session(g.game, device=device_label())
+        services.end_session(g.game, device=device_label(), once=redirecting(_to_board))
     except services.ServiceError as error:
         return render_settle(error=str(error))
     return redirect(url_for("sessions.board"))
 
 
 @bp.route("/sessions/<int:session_id>/rules", methods=["GET", "POST"])
+@once
 def rules():
     """Correct the house rules or currency: every round is scored again."""
     game = g.game
@@ -277,7 +290,8 @@ def rules():
         try:
             services.change_house_rules(game, form.house_rules(), form.currency.data,
                                         device=device_label(),
-                                        version=form.parsed_version())
+                                        version=form.parsed_version(),
+                                        once=redirecting(_to_board))
         except services.Conflict as conflict:
             error, status = str(conflict), 409
             form.version.data = str(game.version)  # saving again applies these rules
@@ -288,3 +302,11 @@ def rules():
     elif form.errors:
         status = 422
     return render_template("sessions/rules.html", game=game, form=form, error=error), status
+
+
+def _to_board(_=None) -> str:
+    return url_for("sessions.board")
+
+
+def _to_transfers(_=None) -> str:
+    return url_for("sessions.settle", _anchor="transfers")

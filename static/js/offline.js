@@ -1,6 +1,5 @@
 // Registers the service worker (sw.js, from web/offline.py) and keeps a form
 // that could not be sent as typed, saying so by its button.
-"use strict";
 
 const script = document.querySelector("script[data-worker]");
 let sending = null;  // the form being sent, and its button

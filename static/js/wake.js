@@ -1,28 +1,10 @@
-// Keep the screen on while a session is open (Screen Wake Lock API), unless
-// the switch is off; the choice is remembered on this phone. The lock goes
-// when the page is hidden, so it is asked for again when the page shows.
-// Where the API is missing (or without this script) the switch stays hidden.
-"use strict";
+// Keeps the screen on while a session is open (Screen Wake Lock API), unless
+// the switch is off, as remembered on this phone. The lock goes when the page
+// is hidden: it is asked for again when the page shows. Without the API the
+// switch stays hidden.
 
 const KEY = "scorekeeper.keepScreenOn";
 const bar = document.querySelector(".wake");
-
-// Some browsers refuse storage (private modes): the switch then forgets.
-function remembered() {
-  try {
-    return localStorage.getItem(KEY) !== "off";
-  } catch {
-    return true;
-  }
-}
-
-function remember(on) {
-  try {
-    localStorage.setItem(KEY, on ? "on" : "off");
-  } catch {
-    // nothing to do: on by default next time
-  }
-}
 
 if (bar && "wakeLock" in navigator) {
   const input = bar.querySelector(".wake-input");
@@ -30,9 +12,16 @@ if (bar && "wakeLock" in navigator) {
   let lock = null;
   let asking = false;
 
-  const show = (state, message) => {
+  const show = (state, message = "") => {
     bar.dataset.state = state;
     status.textContent = message;
+  };
+
+  const release = async () => {
+    const held = lock;
+    lock = null;
+    show("off");
+    if (held) await held.release();
   };
 
   const acquire = async () => {
@@ -44,27 +33,29 @@ if (bar && "wakeLock" in navigator) {
         if (lock === held) lock = null;
       });
       lock = held;
-      show("on", "");
+      show("on");
       if (!input.checked) await release();  // switched off while asking
     } catch {
-      // Refused: power saving, or a browser that does not allow it here.
+      // refused: power saving, or not allowed here
       show("refused", "The screen could not be kept on: it may dim as usual.");
     } finally {
       asking = false;
     }
   };
 
-  const release = async () => {
-    const held = lock;
-    lock = null;
-    show("off", "");
-    if (held) await held.release();
-  };
-
-  input.checked = remembered();
+  // Storage may be refused (private modes): the switch is then on, and forgets.
+  try {
+    input.checked = localStorage.getItem(KEY) !== "off";
+  } catch {
+    input.checked = true;
+  }
   bar.hidden = false;
   input.addEventListener("change", () => {
-    remember(input.checked);
+    try {
+      localStorage.setItem(KEY, input.checked ? "on" : "off");
+    } catch {
+      // not remembered
+    }
     if (input.checked) acquire();
     else release();
   });

@@ -145,6 +145,16 @@ def visible_text(response) -> str:
     return " ".join(unescape(re.sub(r"<[^>]+>", " ", body)).split())
 
 
+def page_weight(html: bytes | str) -> int:
+    """What a page weighs, uncompressed: its HTML and every stylesheet and
+    script it links from static/ (issue 3 allows 60 KB)."""
+    if isinstance(html, str):
+        html = html.encode()
+    names = re.findall(rb'(?:href|src)="/static/([^"?]+\.(?:css|js))"', html)
+    return len(html) + sum(len((ROOT / "static" / re.sub(r"\.[0-9a-f]{8}\.", ".", n.decode()))
+                               .read_bytes()) for n in names)
+
+
 # The SQL statements a request runs
 
 
@@ -310,10 +320,15 @@ def post_import(client, body: bytes, name="Back again", **changes):
 
 
 def send_hand(client, session_id: int, player_id: int, outcome: str, cards: str = "", *,
-              base: int = 0, number: int = 1, token: str | None = None):
+              base: int = 0, number: int = 1, token: str | None = None,
+              key: object = None):
     """A player's hand sent as together.js sends it: JSON, with the CSRF token
-    (of ``token``, else read from the round form) in the X-CSRFToken header."""
+    (of ``token``, else read from the round form) in the X-CSRFToken header;
+    with the change's ``key`` if one is given."""
     token = token or csrf_token(client, f"/sessions/{session_id}/rounds/new")
+    document = {"outcome": outcome, "cards": cards, "base": base, "number": number}
+    if key is not None:
+        document["key"] = key
     return client.post(f"/sessions/{session_id}/draft/{player_id}", headers={"X-CSRFToken": token},
-                       json={"outcome": outcome, "cards": cards, "base": base, "number": number})
+                       json=document)
 

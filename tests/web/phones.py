@@ -93,6 +93,7 @@ class Gunicorn:
     """gunicorn.conf.py as deployed, on the test's database."""
 
     def __init__(self, app, tmp_path, workers=3):
+        tmp_path.mkdir(parents=True, exist_ok=True)  # for gunicorn's control socket
         self.port = free_port()
         self.environ = {**os.environ, "PORT": str(self.port), "WEB_CONCURRENCY": str(workers),
                         "SECRET_KEY": app.config["SECRET_KEY"],

@@ -204,17 +204,21 @@ def test_a_stream_ends_after_its_lifetime_and_the_browser_opens_another(
         stream.next_state()
 
 
-# Under gunicorn as deployed: gevent workers, several of them
+# Under gunicorn as deployed: gevent workers, several of them, on two app servers
 
 
-def test_streams_on_several_workers_follow_a_change_saved_on_any(app, group, game, tmp_path):
-    with Gunicorn(app, tmp_path, workers=3) as server:
-        watchers = [Phone(server.port).sign_in() for _ in range(3)]
+def test_streams_on_several_workers_and_servers_follow_a_change_saved_on_any(
+        app, group, game, tmp_path):
+    """Two app servers on one database, as behind a load balancer without sticky
+    sessions: streams on both, the round saved through the second."""
+    with Gunicorn(app, tmp_path / "a", workers=3) as first, \
+            Gunicorn(app, tmp_path / "b", workers=2) as second:
+        watchers = [Phone(server.port).sign_in() for server in (first, second, first)]
         # More streams than workers: held streams leave the workers free.
         streams = [watchers[i % 3].stream(f"/sessions/{game}/live") for i in range(12)]
         version, _ = state_of(app, game)
         assert {s.next_state()["version"] for s in streams} == {version}
-        saver = Phone(server.port, "Mei's phone").sign_in()
+        saver = Phone(second.port, "Mei's phone").sign_in()
         _, _, form = saver.request("GET", f"/sessions/{game}/rounds/new")
         with app.app_context():
             fields = filled(form, {n: (e.outcome, e.cards) for n, e in EXAMPLE_1.items()})

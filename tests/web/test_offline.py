@@ -146,6 +146,18 @@ def test_the_worker_caches_every_static_file_by_its_current_name(anonymous):
     assert 'const OFFLINE = "/offline";' in script
 
 
+def test_a_kept_page_finds_its_stylesheets_and_scripts_in_the_worker(app, client):
+    """Each page links app.css and its area's stylesheet: all cached ahead, by
+    the names the pages link them by."""
+    game = start(app, EXAMPLE_1)
+    cached = set(worker_files(client.get("/sw.js").text).values())
+    for page in ("", "/rounds/new", "/rounds/1", "/rounds/1/edit", "/settle", "/changes"):
+        html = client.get(f"/sessions/{game}{page}").text
+        linked = re.findall(r'(?:href|src)="(/static/[^"]+)"', html)
+        assert len([url for url in linked if url.endswith(".css")]) >= 2, page
+        assert set(linked) <= cached, page
+
+
 @pytest.fixture
 def own_static(app, tmp_path):
     """The app serving a copy of static/, to edit, with hashes read afresh."""

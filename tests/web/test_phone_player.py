@@ -199,7 +199,7 @@ def test_her_row_is_marked_on_the_round_settle_and_players_pages(app, client, ev
     assert "Cat (this phone): Ann pays you RM 6.50 Dan pays you RM 4.50 Balances" in settle
 
     players = client.get(f"/sessions/{evening}/players").text
-    assert re.search(r'<li class="sessions-me">\s*<form[^>]*>\s*<input[^>]*>\s*'
+    assert re.search(r'<li class="sessions-me">\s*<form[^>]*>\s*(?:<input[^>]*>\s*)+'
                      r'<span class="board-seat"><span class="board-seat-name">Cat</span> '
                      r'<span class="sessions-you"', players)
 

@@ -1,0 +1,84 @@
+"""A double tap on Save over a slow network saves one round (issue 17): both
+taps reach the server, carrying the key of the one form, and the second is
+answered as the first."""
+
+import re
+
+import pytest
+import sqlalchemy as sa
+from playwright.sync_api import Error, expect
+
+from scorekeeper import services
+from scorekeeper.extensions import db
+from scorekeeper.models import AuditEvent, Round
+from scorekeeper.rules import HouseRules
+from tests.conftest import the_group
+from tests.e2e.conftest import PHONE, sign_in
+
+
+@pytest.fixture(scope="module")
+def game(live_app):
+    with live_app.app_context():
+        return services.start_session(the_group(), ["Ann", "Ben", "Cat", "Dan"],
+                                      HouseRules.rummi(), "Ann").id
+
+
+@pytest.fixture
+def phone(browser, base_url, live_app):
+    """A phone whose requests all pass through the test's routes: the
+    service worker, which would send the pages' requests itself, is kept out."""
+    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True,
+                                  device_scale_factor=1, base_url=base_url,
+                                  service_workers="block")
+    page = context.new_page()
+    sign_in(page)
+    yield page
+    context.close()
+
+
+def test_a_double_tap_on_save_over_a_slow_network_saves_one_round(phone, live_app, game):
+    page = phone
+    url = f"/sessions/{game}/rounds/new"
+    held = []  # (route, the server's answer) of each POST, answered late
+
+    def slow_network(route):
+        """The POST reaches the server at once; its answer comes back only
+        once the phone has sent the second (the taps cross on the network)."""
+        held.append((route, route.fetch(max_redirects=0)))
+
+    page.route(re.compile(r".*/rounds/new$"),
+               lambda route: slow_network(route) if route.request.method == "POST"
+               else route.continue_())
+    page.goto(url)
+    for name, cards in {"Ann": "3C", "Ben": "8H", "Cat": "QS", "Dan": "4D"}.items():
+        page.get_by_label(f"Cards left in {name}'s hand").fill(cards)
+    save = page.get_by_role("button", name="Save round 1")
+    save.scroll_into_view_if_needed()
+    box = save.bounding_box()
+    assert box is not None
+    centre = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.touchscreen.tap(*centre)  # a finger's taps: nothing waits for the page to load
+    for _ in range(100):  # until the first POST has been answered by the server
+        if held:
+            break
+        page.wait_for_timeout(50)
+    page.touchscreen.tap(*centre)
+    for _ in range(100):
+        if len(held) == 2:
+            break
+        page.wait_for_timeout(50)
+    assert len(held) == 2, "both taps reached the server"
+    answers = [(response.status, response.headers.get("location")) for _, response in held]
+    assert answers == [(302, f"/sessions/{game}/rounds/1")] * 2
+    for route, response in held:
+        try:
+            route.fulfill(response=response)
+        except Error:
+            pass  # the browser gave up waiting for the first when the second was sent
+    page.wait_for_url(re.compile(rf"/sessions/{game}/rounds/1$"))
+    expect(page.get_by_role("heading", level=1)).to_contain_text("Round 1")
+    with live_app.app_context():
+        assert db.session.scalar(sa.select(sa.func.count(Round.id))
+                                 .where(Round.session_id == game)) == 1
+        assert db.session.scalar(sa.select(sa.func.count(AuditEvent.id)).where(
+            AuditEvent.session_id == game, AuditEvent.action == "round.add")) == 1
