@@ -1,17 +1,12 @@
-// Live pages: a session's page follows the changes made on other phones
-// without a reload. The server streams the session's state (web/live.py); when
-// the session changes, the page's live regions ([data-live] with an id) are
-// fetched again and put in place, keeping the scroll position, what is open
-// and what has focus. A page with a form being filled in is never touched: a
-// notice above it says what changed and from which phone. Every change, the
-// round filled in together's included, is also told to the page's other
-// scripts as a "live:change" event on document ({version, draft}).
-"use strict";
+// Live pages follow the session's stream (web/live.py): on a change, the live
+// regions ([data-live] with an id) are fetched again and put in place, keeping
+// the scroll, what is open and the focus; a page with a form is never touched,
+// a notice above it says what changed. Every change (a hand filled in together
+// too) is told to other scripts by a "live:change" event ({version, draft}).
 
 const body = document.body;
-const streamUrl = body.dataset.live;
+const main = document.getElementById("main");
 let version = Number(body.dataset.liveVersion);
-let draft = Number(body.dataset.liveDraft);
 let source = null;
 let refreshing = null;
 
@@ -20,31 +15,26 @@ function formVersion() {
   return field && field.value ? Number(field.value) : version;
 }
 
+function make(tag, id, className) {
+  const made = document.createElement(tag);
+  made.id = id;
+  made.className = className;
+  made.setAttribute("role", "status");
+  return made;
+}
+
 async function noticeChanges() {
   const since = body.dataset.liveSince.replace(/\d+$/, String(formVersion()));
   const response = await fetch(since, {credentials: "same-origin"});
   if (!response.ok) return;
   let notice = document.getElementById("live-notice");
   if (!notice) {
-    notice = document.createElement("div");
-    notice.id = "live-notice";
-    notice.className = "live-notice";
-    notice.setAttribute("role", "status");
+    notice = make("div", "live-notice", "live-notice");
     notice.tabIndex = -1;
-    const main = document.getElementById("main");
-    main.insertBefore(notice, main.firstChild);
+    main.prepend(notice);
   }
   notice.innerHTML = await response.text();
-  const hide = document.createElement("button");
-  hide.type = "button";
-  hide.className = "live-hide";
-  hide.textContent = "Hide";
-  hide.addEventListener("click", () => notice.remove());
-  notice.appendChild(hide);
-}
-
-function openDetails(region) {
-  return new Set([...region.querySelectorAll("details[open][id]")].map((d) => d.id));
+  notice.querySelector(".live-hide").addEventListener("click", () => notice.remove());
 }
 
 async function refreshRegions() {
@@ -59,7 +49,7 @@ async function refreshRegions() {
   for (const region of document.querySelectorAll("[data-live][id]")) {
     const replacement = fresh.getElementById(region.id);
     if (!replacement) continue;
-    const open = openDetails(region);
+    const open = [...region.querySelectorAll("details[open][id]")].map((details) => details.id);
     region.replaceWith(document.adoptNode(replacement));
     for (const id of open) {
       const details = document.getElementById(id);
@@ -70,35 +60,23 @@ async function refreshRegions() {
   if (focused && document.getElementById(focused)) {
     document.getElementById(focused).focus({preventScroll: true});
   }
-  const freshBody = fresh.body.dataset;
-  if (freshBody.liveVersion) version = Number(freshBody.liveVersion);
-  announce("Brought up to date with a change from another phone.");
-}
-
-// For screen readers: a polite word that the page changed under them.
-function announce(words) {
+  if (fresh.body.dataset.liveVersion) version = Number(fresh.body.dataset.liveVersion);
+  // For screen readers: a polite word that the page changed under them.
   let status = document.getElementById("live-status");
   if (!status) {
-    status = document.createElement("p");
-    status.id = "live-status";
-    status.className = "sessions-vh";
-    status.setAttribute("role", "status");
-    document.getElementById("main").appendChild(status);
+    status = make("p", "live-status", "sessions-vh");
+    main.append(status);
   }
-  status.textContent = words;
+  status.textContent = "Brought up to date with a change from another phone.";
 }
 
 function showGone(status) {
   if (document.getElementById("live-gone")) return;
-  const gone = document.createElement("p");
-  gone.id = "live-gone";
-  gone.className = "live-notice";
-  gone.setAttribute("role", "status");
+  const gone = make("p", "live-gone", "live-notice");
   gone.textContent = status === 404
     ? "This was changed on another phone and is no longer here. Go back to the scoreboard."
     : "This page could not be brought up to date: reload it.";
-  const main = document.getElementById("main");
-  main.insertBefore(gone, main.firstChild);
+  main.prepend(gone);
 }
 
 async function follow(state) {
@@ -110,24 +88,19 @@ async function follow(state) {
       await refreshRegions();
     }
   }
-  if (state.draft !== draft) draft = state.draft;
   document.dispatchEvent(new CustomEvent("live:change", {detail: state}));
 }
 
-function changed(event) {
-  const state = JSON.parse(event.data);
-  // One refresh at a time, each after the one before: the last state wins.
-  refreshing = (refreshing || Promise.resolve())
-    .then(() => follow(state))
-    .catch(() => showGone(0));
-}
-
 function connect() {
-  source = new EventSource(streamUrl);
-  source.onmessage = changed;
+  source = new EventSource(body.dataset.live);
+  // One change at a time, each after the one before: the last state wins.
+  source.onmessage = (event) => {
+    const state = JSON.parse(event.data);
+    refreshing = (refreshing || Promise.resolve()).then(() => follow(state)).catch(() => showGone(0));
+  };
 }
 
-if (streamUrl && window.EventSource) {
+if (body.dataset.live && window.EventSource) {
   connect();
   // A phone that slept may have had its stream closed: open it again on waking.
   document.addEventListener("visibilitychange", () => {

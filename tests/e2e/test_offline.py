@@ -6,6 +6,7 @@ import re
 
 import pytest
 import sqlalchemy as sa
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
 from scorekeeper import services
@@ -41,11 +42,21 @@ def seen_pages(table) -> dict[str, str]:
 
 
 def controlled(page) -> None:
-    """Wait until the service worker is active and controls the page."""
+    """Wait until the service worker is active and controls the page. A worker
+    whose install failed (a file fetch lost on a busy machine) is registered
+    again by the next page load, as on a phone."""
     # A function, not an expression: Playwright would eval() an expression in
     # the page, which its Content-Security-Policy refuses.
-    page.wait_for_function("() => navigator.serviceWorker.controller"
-                           " && navigator.serviceWorker.controller.state === 'activated'")
+    for attempt in range(3):
+        try:
+            page.wait_for_function("() => navigator.serviceWorker.controller && "
+                                   "navigator.serviceWorker.controller.state === 'activated'",
+                                   timeout=15_000)
+            return
+        except PlaywrightTimeout:
+            if attempt == 2:
+                raise
+            page.reload()
 
 
 def see(page, urls) -> None:
