@@ -126,9 +126,11 @@ def test_the_watch_wakes_the_streams_of_a_changed_session_only():
     watch = Watch(read, interval=0.01)
     woken = {}
 
+    seen = dict(states)  # what each stream's page was built on
+
     def stream(session_id, name):
-        with watch.watching(session_id, states[session_id]) as wait:
-            woken[name] = wait(states[session_id], 10)
+        with watch.watching(session_id, seen[session_id]) as wait:
+            woken[name] = wait(seen[session_id], 10)
 
     threads = [threading.Thread(target=stream, args=(1, n)) for n in ("a", "b")]
     threads.append(threading.Thread(target=stream, args=(2, "c")))
