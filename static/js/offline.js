@@ -18,6 +18,10 @@ function notSent({form, button}) {
 if ("serviceWorker" in navigator) {
   navigator.serviceWorker.register(script.dataset.worker, {scope: script.dataset.scope})
     .catch(() => {});  // no worker: the app works online as before
+  // Loaded while the worker was starting: not yet in its hands.
+  navigator.serviceWorker.ready.then((registration) => {
+    if (!navigator.serviceWorker.controller) registration.active.postMessage("claim");
+  });
   // The worker found no network for a form sent (its 204 kept this page).
   navigator.serviceWorker.addEventListener("message", (event) => {
     if (event.data === "not-sent" && sending) notSent(sending);

@@ -34,6 +34,11 @@ self.addEventListener("activate", (event) => {
     .then(keepOpenPages));
 });
 
+// A page that loaded while the worker was starting asks to be controlled.
+self.addEventListener("message", (event) => {
+  if (event.data === "claim") event.waitUntil(self.clients.claim());
+});
+
 // The pages open when the worker starts were loaded before it: fetched again
 // to be kept, so that the page a phone first installs from works offline too.
 async function keepOpenPages() {

@@ -119,5 +119,5 @@ def test_a_share_page_follows_the_session_without_signing_in(phones, table, live
     reader.goto(f"/share/{token}")
     mark(reader)
     save_round_on(ann, table, {"Ann": "5S", "Ben": "9H", "Cat": "KC", "Dan": "2C"})
-    expect(reader.locator("#live-page")).to_contain_text("Round 1", timeout=LIVE)
+    expect(reader.locator("#live-page")).to_contain_text("Round 2", timeout=LIVE)  # the next round
     assert not_reloaded(reader)
