@@ -41,7 +41,7 @@ from ..models import AuditEvent
 from ..rules import HouseRules, RulesError, preset_name
 from ..rules.cards import scan_cards
 from .access import device_label
-from .filters import isolated, money, signed_money
+from .filters import isolated, priced, signed_money
 from .history import rules_summary
 from .loading import add_session_id, load_game_session
 from .once import once, redirecting
@@ -243,7 +243,7 @@ def describe(event: AuditEvent, currency: str) -> Change:
         case PaymentPaid() | PaymentUnpaid():
             state = "paid" if isinstance(payload, PaymentPaid) else "not paid"
             change.title = (f"{isolated(payload.payer)} → {isolated(payload.payee)} "
-                            f"{currency} {money(payload.cents)} marked {state}")
+                            f"{priced(payload.cents, currency)} marked {state}")
         case PlayerAdded(name=name):
             change.title = f"{isolated(name)} joined the group"
         case PlayerRenamed(old=old_name, new=new_name):

@@ -13,6 +13,7 @@ from datetime import datetime
 from markupsafe import Markup, escape
 
 from ..models import wall_clock
+from ..rules import HouseRules
 from .access import current_group
 
 MINUS = "\u2212"
@@ -23,6 +24,19 @@ def money(cents: int) -> str:
     sign = MINUS if cents < 0 else ""
     whole, part = divmod(abs(cents), 100)
     return f"{sign}{whole:,}.{part:02d}"
+
+
+def priced(cents: int, currency: str) -> str:
+    """An amount with its currency: "RM 1.50"."""
+    return f"{currency} {money(cents)}"
+
+
+def money_scheme(rules: HouseRules, currency: str) -> str:
+    """How a session with money counts it: "tiers 0·1·2·3 × RM 1.00", or
+    "RM 0.10 a point"."""
+    if rules.scheme == "tiered":
+        return f"tiers {'·'.join(map(str, rules.tiers))} × {priced(rules.unit_cents, currency)}"
+    return f"{priced(rules.point_cents, currency)} a point"
 
 
 def signed_money(cents: int) -> str:

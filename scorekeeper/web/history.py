@@ -8,7 +8,7 @@ from ..forms.history import HistoryFilterForm, RenameForm
 from ..models import Player
 from ..rules import HouseRules, parse_cards, preset_name
 from .access import device_label, require_group, signed_in_group
-from .filters import money
+from .filters import money_scheme, priced
 from .loading import group_row_or_404
 from .paging import page_number
 
@@ -87,22 +87,15 @@ DEALERS = {"winner": "the winner", "loser": "the worst loser", "rotate": "the ne
 
 def rules_summary(rules: HouseRules, currency: str) -> list[tuple[str, str]]:
     """The settings that matter most when reading a session back, as (name, value)."""
-    def amount(cents: int) -> str:
-        return f"{currency} {money(cents)}"
-
     summary = [("Passport", "any meld" if rules.passport == "any" else "a run only")]
     if rules.scheme == "none":
         summary.append(("Money", "none, points only"))
     else:
-        if rules.scheme == "tiered":
-            tiers = "·".join(str(t) for t in rules.tiers)
-            summary.append(("Money", f"tiers {tiers} × {amount(rules.unit_cents)}"))
-        else:
-            summary.append(("Money", f"{amount(rules.point_cents)} a point"))
         summary += [
-            ("Hu", f"{amount(rules.hu_cents)} from each player"),
-            ("Tien Hu", f"{amount(rules.tien_hu_cents)} from each player"),
-            ("Joker/ace", f"{amount(rules.joker_ace_cents)} a unit"
+            ("Money", money_scheme(rules, currency)),
+            ("Hu", f"{priced(rules.hu_cents, currency)} from each player"),
+            ("Tien Hu", f"{priced(rules.tien_hu_cents, currency)} from each player"),
+            ("Joker/ace", f"{priced(rules.joker_ace_cents, currency)} a unit"
              if rules.joker_ace_cents else "off"),
         ]
     summary += [

@@ -83,10 +83,11 @@ def take_hands(form: RoundForm, order: list[Player], hands) -> list[Notice]:
     """Put hands saved from other phones (DraftEntry rows) in the form in place
     of what was typed for those players; a notice for each, with what was typed."""
     by_id = {p.id: p for p in order}
+    hand_of = {hand.player_id: hand for hand in hands if hand.player_id in by_id}
     notices = []
     for sub in form.entries:
-        hand = next((h for h in hands if h.player_id == _posted_int(sub.player.raw_data)), None)
-        if hand is None or hand.player_id not in by_id:
+        hand = hand_of.get(_posted_int(sub.player.raw_data))
+        if hand is None:
             continue
         typed = _described(sub.outcome.data, sub.cards.data or "")
         sub.outcome.data, sub.cards.data = hand.outcome, hand.cards

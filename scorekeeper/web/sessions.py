@@ -19,7 +19,7 @@ from ..forms.sessions import (
 )
 from ..rules import PRESETS, preset_name
 from .access import device_label, phone_player_id, set_phone_player, signed_in_group
-from .filters import isolated, local_time, money
+from .filters import isolated, local_time, money_scheme, priced
 from .loading import add_session_id, load_game_session
 from .once import new_key, once, redirecting
 from .paging import page_number
@@ -44,8 +44,13 @@ def phone_at_the_table() -> dict:
     game = g.get("game")
     if game is None or g.get("database_failed"):  # (a failed database: ask it nothing)
         return {"phone_player": None, "keep_awake": False}
-    return {"phone_player": queries.seated_player(game, phone_player_id()),
+    return {"phone_player": phone_player(),
             "keep_awake": request.endpoint in AWAKE_PAGES and not game.is_finished}
+
+
+def phone_player() -> int | None:
+    """This phone's player if they sit (or sat) at the session of the page, else None."""
+    return queries.seated_player(g.game, phone_player_id())
 
 
 @bp.route("/sessions/new", methods=["GET", "POST"])
@@ -89,9 +94,6 @@ def last_time_summary(last: queries.LastTime) -> str:
     if name != "Own rules":
         return f"{name} rules as they come, money in {currency}."
 
-    def amount(cents: int) -> str:
-        return f"{currency} {money(cents)}"
-
     parts = [f"{rules.packs} packs" if rules.packs != 2 else "",
              f"{rules.jokers} jokers at {rules.joker_points} points",
              "run passport" if rules.passport == "run" else "any passport",
@@ -100,10 +102,11 @@ def last_time_summary(last: queries.LastTime) -> str:
     if rules.scheme == "none":
         parts.append("points only, no money")
     else:
-        parts += [f"tiers {'·'.join(map(str, rules.tiers))} × {amount(rules.unit_cents)}"
-                  if rules.scheme == "tiered" else f"{amount(rules.point_cents)} a point",
-                  f"Hu {amount(rules.hu_cents)}", f"Tien Hu {amount(rules.tien_hu_cents)}",
-                  f"joker/ace {amount(rules.joker_ace_cents)}" if rules.joker_ace_cents else ""]
+        parts += [money_scheme(rules, currency),
+                  f"Hu {priced(rules.hu_cents, currency)}",
+                  f"Tien Hu {priced(rules.tien_hu_cents, currency)}",
+                  f"joker/ace {priced(rules.joker_ace_cents, currency)}"
+                  if rules.joker_ace_cents else ""]
     return f"own rules, money in {currency}. " + " · ".join(part for part in parts if part) + "."
 
 
@@ -130,7 +133,7 @@ def render_board(phone_error=None):
     # one a row (6% of the page's work).
     round_href = url_for("rounds.show", number=0).removesuffix("0")
     board = queries.scoreboard(g.game)
-    own = queries.own_standing(board.standings, queries.seated_player(g.game, phone_player_id()),
+    own = queries.own_standing(board.standings, phone_player(),
                                by_points=g.game.rules.scheme == "none")
     return render_template("sessions/board.html", game=g.game, board=board,
                            round_href=round_href, own=own, phone_error=phone_error), \
@@ -217,12 +220,12 @@ def settle():
 def render_settle(error=None):
     game = g.game
     plan = services.settlement(game)
-    me = queries.seated_player(game, phone_player_id())
+    me = phone_player()
     # This phone's player's own transfers first, the others in their order.
-    own_first = sorted(plan, key=lambda s: me not in (s.transfer.payer.id, s.transfer.payee.id))
+    mine = [s for s in plan if me in (s.transfer.payer.id, s.transfer.payee.id)]
     return render_template(
-        "sessions/settle.html", game=game, standings=queries.standings(game), plan=own_first,
-        mine=[s for s in own_first if me in (s.transfer.payer.id, s.transfer.payee.id)],
+        "sessions/settle.html", game=game, standings=queries.standings(game),
+        plan=mine + [s for s in plan if s not in mine], mine=mine,
         message=share_text(game, plan), error=error)
 
 
@@ -232,7 +235,7 @@ def share_text(game, plan) -> str:
     day = local_time(game.started_at)
     lines = [f"Rummy {day.day} {day:%b %Y} \u2014 settle up:"]
     lines += [f"{isolated(s.transfer.payer.name)} pays {isolated(s.transfer.payee.name)} "
-              f"{game.currency} {money(s.transfer.cents)}" + (" (paid)" if s.paid else "")
+              f"{priced(s.transfer.cents, game.currency)}" + (" (paid)" if s.paid else "")
               for s in plan]
     if not plan:
         lines.append("Nobody owes anything.")

@@ -1,13 +1,12 @@
 """Browser tests: the app served on a free local port, driven by Debian's Chromium
 through Playwright at phone size with touch. They skip only where Chromium is missing."""
 
-import threading
 from pathlib import Path
 
 import pytest
-from werkzeug.serving import make_server
 
 from tests.conftest import GROUP_NAME, PASSPHRASE, fresh_app, the_group
+from tests.web.phones import serving
 
 CHROMIUM = Path("/usr/bin/chromium")
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
@@ -26,13 +25,8 @@ def live_app(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def base_url(live_app):
-    server = make_server("127.0.0.1", 0, live_app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}"
-    live_app.extensions["live_watch"].close()
-    server.shutdown()
-    thread.join()
+    with serving(live_app) as port:
+        yield f"http://127.0.0.1:{port}"
 
 
 @pytest.fixture(scope="session")

@@ -6,14 +6,53 @@ import json
 import os
 import subprocess
 import sys
+import threading
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from http.cookies import SimpleCookie
 from urllib.parse import urlencode
+
+from werkzeug.serving import make_server
 
 from tests.conftest import GROUP_NAME, PASSPHRASE
 from tests.web.helpers import ROOT, free_port, token_in
 
 SAVED = (302, 303)
+
+
+@contextmanager
+def serving(app) -> Iterator[int]:
+    """``app`` served by werkzeug in threads on a free port (yielded); the
+    live pages' streams end before the server stops."""
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield server.server_port
+    finally:
+        app.extensions["live_watch"].close()
+        server.shutdown()
+        thread.join()
+
+
+def released_together(calls: list[Callable[[], object]]) -> list:
+    """Run the calls in threads released at the same moment; their answers,
+    in the same order."""
+    barrier = threading.Barrier(len(calls))
+    answers: list = [None] * len(calls)
+
+    def run(i, call):
+        barrier.wait()
+        answers[i] = call()
+
+    threads = [threading.Thread(target=run, args=(i, call)) for i, call in enumerate(calls)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert all(answer is not None for answer in answers), "a request never came back"
+    return answers
 
 
 class Phone:

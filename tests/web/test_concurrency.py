@@ -4,13 +4,11 @@ set. Of two saves made on the same version of a session exactly one is kept;
 the other phone gets the conflict page (409) with its typed cards kept."""
 
 import re
-import threading
 from html import unescape
 
 import pytest
 import sqlalchemy as sa
 from sqlalchemy import event
-from werkzeug.serving import make_server
 
 from scorekeeper import services
 from scorekeeper.extensions import db
@@ -23,7 +21,7 @@ from tests.conftest import (
 )
 from tests.web.examples import EXAMPLE_1, EXAMPLE_RULES, TYPED_1, TYPED_2, TYPED_3
 from tests.web.helpers import filled, form_values
-from tests.web.phones import SAVED, Phone
+from tests.web.phones import SAVED, Phone, released_together, serving
 
 RACES = 5
 
@@ -37,22 +35,9 @@ def round_form(phone: Phone, path: str, entries: dict, names: dict[int, str]) ->
 
 
 def at_once(posts):
-    """Run the (phone, path, fields) posts in threads released together; their
-    answers, in the same order."""
-    barrier = threading.Barrier(len(posts))
-    answers = [None] * len(posts)
-
-    def post(i, phone, path, fields):
-        barrier.wait()
-        answers[i] = phone.request("POST", path, fields)
-
-    threads = [threading.Thread(target=post, args=(i, *p)) for i, p in enumerate(posts)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-    assert all(answer is not None for answer in answers), "a post never came back"
-    return answers
+    """Send the (phone, path, fields) posts at the same moment; their answers,
+    in the same order."""
+    return released_together([lambda p=p: p[0].request("POST", p[1], p[2]) for p in posts])
 
 
 @pytest.fixture(scope="module")
@@ -64,12 +49,8 @@ def served(tmp_path_factory):
                                           first_dealer="D")
             session_id = game.id
             names = {p.id: p.name for p in db.session.scalars(sa.select(Player))}
-        server = make_server("127.0.0.1", 0, app, threaded=True)
-        thread = threading.Thread(target=server.serve_forever, daemon=True)
-        thread.start()
-        yield app, server.server_port, session_id, names
-        server.shutdown()
-        thread.join()
+        with serving(app) as port:
+            yield app, port, session_id, names
 
 
 def audit_count(app, action: str) -> int:

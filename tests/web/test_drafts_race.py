@@ -7,13 +7,11 @@ saves the round with the hands taken away, or is refused with nothing saved."""
 import http.client
 import json
 import re
-import threading
 from functools import partial
 from html import unescape
 
 import pytest
 import sqlalchemy as sa
-from werkzeug.serving import make_server
 
 from scorekeeper import services
 from scorekeeper.extensions import db
@@ -21,7 +19,7 @@ from scorekeeper.models import DraftEntry, GameSession, Player, Round
 from tests.conftest import fresh_app, the_group
 from tests.web.examples import EXAMPLE_RULES, TYPED_1
 from tests.web.helpers import filled, form_values, token_in
-from tests.web.phones import Phone
+from tests.web.phones import Phone, released_together, serving
 
 RACES = 4
 
@@ -35,12 +33,8 @@ def served(tmp_path_factory):
                                           first_dealer="D")
             session_id = game.id
             ids = {p.name: p.id for p in db.session.scalars(sa.select(Player))}
-        server = make_server("127.0.0.1", 0, app, threaded=True)
-        thread = threading.Thread(target=server.serve_forever, daemon=True)
-        thread.start()
-        yield app, server.server_port, session_id, ids
-        server.shutdown()
-        thread.join()
+        with serving(app) as port:
+            yield app, port, session_id, ids
 
 
 def send(phone: Phone, path: str, token: str, body: dict) -> tuple[int, dict]:
@@ -54,24 +48,6 @@ def send(phone: Phone, path: str, token: str, body: dict) -> tuple[int, dict]:
         return response.status, json.loads(response.read())
     finally:
         connection.close()
-
-
-def at_once(calls):
-    """Run the calls (functions) in threads released together; their answers."""
-    barrier = threading.Barrier(len(calls))
-    answers = [None] * len(calls)
-
-    def run(i, call):
-        barrier.wait()
-        answers[i] = call()
-
-    threads = [threading.Thread(target=run, args=(i, call)) for i, call in enumerate(calls)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-    assert all(answer is not None for answer in answers), "a request never came back"
-    return answers
 
 
 def phones_on(port: int, session_id: int, n: int) -> list[tuple[Phone, str]]:
@@ -103,7 +79,7 @@ def test_phones_changing_one_hand_at_once_keep_one_and_show_it(served):
     for race in range(RACES):
         base = hands(app, session_id).get(ids["A"], ("", 0, ""))[1]
         number = coming_number(app, session_id)
-        answers = at_once([
+        answers = released_together([
             partial(send, phone, path, token, {"outcome": "dead", "cards": f"{i + 2}S {race + 2}H",
                                                "base": base, "number": number})
             for i, (phone, token) in enumerate(phones)])
@@ -122,7 +98,7 @@ def test_hands_of_different_players_at_once_are_all_kept(served):
         drafts = db.session.get(GameSession, session_id).draft_version
     number = coming_number(app, session_id)
     known = hands(app, session_id)
-    answers = at_once([
+    answers = released_together([
         partial(send, phone, f"/sessions/{session_id}/draft/{ids[name]}", token,
                 {"outcome": TYPED_1[name][0], "cards": TYPED_1[name][1],
                  "base": known.get(ids[name], ("", 0, ""))[1], "number": number})
@@ -146,7 +122,7 @@ def test_a_save_racing_a_late_hand_never_loses_it(served):
         fields = filled(page, TYPED_1, names)
         base = hands(app, session_id).get(ids["C"], ("", 0, ""))[1]
         late_cards = f"{race + 5}D"  # differs from what the form holds for C
-        saved, sent = at_once([
+        saved, sent = released_together([
             partial(saver.request, "POST", form_path, fields),
             partial(send, late, f"/sessions/{session_id}/draft/{ids['C']}", token,
                     {"outcome": "dead", "cards": late_cards, "base": base, "number": number})])

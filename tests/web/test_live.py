@@ -6,7 +6,6 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from werkzeug.serving import make_server
 
 from scorekeeper import services
 from scorekeeper.extensions import db
@@ -15,7 +14,7 @@ from scorekeeper.web.watch import GONE, Watch
 from tests.conftest import signed_in_client
 from tests.web.examples import EXAMPLE_1, EXAMPLE_RULES
 from tests.web.helpers import filled, make_link, text
-from tests.web.phones import SAVED, Gunicorn, Phone
+from tests.web.phones import SAVED, Gunicorn, Phone, serving
 
 
 @pytest.fixture
@@ -168,13 +167,8 @@ def test_a_wait_sees_a_change_made_before_it_began():
 
 @pytest.fixture
 def served(app):
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield server.server_port
-    app.extensions["live_watch"].close()
-    server.shutdown()
-    thread.join()
+    with serving(app) as port:
+        yield port
 
 
 def signed_in_phone(app, group, port) -> Phone:

@@ -3,7 +3,6 @@ most once: the same POST twice (a double tap, a retry after a timeout) makes
 one change, and the repeat gets the first one's answer; twice at the same
 moment over real HTTP too, on several gunicorn workers."""
 
-import threading
 
 import pytest
 import sqlalchemy as sa
@@ -14,7 +13,7 @@ from scorekeeper.models import AuditEvent, ChangeKey, GameSession, Player, Round
 from tests.conftest import signed_in_client, the_group
 from tests.web.examples import EXAMPLE_1, EXAMPLE_2, EXAMPLE_RULES, TYPED_1, TYPED_2
 from tests.web.helpers import filled, forms_on, send_hand, text
-from tests.web.phones import SAVED, Gunicorn, Phone
+from tests.web.phones import SAVED, Gunicorn, Phone, released_together
 
 
 def game(session_id: int) -> GameSession:
@@ -284,22 +283,8 @@ def test_services_roll_a_repeat_back_whole(sid):
 
 
 def at_once(phone: Phone, path: str, fields: dict, times: int) -> list[tuple]:
-    """The same POST from ``phone``, ``times`` at once (threads released
-    together): their (status, Location, body)."""
-    barrier = threading.Barrier(times)
-    answers: list = [None] * times
-
-    def post(i):
-        barrier.wait()
-        answers[i] = phone.request("POST", path, fields)
-
-    threads = [threading.Thread(target=post, args=(i,)) for i in range(times)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-    assert all(answer is not None for answer in answers), "a post never came back"
-    return answers
+    """The same POST from ``phone``, ``times`` at once: their (status, Location, body)."""
+    return released_together([lambda: phone.request("POST", path, fields)] * times)
 
 
 def test_the_same_round_sent_at_once_to_several_workers_is_saved_once(app, group, tmp_path):
