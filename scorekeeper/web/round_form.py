@@ -105,9 +105,17 @@ def _described(outcome: str, cards: str) -> str:
 
 
 def matches(form: RoundForm, number: int, order: list[Player]) -> bool:
-    """Whether the posted form was made for this round and these players, in order."""
+    """Whether the posted form was made for this round and these players; if
+    so, its entries are put in playing order. (A round kept on a phone offline
+    behind another comes in the form of that one, laid out in its order.)"""
+    seat = {player.id: place for place, player in enumerate(order)}
     posted = [_posted_int(sub.player.raw_data) for sub in form.entries]
-    return _posted_int(form.number.raw_data) == number and posted == [p.id for p in order]
+    if (_posted_int(form.number.raw_data) != number or len(posted) != len(seat)
+            or set(posted) != set(seat)):
+        return False
+    by_player = dict(zip(posted, form.entries.entries, strict=True))
+    form.entries.entries[:] = [by_player[player.id] for player in order]
+    return True
 
 
 def _posted_int(raw_data) -> int | None:

@@ -1,8 +1,22 @@
 // Registers the service worker (sw.js, from web/offline.py) and keeps a form
-// that could not be sent as typed, saying so by its button.
+// that could not be sent as typed, saying so by its button; a new round's
+// form goes to queue.js instead, which keeps the round until it can be sent.
 
 const script = document.querySelector("script[data-worker]");
+const WAITING = "scorekeeper-waiting";  // queue.js keeps these two
+const SENT = "scorekeeper-sent";
 let sending = null;  // the form being sent, and its button
+let queue = null;
+const loadQueue = () => (queue ||= import(script.dataset.queue));
+const queued = (form) => form.matches("form.round-form[data-queue]");
+const waiting = () => Number(localStorage.getItem(WAITING)) > 0;
+
+// Kept by the queue rather than said not sent (IndexedDB may be refused).
+function keep({form, button}) {
+  loadQueue().then((module) => module.save(form, button)).catch(() => notSent({form, button}));
+}
+
+if (waiting() || sessionStorage.getItem(SENT)) loadQueue().then((module) => module.start());
 
 function notSent({form, button}) {
   form.querySelector(".offline-unsent")?.remove();
@@ -24,15 +38,20 @@ if ("serviceWorker" in navigator) {
   });
   // The worker found no network for a form sent (its 204 kept this page).
   navigator.serviceWorker.addEventListener("message", (event) => {
-    if (event.data === "not-sent" && sending) notSent(sending);
+    if (event.data === "not-sent" && sending) (queued(sending.form) ? keep : notSent)(sending);
   });
 }
 
-// With the phone offline, a form is not sent at all.
+// With the phone offline, a form is not sent at all; a new round is kept,
+// as is one behind rounds that wait (they go first) or refused once.
 document.addEventListener("submit", (event) => {
-  if (event.defaultPrevented || event.target.method !== "post") return;
-  sending = {form: event.target, button: event.submitter};
-  if (!navigator.onLine) {
+  const form = event.target;
+  if (event.defaultPrevented || form.method !== "post") return;
+  sending = {form, button: event.submitter};
+  if (queued(form) && (!navigator.onLine || waiting() || form.dataset.queued)) {
+    event.preventDefault();
+    keep(sending);
+  } else if (!navigator.onLine) {
     event.preventDefault();
     notSent(sending);
   }

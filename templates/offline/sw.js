@@ -162,10 +162,20 @@ async function marked(kept) {
   const bar = `<p class="offline-bar" role="status" data-seen="${when}">` +
     `<span class="offline-bar-text">Offline, as of ${when}</span> ` +
     `<a class="offline-bar-again" href="">Try again</a></p>`;
-  const text = await kept.text();
+  const text = (await kept.text()).replace(KEY, (field, start) => start + newKey());
   const top = /<main\b[^>]*>/.test(text) ? /<main\b[^>]*>/ : /<body\b[^>]*>/;
   const html = text.replace(top, (tag) => tag + bar);
   return new Response(html, {status: 200, headers: kept.headers});
+}
+
+// A form shown again is a new change: its key (web/once.py) is made anew, or
+// a round entered on it would be taken for the one entered on it before.
+const KEY = /(<input type="hidden" name="key" value=")[^"]*/g;
+
+function newKey() {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_")
+    .replace(/=+$/, "");
 }
 
 const DAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];

@@ -69,6 +69,48 @@ def member(page, live_app):
     return page
 
 
+def controlled(page) -> None:
+    """Wait until the service worker is active and controls the page. A worker
+    whose install failed (a file fetch lost on a busy machine) is registered
+    again by the next page load, as on a phone."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    # A function, not an expression: Playwright would eval() an expression in
+    # the page, which its Content-Security-Policy refuses.
+    for attempt in range(3):
+        try:
+            page.wait_for_function("() => navigator.serviceWorker.controller && "
+                                   "navigator.serviceWorker.controller.state === 'activated'",
+                                   timeout=15_000)
+            return
+        except PlaywrightTimeout:
+            if attempt == 2:
+                raise
+            page.reload()
+
+
+def offline(page) -> None:
+    """Tell the page the phone is offline, as a phone's browser would: a page
+    loaded with Chromium's network emulation on thinks it is online."""
+    page.context.set_offline(False)
+    page.context.set_offline(True)
+    page.wait_for_function("() => !navigator.onLine")
+
+
+def see(page, urls) -> None:
+    """Open each page online, as the phone sees it, and wait until the worker
+    has kept the group pages among them (after they were shown)."""
+    urls = list(urls)
+    for url in urls:
+        page.goto(url)
+    page.wait_for_function("""async (paths) => {
+        const name = (await caches.keys()).find((n) => n.startsWith('pages-'));
+        if (!name) return false;
+        const kept = (await (await caches.open(name)).keys()).map((k) => new URL(k.url).pathname);
+        return paths.every((path) => kept.includes(path));
+    }""", arg=[url for url in urls if not url.startswith("/share/")])
+
+
 @pytest.fixture
 def outside_requests(page, base_url):
     """Every request the page makes to a host other than the app's."""

@@ -5,17 +5,21 @@ the network opens the pages it saw, marked with the time it saw them."""
 import re
 
 import pytest
-import sqlalchemy as sa
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
 from scorekeeper import services
-from scorekeeper.extensions import db
-from scorekeeper.models import Round
 from scorekeeper.rules import Entry, HouseRules
 from scorekeeper.web.share import share_url
 from tests.conftest import the_group
-from tests.e2e.conftest import PHONE, phone_page_problems, screenshot, sign_in
+from tests.e2e.conftest import (
+    PHONE,
+    controlled,
+    offline,
+    phone_page_problems,
+    screenshot,
+    see,
+    sign_in,
+)
 
 OTHER_GROUP = ("Saturday table", "another passphrase")
 
@@ -39,38 +43,6 @@ def seen_pages(table) -> dict[str, str]:
     board = table["board"]
     return {"scoreboard": board, "round result": f"{board}/rounds/1",
             "settle up": f"{board}/settle", "round form": f"{board}/rounds/new"}
-
-
-def controlled(page) -> None:
-    """Wait until the service worker is active and controls the page. A worker
-    whose install failed (a file fetch lost on a busy machine) is registered
-    again by the next page load, as on a phone."""
-    # A function, not an expression: Playwright would eval() an expression in
-    # the page, which its Content-Security-Policy refuses.
-    for attempt in range(3):
-        try:
-            page.wait_for_function("() => navigator.serviceWorker.controller && "
-                                   "navigator.serviceWorker.controller.state === 'activated'",
-                                   timeout=15_000)
-            return
-        except PlaywrightTimeout:
-            if attempt == 2:
-                raise
-            page.reload()
-
-
-def see(page, urls) -> None:
-    """Open each page online, as the phone sees it, and wait until the worker
-    has kept the group pages among them (after they were shown)."""
-    urls = list(urls)
-    for url in urls:
-        page.goto(url)
-    page.wait_for_function("""async (paths) => {
-        const name = (await caches.keys()).find((n) => n.startsWith('pages-'));
-        if (!name) return false;
-        const kept = (await (await caches.open(name)).keys()).map((k) => new URL(k.url).pathname);
-        return paths.every((path) => kept.includes(path));
-    }""", arg=[url for url in urls if not url.startswith("/share/")])
 
 
 def kept_pages(page) -> list[str]:
@@ -142,59 +114,11 @@ def test_back_online_the_bar_says_how_to_get_the_page_as_it_is(member, table):
     see(page, [table["board"]])
     page.context.set_offline(True)
     page.goto(table["board"])
+    offline(page)
     page.context.set_offline(False)
     expect(page.locator(".offline-bar")).to_contain_text("Back online, as of")
     page.get_by_role("link", name="Reload").click()
     expect(page.locator(".offline-bar")).to_have_count(0)
-
-
-def test_a_round_typed_offline_stays_typed_and_is_not_sent(member, table, live_app):
-    page = member
-    page.goto(table["board"])
-    controlled(page)
-    form = seen_pages(table)["round form"]
-    see(page, [form])
-    page.context.set_offline(True)
-    page.goto(form)
-    page.get_by_label("Cards left in Ann's hand").fill("5S 9H")
-    page.get_by_role("button", name="Done").click()  # the card pad, put away
-    page.locator(".round-actions button[type=submit]").first.click()
-    note = page.get_by_role("alert").filter(has_text="No network: nothing was sent")
-    expect(note).to_be_visible()
-    expect(page.get_by_label("Cards left in Ann's hand")).to_have_value("5S 9H")
-    assert page.url.endswith(form)
-    # "Try again" would load the form afresh: once something is typed, it goes.
-    expect(page.locator(".offline-bar")).to_contain_text("Offline, as of")
-    expect(page.locator(".offline-bar a")).to_have_count(0)
-    note.scroll_into_view_if_needed()
-    screenshot(page, "offline-round-form")
-    page.context.set_offline(False)
-    assert rounds_of(live_app, table) == 1
-
-
-def test_a_save_lost_on_the_way_keeps_the_form_as_typed(member, table, live_app):
-    """The phone says it is online but the request never arrives (a network
-    that drops mid-send): the worker keeps the page, and it says so."""
-    page = member
-    page.goto(table["board"])
-    controlled(page)
-    form = seen_pages(table)["round form"]
-    page.goto(form)
-    page.context.route("**/rounds/new", lambda route: route.abort()
-                       if route.request.method == "POST" else route.continue_())
-    page.get_by_label("Cards left in Ben's hand").fill("KD")
-    page.locator(".round-actions button[type=submit]").first.click()
-    expect(page.get_by_role("alert").filter(has_text="nothing was sent")).to_be_visible()
-    expect(page.get_by_label("Cards left in Ben's hand")).to_have_value("KD")
-    assert page.url.endswith(form)
-    page.context.unroute("**/rounds/new")
-    assert rounds_of(live_app, table) == 1
-
-
-def rounds_of(live_app, table) -> int:
-    with live_app.app_context():
-        return db.session.scalar(sa.select(sa.func.count(Round.id))
-                                 .where(Round.session_id == table["id"]))
 
 
 def test_a_share_page_is_never_kept(member, table):

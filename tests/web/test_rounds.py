@@ -381,6 +381,33 @@ def test_a_post_with_more_entries_than_seats_is_laid_out_again(app, client, base
     assert html.count('name="entries-') == html.count('name="entries-0-') * 4
 
 
+def test_a_round_kept_offline_behind_another_is_saved_from_that_ones_form(client, base):
+    """A phone offline enters rounds 1 and 2 on the form of round 1, and
+    queue.js sends the second with the next number and version: it is saved
+    for its players, though the form's rows are in round 1's playing order."""
+    page = client.get(f"{base}/new").get_data(as_text=True)
+    first = filled(page, TYPED_1)
+    second = filled(page, TYPED_2) | {"number": "2", "version": str(int(first["version"]) + 1),
+                                      "key": "a-second-rounds-key"}
+    assert client.post(f"{base}/new", data=first).status_code == 302
+
+    def seats(html):
+        values = form_values(html)
+        return [values[f"entries-{i}-player"] for i in range(4)]
+
+    assert seats(client.get(f"{base}/new").get_data(as_text=True)) != seats(page)
+    response = client.post(f"{base}/new", data=second)
+    assert response.headers["Location"] == f"{base}/2"
+    assert net_by_name(2) == {"A": -150, "B": -150, "C": 600, "D": -300}
+    # With a player missing, it is not taken for the round's form.
+    third = filled(page, TYPED_3) | {"number": "3", "version": str(int(first["version"]) + 2),
+                                     "key": "a-third-rounds-key-0"}
+    del third["entries-3-player"]
+    assert "The table changed while this page was open" in text(
+        client.post(f"{base}/new", data=third))
+    assert round_count() == 2
+
+
 def test_no_session_is_created_or_changed_by_a_refused_round(client, base):
     enter(client, base, {**TYPED_1, "A": ("hu", "JK")})
     assert db.session.scalar(sa.select(sa.func.count(GameSession.id))) == 1

@@ -1,0 +1,195 @@
+"""Rounds entered offline (issue 17): kept on the phone, shown as waiting,
+sent by themselves once the network is back, in order and once each; one the
+server refuses comes back as its form, as typed, saying why."""
+
+import re
+
+import pytest
+import sqlalchemy as sa
+from playwright.sync_api import expect
+
+from scorekeeper import services
+from scorekeeper.extensions import db
+from scorekeeper.models import GameSession, Player, Round, RoundEntry
+from scorekeeper.rules import Entry, HouseRules
+from tests.conftest import the_group
+from tests.e2e.conftest import controlled, offline, phone_page_problems, screenshot, see
+
+PLAYERS = ["Ann", "Ben", "Cat", "Dan"]
+FIRST = {"Ann": "3C", "Ben": "8H", "Cat": "QS", "Dan": "hu"}
+HANDS = [{"Ann": "5S 9H", "Ben": "KD", "Cat": "2C", "Dan": "7H"},
+         {"Ann": "4D", "Ben": "JC 3S", "Cat": "10H", "Dan": "6C"}]
+
+
+def start(live_app) -> dict:
+    """A session in play with one round."""
+    with live_app.app_context():
+        game = services.start_session(the_group(), PLAYERS, HouseRules.rummi(), "Ann")
+        services.record_round(game, entries(FIRST))
+        board = f"/sessions/{game.id}"
+        return {"id": game.id, "board": board, "form": f"{board}/rounds/new"}
+
+
+def entries(hands: dict) -> dict:
+    return {name: Entry("hu") if cards == "hu" else Entry("dead", cards)
+            for name, cards in hands.items()}
+
+
+def nets(live_app, session_id) -> dict:
+    """Each round's money, by round number and player."""
+    with live_app.app_context():
+        rows = db.session.execute(
+            sa.select(Round.number, Player.name, RoundEntry.net_cents)
+            .join(RoundEntry.round).join(RoundEntry.player)
+            .where(Round.session_id == session_id)).all()
+    return {(number, name): net for number, name, net in rows}
+
+
+def twin(live_app, rounds: list[dict]) -> dict:
+    """The money of the same rounds saved on another session, straight."""
+    with live_app.app_context():
+        game = services.start_session(the_group(), PLAYERS, HouseRules.rummi(), "Ann")
+        for hands in [FIRST, *rounds]:
+            services.record_round(game, entries(hands))
+        return nets(live_app, game.id)
+
+
+def type_round(page, hands: dict) -> None:
+    for name, cards in hands.items():
+        page.get_by_label(f"Cards left in {name}'s hand").fill(cards)
+
+
+def waiting_on_phone(page) -> int:
+    return int(page.evaluate("() => localStorage.getItem('scorekeeper-waiting') || '0'"))
+
+
+def saved_offline(page, table, told: bool = False) -> None:
+    """Round 2 saved on the round form opened with no network: back on the
+    scoreboard. ``told``: the browser knows (navigator.onLine), so the page
+    keeps the round at once; else the worker finds out, as on a network that
+    looks up but is not."""
+    page.goto(table["board"])
+    controlled(page)
+    see(page, [table["board"], table["form"]])
+    page.context.set_offline(True)
+    page.goto(table["form"])
+    if told:
+        offline(page)
+    type_round(page, HANDS[0])
+    page.get_by_role("button", name="Save round 2").click()
+    page.wait_for_url(re.compile(table["board"] + "$"))
+
+
+def test_rounds_entered_offline_are_sent_in_order_once_each(member, live_app):
+    page = member
+    table = start(live_app)
+    saved_offline(page, table, told=True)
+    queue = page.get_by_role("region", name="Kept on this phone")
+    expect(queue).to_contain_text("Round 2, waiting to be sent")
+    expect(queue).to_contain_text("checked as it is sent")
+    # The next round, on the same page kept offline: it is for round 3.
+    page.get_by_role("link", name="Enter round 3").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Round 3")
+    expect(page.locator(".round-order")).to_contain_text("Round 2 waits on this phone")
+    type_round(page, HANDS[1])
+    page.get_by_role("button", name="Save round 3").click()
+    page.wait_for_url(re.compile(table["board"] + "$"))
+    expect(queue).to_contain_text("Round 3, waiting to be sent")
+    assert phone_page_problems(page) == []
+    screenshot(page, "offline-rounds-waiting")
+    assert len(nets(live_app, table["id"])) == 4  # round 1 only
+
+    page.context.set_offline(False)
+    for number in (2, 3):
+        expect(page.get_by_role("status").filter(
+            has_text=f"Round {number}, kept on this phone, is sent and saved")).to_be_visible(
+            timeout=20_000)  # Chromium may not say the network is back: queue.js retries
+    expect(queue).to_have_count(0)
+    expect(page.locator(".offline-bar")).to_have_count(0)  # the scoreboard as it is now
+    expect(page.get_by_role("link", name="Enter round 4")).to_be_visible()
+    assert nets(live_app, table["id"]) == twin(live_app, HANDS)
+    assert waiting_on_phone(page) == 0
+    page.reload()
+    assert nets(live_app, table["id"]) == twin(live_app, HANDS)
+
+
+@pytest.mark.parametrize("choice", ["another game", "same game"])
+def test_a_round_entered_offline_that_conflicts_comes_back_as_typed(member, live_app, choice):
+    page = member
+    table = start(live_app)
+    saved_offline(page, table)
+    record_elsewhere(live_app, table["id"], HANDS[1])  # meanwhile, from another phone
+
+    page.context.set_offline(False)
+    page.wait_for_url(re.compile(table["form"] + "$"))
+    expect(page.get_by_text("Round 2 was saved from Ben's phone.")).to_be_visible()
+    for name, cards in HANDS[0].items():
+        expect(page.get_by_label(f"Cards left in {name}'s hand")).to_have_value(cards)
+    assert len(nets(live_app, table["id"])) == 8  # the other phone's round 2 only
+    if choice == "another game":
+        screenshot(page, "offline-round-conflict")
+        page.get_by_role("button", name="Save as round 3").click()
+        page.wait_for_url(re.compile(table["board"] + "/rounds/3$"))
+        assert len(nets(live_app, table["id"])) == 12
+    else:
+        page.get_by_role("link", name="Same game: drop mine, see round 2").click()
+        page.wait_for_url(re.compile(table["board"] + "/rounds/2$"))
+        page.goto(table["board"])
+        expect(page.get_by_role("link", name="Enter round 3")).to_be_visible()
+        expect(page.get_by_role("region", name="Kept on this phone")).to_have_count(0)
+        assert len(nets(live_app, table["id"])) == 8
+    assert waiting_on_phone(page) == 0
+
+
+def record_elsewhere(live_app, session_id, hands) -> None:
+    with live_app.app_context():
+        game = db.session.get(GameSession, session_id)
+        services.record_round(game, entries(hands), device="Ben's phone")
+
+
+def test_a_round_kept_when_the_page_is_closed_is_sent_on_the_next_visit(member, live_app):
+    page = member
+    table = start(live_app)
+    saved_offline(page, table)
+    expect(page.get_by_role("region", name="Kept on this phone")).to_be_visible()
+    context = page.context
+    page.close()
+    context.set_offline(False)
+
+    later = context.new_page()
+    later.goto(table["board"])
+    expect(later.get_by_role("status").filter(
+        has_text="Round 2, kept on this phone, is sent and saved")).to_be_visible(timeout=20_000)
+    assert nets(live_app, table["id"]) == twin(live_app, HANDS[:1])
+
+
+@pytest.mark.parametrize("cut", ["offline", "lost"])
+def test_an_edit_with_no_network_stays_typed_and_is_not_sent(member, live_app, cut):
+    """Only a new round waits on the phone: an edit made with no network (the
+    phone offline, or its request lost on the way) is kept as typed, and says so."""
+    page = member
+    table = start(live_app)
+    edit = f"{table['board']}/rounds/1/edit"
+    page.goto(table["board"])
+    controlled(page)
+    see(page, [edit])
+    if cut == "offline":
+        page.context.set_offline(True)
+        page.goto(edit)
+    else:
+        page.context.route("**/rounds/1/edit", lambda route: route.abort()
+                           if route.request.method == "POST" else route.continue_())
+    page.get_by_label("Cards left in Ann's hand").fill("5S 9H")
+    page.locator(".round-actions button[type=submit]").first.click()
+    note = page.get_by_role("alert").filter(has_text="No network: nothing was sent")
+    expect(note).to_be_visible()
+    expect(page.get_by_label("Cards left in Ann's hand")).to_have_value("5S 9H")
+    assert page.url.endswith(edit)
+    if cut == "offline":
+        # "Try again" would load the form afresh: once something is typed, it goes.
+        expect(page.locator(".offline-bar a")).to_have_count(0)
+        note.scroll_into_view_if_needed()
+        screenshot(page, "offline-round-form")
+    page.context.set_offline(False)
+    page.context.unroute("**/rounds/1/edit")
+    assert nets(live_app, table["id"]) == twin(live_app, [])
