@@ -5,7 +5,8 @@
 const box = document.getElementById("together");
 const form = document.querySelector("form.round-form");
 const STATE = box.dataset.state;
-const NUMBER = Number(box.dataset.number);
+// The round this form is for (queue.js moves it on past rounds waiting on the phone).
+const number = () => Number(form.elements.number.value);
 const LABELS = {dead: "Dead", hu: "Hu", tien_hu: "Tien Hu", no_passport: "No passport"};
 const MARKS = {done: ["✓", " in"], check: ["!", " to check"], waiting: ["…", " not yet"]};
 const token = form.querySelector("[name=csrf_token]").value;
@@ -30,6 +31,7 @@ for (const section of form.querySelectorAll(".round-player")) {
     shown: {outcome: "dead", cards: ""},
     theirs: null,  // another phone's hand, waiting for this phone's choice
     mine: 0,  // the version this phone saved
+    key: null, keyed: null,  // the key of the hand last sent (web/once.py), and that hand
     sending: false, again: false,
   };
 }
@@ -108,14 +110,14 @@ function sayStrip(state) {
     strip.append(item);
   }
   note.textContent = "";
-  if (state.number !== NUMBER || !state.open) {
-    const saved = state.open && state.number > NUMBER;
+  if (state.number !== number() || !state.open) {
+    const saved = state.open && state.number > number();
     const gone = make("p", "together-saved", !state.open ? "This session has ended."
-      : saved ? `Round ${NUMBER} is saved. `
+      : saved ? `Round ${number()} is saved. `
       : `The rounds were changed on another phone: this is round ${state.number} now. `);
     if (state.open) {
-      const link = make("a", "", saved ? `See round ${NUMBER}` : `Enter round ${state.number}`);
-      link.href = saved ? form.action.replace(/new$/, String(NUMBER)) : form.action;
+      const link = make("a", "", saved ? `See round ${number()}` : `Enter round ${state.number}`);
+      link.href = saved ? form.action.replace(/new$/, String(number())) : form.action;
       gone.append(link);
     }
     note.append(gone);
@@ -123,7 +125,7 @@ function sayStrip(state) {
   }
   note.append(...state.problems.map((problem) => make("p", "error", problem)));
   if (state.complete) {
-    note.append(make("p", "together-ready", `Everyone is in: tap Save round ${NUMBER}.`),
+    note.append(make("p", "together-ready", `Everyone is in: tap Save round ${number()}.`),
                 ...state.warnings.map((warning) => make("p", "round-warning", warning)));
   }
 }
@@ -133,7 +135,7 @@ function take(state) {
   const first = !known;
   known = state;
   box.dataset.draft = state.draft;  // the draft version this page has taken in
-  const open = state.number === NUMBER && state.open;
+  const open = state.number === number() && state.open;
   for (const player of state.players) {
     const row = rows[player.id];
     const hand = player.hand;
@@ -176,7 +178,7 @@ async function ask() {
 }
 
 async function send(row, keepalive = false) {
-  if (!row || !known || known.number !== NUMBER || !known.open) return;
+  if (!row || !known || known.number !== number() || !known.open) return;
   const hand = typed(row);
   if (row.theirs || same(hand, row.shown)) return;  // waiting for a choice, or nothing new
   if (row.sending) {
@@ -184,11 +186,17 @@ async function send(row, keepalive = false) {
     return;
   }
   row.sending = true;
+  // A new key for a new hand; the same hand sent again (after a failure) keeps its own.
+  if (!row.keyed || !same(hand, row.keyed) || row.keyed.base !== row.base) {
+    row.key = [...crypto.getRandomValues(new Uint8Array(16))]
+      .map((byte) => byte.toString(16).padStart(2, "0")).join("");
+    row.keyed = {...hand, base: row.base};
+  }
   try {
     const response = await fetch(`${STATE}/${row.id}`, {
       method: "POST", credentials: "same-origin", keepalive,
       headers: {"Content-Type": "application/json", "X-CSRFToken": token},
-      body: JSON.stringify({...hand, base: row.base, number: NUMBER}),
+      body: JSON.stringify({...hand, base: row.base, number: number(), key: row.key}),
     });
     const body = await response.json();
     if (response.status === 200) {

@@ -214,3 +214,40 @@ def test_with_the_house_setting_the_last_hand_in_saves_the_round(phone, table, l
     finally:
         with live_app.app_context():
             services.set_autosave_rounds(the_group(), False)
+
+
+def test_a_hand_whose_answer_was_lost_is_sent_again_under_its_key(phone, table):
+    """The hand reaches the server but its answer does not: sent again, it
+    carries the same key and is saved once; another hand gets a key of its own."""
+    url, _ = table
+    ben = phone("Ben")
+    sent = []
+
+    def lose_the_first_answer(route):
+        sent.append(route.request.post_data_json)
+        response = route.fetch()
+        if len(sent) == 1:
+            route.abort()
+        else:
+            route.fulfill(response=response)
+
+    ben.route(re.compile(r"/draft/\d+$"), lambda route: lose_the_first_answer(route)
+              if route.request.method == "POST" else route.continue_())
+    field = ben.get_by_label("Cards left in Ben's hand")
+    field.fill("AS 2S 3S")
+    field.blur()
+    expect(row(ben, "Ben").locator(".together-row .error")).to_contain_text("Not sent")
+    field.dispatch_event("change")  # the field left again: sent again
+    expect(row(ben, "Ben").locator(".together-row .error")).to_have_count(0)
+    field.fill("AS 2S 3S 4S")
+    field.blur()
+    for _ in range(100):
+        if len(sent) == 3:
+            break
+        ben.wait_for_timeout(50)
+    assert [hand["cards"] for hand in sent] == ["AS 2S 3S", "AS 2S 3S", "AS 2S 3S 4S"]
+    keys = [hand["key"] for hand in sent]
+    assert keys[0] == keys[1] != keys[2] and all(re.fullmatch(r"[0-9a-f]{32}", k) for k in keys)
+    state = ben.request.get(f"{url}/draft").json()
+    hand = next(p["hand"] for p in state["players"] if p["name"] == "Ben")
+    assert hand["cards"] == "AS 2S 3S 4S" and hand["version"] == 2  # two hands, not three
