@@ -167,10 +167,11 @@ async function sendOne(item, tokens) {
 }
 
 // The form's token may have expired while the round waited (an hour): a new
-// one from its page, which also says if the phone is still signed in.
+// one from its page, which also says if the phone is still signed in to the
+// round's group (403: signed out; 404: another group's session).
 async function freshToken(url) {
   const page = await fetch(url, {credentials: "same-origin"});
-  if (page.status === 403) throw new Error("signed out");
+  if (page.status === 403 || page.status === 404) throw new Error("not this sign-in's");
   const html = new DOMParser().parseFromString(await page.text(), "text/html");
   const field = html.querySelector("input[name=csrf_token]");
   return field ? field.value : null;
