@@ -97,6 +97,7 @@ export async function send({saving = false, only = null} = {}) {
   sending = true;
   clearTimeout(retry);
   const sent = [];
+  let later = false;
   let shown = false;
   try {
     const stopped = new Set();  // sessions whose next round can't go yet
@@ -108,20 +109,22 @@ export async function send({saving = false, only = null} = {}) {
       }
       const answer = await sendOne(item, tokens);
       if (answer === "saved") {
-        failures = 0;
         sent.push(item);
         continue;
       }
       stopped.add(item.board);
+      later ||= answer === "later";
       if (answer === "refused") {
         shown = true;
         return true;
       }
-      // No network yet (navigator.onLine can say otherwise), or signed out.
-      retry = setTimeout(() => send(), RETRY_MS[Math.min(failures++, RETRY_MS.length - 1)]);
     }
   } finally {
     sending = false;
+    failures = later ? failures + 1 : 0;
+    // No network yet (navigator.onLine can say otherwise), or signed out.
+    if (later) retry = setTimeout(() => send(), RETRY_MS[Math.min(failures, RETRY_MS.length) - 1]);
+    if (sent.length && (shown || !saving)) record(sent);
     if (sent.length && !shown) done(sent, saving);
   }
   return shown || (saving && sent.length > 0);
@@ -177,6 +180,13 @@ async function freshToken(url) {
   return field ? field.value : null;
 }
 
+// Rounds sent, to be said on the page shown next.
+function record(sent) {
+  const said = JSON.parse(sessionStorage.getItem(SENT) || "[]");
+  sessionStorage.setItem(SENT, JSON.stringify([...said, ...sent.map(
+    (item) => ({number: item.number, url: item.saved, board: item.board}))]));
+}
+
 // Rounds sent: on their form's Save, the last one's result, as online; else
 // the page is brought up to date (a form being typed is left alone) and says so.
 function done(sent, saving) {
@@ -184,9 +194,6 @@ function done(sent, saving) {
     location.assign(sent.at(-1).saved);
     return;
   }
-  const said = JSON.parse(sessionStorage.getItem(SENT) || "[]");
-  sessionStorage.setItem(SENT, JSON.stringify([...said, ...sent.map(
-    (item) => ({number: item.number, url: item.saved, board: item.board}))]));
   if (document.querySelector("form.round-form")) {
     showSent();
     waiting().then(showWaiting);
@@ -248,9 +255,9 @@ async function showWaiting(items) {
       "phone saved a round meanwhile). If something is wrong, its form comes back here " +
       "with what was typed."));
   // The scoreboard as last seen: its next round is the one after them.
-  const last = mine.at(-1).number;
-  for (const link of main.querySelectorAll("a[href$='/rounds/new']")) {
-    link.textContent = link.textContent.replace(/\d+/, (shown) => Math.max(shown, last + 1));
+  const last = mine.filter((item) => !item.refused).at(-1);
+  for (const link of last ? main.querySelectorAll("a[href$='/rounds/new']") : []) {
+    link.textContent = link.textContent.replace(/\d+/, (shown) => Math.max(shown, last.number + 1));
   }
   const bar = main.querySelector(".offline-bar");
   if (bar) bar.after(box);
@@ -258,11 +265,12 @@ async function showWaiting(items) {
 }
 
 // A new round's form whose rounds before it wait on this phone: it is for the
-// round after them (the page, kept offline, was made for the first).
+// round after them (the page, kept offline, was made for the first). Not after
+// one refused: that may yet be dropped.
 function follow(form, items) {
   const number = form.elements.number;
   const version = form.elements.version;
-  const last = items.filter((item) => item.board === board(form.action)).at(-1);
+  const last = items.filter((item) => item.board === board(form.action) && !item.refused).at(-1);
   if (!last || !number || last.version < Number(version.value)) return;
   const next = last.number + 1;
   number.value = next;

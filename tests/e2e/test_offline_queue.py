@@ -141,6 +141,38 @@ def test_a_round_entered_offline_that_conflicts_comes_back_as_typed(member, live
     assert waiting_on_phone(page) == 0
 
 
+def test_a_round_refused_for_a_hand_comes_back_and_the_next_waits_for_it(member, live_app):
+    page = member
+    table = start(live_app)
+    page.goto(table["board"])
+    controlled(page)
+    see(page, [table["board"], table["form"]])
+    page.context.set_offline(True)
+    page.goto(table["form"])
+    offline(page)
+    type_round(page, HANDS[0] | {"Ann": "5S 9X"})  # a card that is none
+    page.get_by_role("button", name="Save round 2").click()
+    page.wait_for_url(re.compile(table["board"] + "$"))
+    page.get_by_role("link", name="Enter round 3").click()
+    type_round(page, HANDS[1])
+    page.get_by_role("button", name="Save round 3").click()
+    page.wait_for_url(re.compile(table["board"] + "$"))
+
+    page.context.set_offline(False)
+    page.wait_for_url(re.compile(table["form"] + "$"), timeout=20_000)
+    expect(page.get_by_role("alert")).to_contain_text("Not saved: please correct this")
+    expect(page.get_by_label("Cards left in Ann's hand")).to_have_value("5S 9X")
+    expect(page.get_by_role("region", name="Kept on this phone")).to_contain_text(
+        "Round 3, waiting to be sent")
+    assert len(nets(live_app, table["id"])) == 4 and waiting_on_phone(page) == 2
+
+    page.get_by_label("Cards left in Ann's hand").fill(HANDS[0]["Ann"])
+    page.get_by_role("button", name="Save round 2").click()  # then round 3 goes too
+    page.wait_for_url(re.compile(table["board"] + "/rounds/3$"))
+    assert nets(live_app, table["id"]) == twin(live_app, HANDS)
+    assert waiting_on_phone(page) == 0
+
+
 def record_elsewhere(live_app, session_id, hands) -> None:
     with live_app.app_context():
         game = db.session.get(GameSession, session_id)
