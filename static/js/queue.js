@@ -6,7 +6,7 @@
 
 const DB = "scorekeeper";
 const STORE = "rounds";
-export const WAITING = "scorekeeper-waiting";  // localStorage: how many (offline.js reads it)
+const WAITING = "scorekeeper-waiting";  // localStorage: how many (offline.js reads it)
 const SENT = "scorekeeper-sent";  // sessionStorage: rounds sent, said after the reload
 const REFUSED = "scorekeeper-refused";  // sessionStorage: the round whose form comes back
 const RETRY_MS = [2_000, 4_000, 8_000, 15_000, 30_000];  // after each failure in a row
@@ -40,7 +40,7 @@ async function transact(mode, work) {
   }
 }
 
-export const waiting = () => transact("readonly", (store) => store.getAll());  // by id: in order
+const waiting = () => transact("readonly", (store) => store.getAll());  // by id: in order
 
 async function counted(change) {
   await transact("readwrite", change);
@@ -92,7 +92,7 @@ let retry = null;
 let failures = 0;
 
 // Sends what waits, in order; true if it went to a round's page (saving).
-export async function send({saving = false, only = null} = {}) {
+async function send({saving = false, only = null} = {}) {
   if (sending) return false;
   sending = true;
   clearTimeout(retry);
