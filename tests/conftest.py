@@ -10,6 +10,34 @@ from scorekeeper import create_app
 from scorekeeper.extensions import db
 
 
+def pytest_configure(config):
+    """Under pytest-xdist (``-n 2``), each worker has a PostgreSQL database of
+    its own, named after DATABASE_URL's with the worker's name added, and made
+    if missing: that needs the CREATEDB privilege. Set here, before any test
+    module is imported, it reaches the gunicorn servers the tests start too."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    url = os.environ.get("DATABASE_URL")
+    if worker and url:
+        os.environ["DATABASE_URL"] = worker_database(url, worker)
+
+
+def worker_database(url, worker):
+    shared = sa.make_url(url)
+    own = shared.set(database=f"{shared.database}_{worker}")
+    engine = sa.create_engine(shared, isolation_level="AUTOCOMMIT")
+    try:
+        with engine.connect() as connection:
+            exists = connection.scalar(
+                sa.text("SELECT 1 FROM pg_database WHERE datname = :name"),
+                {"name": own.database})
+            if not exists:
+                quote = engine.dialect.identifier_preparer.quote
+                connection.execute(sa.text(f"CREATE DATABASE {quote(own.database)}"))
+    finally:
+        engine.dispose()
+    return own.render_as_string(hide_password=False)
+
+
 def drop_everything():
     """Drop every table, including ones the models don't know (alembic_version)."""
     metadata = sa.MetaData()
