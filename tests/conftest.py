@@ -1,7 +1,11 @@
 """Fixtures shared by the web tests: app, client, runner (as in Flask's tutorial)."""
 
+import functools
 import os
+import shutil
+import tempfile
 from contextlib import contextmanager
+from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
@@ -47,17 +51,37 @@ def drop_everything():
 
 def empty_tables():
     """The models' tables, and only those, with no rows. On PostgreSQL, tables
-    already there are emptied with one TRUNCATE: dropping and creating them for
-    every test took most of the suite's time there."""
+    already there are emptied row by row and their id sequences restarted:
+    dropping and creating them for every test took most of the suite's time
+    there, and TRUNCATE still took eight times as long as this."""
     if (db.engine.dialect.name == "postgresql"
             and set(sa.inspect(db.engine).get_table_names()) == set(db.metadata.tables)):
-        quote = db.engine.dialect.identifier_preparer.quote
-        names = ", ".join(quote(name) for name in db.metadata.tables)
         with db.engine.begin() as connection:
-            connection.execute(sa.text(f"TRUNCATE {names} RESTART IDENTITY CASCADE"))
+            for table in reversed(db.metadata.sorted_tables):
+                connection.execute(table.delete())
+            for table in db.metadata.sorted_tables:
+                key = table.primary_key.columns
+                if len(key) == 1 and key[0].autoincrement in (True, "auto") \
+                        and isinstance(key[0].type, sa.Integer):
+                    connection.execute(
+                        sa.text("SELECT setval(pg_get_serial_sequence(:table, :column), 1, false)"),
+                        {"table": table.name, "column": key[0].name})
     else:
         drop_everything()
         db.create_all()
+
+
+@functools.cache
+def empty_sqlite_file() -> Path:
+    """A SQLite file with the models' tables and no rows, made once a run:
+    copying it is quicker than creating the tables for every test."""
+    import scorekeeper.models  # noqa: F401  (the tables' definitions)
+
+    path = Path(tempfile.mkdtemp()) / "empty.sqlite3"
+    engine = sa.create_engine(f"sqlite:///{path}")
+    db.metadata.create_all(engine)
+    engine.dispose()
+    return path
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -88,16 +112,24 @@ TEST_SECRET_KEY = "a secret key for tests, long enough to sign"
 def fresh_app(folder, **config):
     """An app on empty tables: in PostgreSQL when DATABASE_URL is set, else in
     a new SQLite file in ``folder``."""
+    url = os.environ.get("DATABASE_URL")
+    emptied = False
+    if url is None:
+        sqlite_file = folder / "test.sqlite3"
+        if not sqlite_file.exists():
+            shutil.copyfile(empty_sqlite_file(), sqlite_file)
+            emptied = True
+        url = f"sqlite:///{sqlite_file}"
     app = create_app({
-        "SQLALCHEMY_DATABASE_URI": os.environ.get("DATABASE_URL")
-        or f"sqlite:///{folder / 'test.sqlite3'}",
+        "SQLALCHEMY_DATABASE_URI": url,
         # A werkzeug hash far quicker than Argon2id: tests make hundreds.
         "PASSPHRASE_HASH_METHOD": "pbkdf2:sha256:1000",
         "SECRET_KEY": TEST_SECRET_KEY,
         **config,
     })
-    with app.app_context():
-        empty_tables()
+    if not emptied:
+        with app.app_context():
+            empty_tables()
     yield app
     with app.app_context():
         db.session.remove()
