@@ -42,13 +42,50 @@ def browser():
         browser.close()
 
 
+FAILED = pytest.StashKey[bool]()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    report = yield
+    if report.failed:
+        item.stash[FAILED] = True
+    return report
+
+
 @pytest.fixture
-def page(browser, base_url):
+def page(request, browser, base_url):
     context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True,
                                   device_scale_factor=1, base_url=base_url)
+    happened = watch(context)
     page = context.new_page()
     yield page
+    if request.node.stash.get(FAILED, False):
+        print_what_happened(context, happened)
     context.close()
+
+
+def watch(context) -> list[str]:
+    """What the context's pages do (where they go, what they log), in order:
+    shown when a test fails, as a browser's console would."""
+    happened: list[str] = []
+
+    def went(frame) -> None:
+        if frame.parent_frame is None:
+            happened.append(f"went to {frame.url}")
+
+    context.on("page", lambda page: page.on("framenavigated", went))
+    context.on("console", lambda message: happened.append(
+        f"console {message.type}: {message.text}"))
+    context.on("weberror", lambda error: happened.append(f"error: {error.error}"))
+    return happened
+
+
+def print_what_happened(context, happened: list[str]) -> None:
+    print("In the browser, in order:", *happened, sep="\n  ")
+    for each in context.pages:
+        print(f"\nThe page at {each.url} shows:")
+        print(each.locator("body").inner_text(timeout=2_000)[:2_000])
 
 
 def sign_in(page, name=GROUP_NAME, passphrase=PASSPHRASE) -> None:
