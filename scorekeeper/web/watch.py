@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import logging
 import threading
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
@@ -43,7 +42,8 @@ class Watch:
         self._lock = threading.Lock()
         self._watched: dict[int, _Watched] = {}
         self._reading = False
-        self._closed = False
+        self._closed = threading.Event()
+        self._reader: threading.Thread | None = None
 
     @contextmanager
     def watching(self, session_id: int, state: State) -> Iterator[Callable[[State, float], State]]:
@@ -54,11 +54,12 @@ class Watch:
             if watched is None:
                 watched = self._watched[session_id] = _Watched(state)
             watched.streams += 1
-            if self._closed:
+            if self._closed.is_set():
                 _changed(watched, GONE)
             elif not self._reading:
                 self._reading = True
-                threading.Thread(target=self._read, name="live-watch", daemon=True).start()
+                self._reader = threading.Thread(target=self._read, name="live-watch", daemon=True)
+                self._reader.start()
         try:
             yield lambda known, timeout: _wait(watched, known, timeout)
         finally:
@@ -72,19 +73,22 @@ class Watch:
         return len(self._watched)
 
     def close(self) -> None:
-        """End every stream (as if its session were gone) and stop reading:
-        for a server shutting down."""
+        """End every stream (as if its session were gone) and stop reading,
+        waiting for a read under way: for a server shutting down."""
         with self._lock:
-            self._closed = True
+            self._closed.set()
             for watched in self._watched.values():
                 _changed(watched, GONE)
+            reader = self._reader
+        if reader is not None:
+            reader.join()
 
     def _read(self) -> None:
         while True:
-            time.sleep(self.interval)
+            self._closed.wait(self.interval)
             with self._lock:
                 ids = list(self._watched)
-                if not ids or self._closed:
+                if not ids or self._closed.is_set():
                     self._reading = False
                     return
             try:
@@ -92,11 +96,15 @@ class Watch:
             except Exception:  # the database is away: try again next time
                 log.exception("could not read the watched sessions")
                 continue
-            for session_id in ids:
-                watched = self._watched.get(session_id)
-                state = states.get(session_id, GONE)
-                if watched is not None and watched.state != state:
-                    _changed(watched, state)
+            with self._lock:
+                if self._closed.is_set():  # its streams were told the end
+                    self._reading = False
+                    return
+                for session_id in ids:
+                    watched = self._watched.get(session_id)
+                    state = states.get(session_id, GONE)
+                    if watched is not None and watched.state != state:
+                        _changed(watched, state)
 
 
 def _changed(watched: _Watched, state: State) -> None:

@@ -23,8 +23,10 @@ SAVED = (302, 303)
 
 @contextmanager
 def serving(app) -> Iterator[int]:
-    """``app`` served by werkzeug in threads on a free port (yielded); the
-    live pages' streams end before the server stops."""
+    """``app`` served by werkzeug in threads on a free port (yielded). The
+    live pages' streams end, and every request still being answered (a hand a
+    closed page sent as it went) is finished, before the server stops: one
+    left running would hold a database connection past the app's end."""
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -34,6 +36,7 @@ def serving(app) -> Iterator[int]:
         app.extensions["live_watch"].close()
         server.shutdown()
         thread.join()
+        server.server_close()  # joins the threads answering requests
 
 
 def released_together(calls: list[Callable[[], object]]) -> list:

@@ -155,6 +155,28 @@ def test_a_wait_without_change_ends_at_its_timeout_with_the_same_state():
     assert watch.sessions == 0
 
 
+def test_closing_the_watch_ends_its_streams_and_waits_for_a_read_under_way():
+    reading, release, finished = threading.Event(), threading.Event(), threading.Event()
+
+    def read(ids):
+        reading.set()
+        release.wait(10)
+        finished.set()
+        return {1: (1, 0)}
+
+    watch = Watch(read, interval=0.01)
+    with watch.watching(1, (1, 0)) as wait:
+        assert reading.wait(10)
+        closing = threading.Thread(target=watch.close)
+        closing.start()
+        closing.join(0.1)
+        assert closing.is_alive()  # the read holds a database connection: waited for
+        release.set()
+        closing.join(10)
+        assert finished.is_set() and not closing.is_alive()
+        assert wait((1, 0), 10) == GONE
+
+
 def test_a_wait_sees_a_change_made_before_it_began():
     watch = Watch(lambda ids: {1: (4, 0)}, interval=0.01)
     with watch.watching(1, (3, 0)) as wait:
