@@ -66,15 +66,29 @@ def page(request, browser, base_url):
 
 
 def watch(context) -> list[str]:
-    """What the context's pages do (where they go, what they log), in order:
-    shown when a test fails, as a browser's console would."""
+    """What the context's pages do (where they go, what they ask for and
+    get, what they log), in order: shown when a test fails, as a browser's
+    developer tools would."""
     happened: list[str] = []
 
     def went(frame) -> None:
         if frame.parent_frame is None:
             happened.append(f"went to {frame.url}")
 
+    def answered(response) -> None:
+        request = response.request
+        if "/static/" not in request.url:
+            happened.append(f"{request.method} {request.url} {response.status}"
+                            f"{' (worker)' if request.service_worker else ''}")
+
+    def failed(request) -> None:
+        if "/static/" not in request.url:
+            happened.append(f"{request.method} {request.url} failed: {request.failure}"
+                            f"{' (worker)' if request.service_worker else ''}")
+
     context.on("page", lambda page: page.on("framenavigated", went))
+    context.on("response", answered)
+    context.on("requestfailed", failed)
     context.on("console", lambda message: happened.append(
         f"console {message.type}: {message.text}"))
     context.on("weberror", lambda error: happened.append(f"error: {error.error}"))
@@ -128,10 +142,26 @@ def controlled(page) -> None:
 
 def offline(page) -> None:
     """Tell the page the phone is offline, as a phone's browser would: a page
-    loaded with Chromium's network emulation on thinks it is online."""
+    loaded with Chromium's network emulation on thinks it is online. The
+    network is switched on and off again for the page to see it. Once, under
+    load, requests still reached the server after that, so it is checked that
+    nothing from the page, or from the worker for it, gets through."""
     page.context.set_offline(False)
     page.context.set_offline(True)
     page.wait_for_function("() => !navigator.onLine")
+    for _ in range(3):
+        if page.evaluate(NOTHING_GETS_THROUGH):
+            return
+        page.context.set_offline(True)
+    raise AssertionError("the browser's network stayed on")
+
+
+# A HEAD goes past the worker, from the page; a GET of a page goes through the worker.
+NOTHING_GETS_THROUGH = """async () => {
+    const through = (method) => fetch("/healthz", {method, cache: "no-store"})
+        .then(() => true, () => false);
+    return !(await through("HEAD")) && !(await through("GET"));
+}"""
 
 
 def see(page, urls) -> None:
