@@ -259,6 +259,14 @@ async function showWaiting(items) {
   for (const link of last ? main.querySelectorAll("a[href$='/rounds/new']") : []) {
     link.textContent = link.textContent.replace(/\d+/, (shown) => Math.max(shown, last.number + 1));
   }
+  // Who deals next depends on the rounds that wait: the server says, once they are in.
+  const next = last && main.querySelector(".board-next");
+  const title = next && next.querySelector("h2");
+  if (title && Number(title.textContent.replace(/\D/g, "")) <= last.number) {
+    title.textContent = `Round ${last.number + 1}`;
+    for (const line of next.querySelectorAll("p")) line.remove();
+    next.append(make("p", "board-waits", `Who deals shows once round ${last.number} is sent.`));
+  }
   const bar = main.querySelector(".offline-bar");
   if (bar) bar.after(box);
   else main.prepend(box);

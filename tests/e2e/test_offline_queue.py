@@ -95,6 +95,9 @@ def test_rounds_entered_offline_are_sent_in_order_once_each(member, live_app):
     page.get_by_role("button", name="Save round 3").click()
     page.wait_for_url(re.compile(table["board"] + "$"))
     expect(queue).to_contain_text("Round 3, waiting to be sent")
+    # Who deals round 4 waits for rounds 2 and 3: the scoreboard does not guess.
+    coming = page.locator(".board-next")
+    expect(coming).to_have_text(re.compile(r"Round 4\s*Who deals shows once round 3 is sent."))
     assert phone_page_problems(page) == []
     screenshot(page, "offline-rounds-waiting")
     assert len(nets(live_app, table["id"])) == 4  # round 1 only
@@ -107,6 +110,7 @@ def test_rounds_entered_offline_are_sent_in_order_once_each(member, live_app):
     expect(queue).to_have_count(0)
     expect(page.locator(".offline-bar")).to_have_count(0)  # the scoreboard as it is now
     expect(page.get_by_role("link", name="Enter round 4")).to_be_visible()
+    expect(coming).to_contain_text(re.compile(r"Round 4\s*\w+ deals"))
     assert nets(live_app, table["id"]) == twin(live_app, HANDS)
     assert waiting_on_phone(page) == 0
     page.reload()
