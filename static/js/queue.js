@@ -272,6 +272,9 @@ async function showWaiting(items) {
   else main.prepend(box);
 }
 
+const isResultOf = (item) => location.pathname.startsWith(item.board + "/rounds/")
+  && /\/rounds\/\d+$/.test(location.pathname);
+
 // A new round's form whose rounds before it wait on this phone: it is for the
 // round after them (the page, kept offline, was made for the first). Not after
 // one refused: that may yet be dropped.
@@ -296,7 +299,15 @@ export async function start() {
   const form = document.querySelector("form.round-form[data-queue]");
   const refused = sessionStorage.getItem(REFUSED);
   sessionStorage.removeItem(REFUSED);
-  const items = await waiting();
+  let items = await waiting();
+  const resent = items.find((item) => item.id === Number(refused));
+  if (resent && !form && isResultOf(resent)) {
+    // Sent again as the page itself, the round was saved this time: this is
+    // its result. Those after it go now, as after a Save.
+    await drop(resent.id);
+    if (navigator.onLine && await send({saving: true})) return;
+    items = await waiting();
+  }
   localStorage.setItem(WAITING, String(items.length));
   showSent();
   if (form && refused && items.some((item) => item.id === Number(refused))) {

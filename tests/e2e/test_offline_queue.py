@@ -177,6 +177,34 @@ def test_a_round_refused_for_a_hand_comes_back_and_the_next_waits_for_it(member,
     assert waiting_on_phone(page) == 0
 
 
+def test_a_round_refused_then_saved_as_its_page_is_off_the_phone_and_the_next_goes(
+        member, live_app):
+    """The round's form goes once more, as the page itself, to come back
+    with why; if it is saved that time (what refused it had passed: a hand
+    another phone was still sending), it leaves the phone and the next goes."""
+    page = member
+    table = start(live_app)
+    saved_offline(page, table, told=True)
+    page.get_by_role("link", name="Enter round 3").click()
+    type_round(page, HANDS[1])
+    page.get_by_role("button", name="Save round 3").click()
+    page.wait_for_url(re.compile(table["board"] + "$"))
+    refused = []
+
+    def refuse_the_first_send(route):
+        if route.request.method == "POST" and not refused:
+            refused.append(route.request.url)
+            route.fulfill(status=200, content_type="text/html", body="<p>Not saved</p>")
+        else:
+            route.continue_()
+
+    page.route(re.compile(table["form"] + "$"), refuse_the_first_send)
+    page.context.set_offline(False)
+    page.wait_for_url(re.compile(table["board"] + "/rounds/3$"), timeout=20_000)
+    assert refused and nets(live_app, table["id"]) == twin(live_app, HANDS)
+    assert waiting_on_phone(page) == 0
+
+
 def record_elsewhere(live_app, session_id, hands) -> None:
     with live_app.app_context():
         game = db.session.get(GameSession, session_id)
