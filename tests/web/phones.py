@@ -13,12 +13,16 @@ from contextlib import contextmanager
 from http.cookies import SimpleCookie
 from urllib.parse import urlencode
 
-from werkzeug.serving import make_server
+from werkzeug.serving import WSGIRequestHandler, make_server
 
 from tests.conftest import GROUP_NAME, PASSPHRASE
 from tests.web.helpers import ROOT, free_port, token_in
 
 SAVED = (302, 303)
+
+
+class _Handler(WSGIRequestHandler):
+    timeout = 10  # seconds: a connection kept alive idle ends, so the server can stop
 
 
 @contextmanager
@@ -27,7 +31,8 @@ def serving(app) -> Iterator[int]:
     live pages' streams end, and every request still being answered (a hand a
     closed page sent as it went) is finished, before the server stops: one
     left running would hold a database connection past the app's end."""
-    server = make_server("127.0.0.1", 0, app, threaded=True)
+    server = make_server("127.0.0.1", 0, app, threaded=True, request_handler=_Handler)
+    server.daemon_threads = False  # werkzeug's are daemons, which server_close() leaves
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
