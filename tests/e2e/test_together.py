@@ -234,9 +234,10 @@ def test_a_hand_whose_answer_was_lost_is_sent_again_under_its_key(phone, table):
     ben.route(re.compile(r"/draft/\d+$"), lambda route: lose_the_first_answer(route)
               if route.request.method == "POST" else route.continue_())
     # No news of the table until it is sent again: a state showing the hand
-    # saved would rightly leave nothing to send.
-    ben.route(re.compile(r"/draft$"), lambda route: route.abort() if len(sent) == 1
-              else route.continue_())
+    # saved would rightly leave nothing to send. (The context's route: the
+    # service worker fetches the state, out of the page's routes' sight.)
+    ben.context.route(re.compile(r"/draft$"), lambda route: route.abort() if len(sent) == 1
+                      else route.continue_())
     field = ben.get_by_label("Cards left in Ben's hand")
     field.fill("AS 2S 3S")
     leave = lambda: field.dispatch_event("change")  # noqa: E731 - the field left: it is sent
