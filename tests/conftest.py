@@ -75,8 +75,6 @@ def empty_tables():
 def empty_sqlite_file() -> Path:
     """A SQLite file with the models' tables and no rows, made once a run:
     copying it is quicker than creating the tables for every test."""
-    import scorekeeper.models  # noqa: F401  (the tables' definitions)
-
     path = Path(tempfile.mkdtemp()) / "empty.sqlite3"
     engine = sa.create_engine(f"sqlite:///{path}")
     db.metadata.create_all(engine)

@@ -97,9 +97,8 @@ class Watch:
                 log.exception("could not read the watched sessions")
                 continue
             with self._lock:
-                if self._closed.is_set():  # its streams were told the end
-                    self._reading = False
-                    return
+                if self._closed.is_set():
+                    continue  # its streams were told the end: the loop stops
                 for session_id in ids:
                     watched = self._watched.get(session_id)
                     state = states.get(session_id, GONE)

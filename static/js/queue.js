@@ -297,10 +297,10 @@ function follow(form, items) {
 
 export async function start() {
   const form = document.querySelector("form.round-form[data-queue]");
-  const refused = sessionStorage.getItem(REFUSED);
+  const refused = Number(sessionStorage.getItem(REFUSED));  // 0: none (ids start at 1)
   sessionStorage.removeItem(REFUSED);
   let items = await waiting();
-  const resent = items.find((item) => item.id === Number(refused));
+  const resent = items.find((item) => item.id === refused);
   if (resent && !form && isResultOf(resent)) {
     // Sent again as the page itself, the round was saved this time: this is
     // its result. Those after it go now, as after a Save.
@@ -310,12 +310,12 @@ export async function start() {
   }
   localStorage.setItem(WAITING, String(items.length));
   showSent();
-  if (form && refused && items.some((item) => item.id === Number(refused))) {
+  if (form && resent) {
     form.dataset.queued = refused;  // this form is that round's, refused
     form.querySelector(".changes-drop a")?.addEventListener("click", (event) => {
       event.preventDefault();  // it goes from the phone first
       const to = event.currentTarget.href;
-      drop(Number(refused)).finally(() => location.assign(to));
+      drop(refused).finally(() => location.assign(to));
     });
   } else if (form) {
     follow(form, items);

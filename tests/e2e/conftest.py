@@ -53,42 +53,51 @@ def pytest_runtest_makereport(item, call):
     return report
 
 
+# A phone: Playwright's options for every context, unless a test says otherwise.
+PHONE_OPTIONS = {"viewport": PHONE, "has_touch": True, "is_mobile": True, "device_scale_factor": 1}
+
+
 @pytest.fixture
-def page(request, browser, base_url):
-    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True,
-                                  device_scale_factor=1, base_url=base_url)
-    happened = watch(context)
-    page = context.new_page()
-    yield page
-    if request.node.stash.get(FAILED, False):
-        print_what_happened(context, happened)
-    context.close()
+def new_context(request, browser, base_url):
+    """new_context(**options): a browser of its own, a phone unless ``options``
+    say otherwise. Closed after the test; if the test failed, what its pages
+    did is printed first."""
+    made = []
+
+    def make(**options):
+        context = browser.new_context(**{**PHONE_OPTIONS, "base_url": base_url, **options})
+        made.append((context, log_of(context)))
+        return context
+
+    yield make
+    for context, log in made:
+        if request.node.stash.get(FAILED, False):
+            print_what_happened(context, log)
+        context.close()
 
 
-def watch(context) -> list[str]:
+@pytest.fixture
+def page(new_context):
+    return new_context().new_page()
+
+
+def log_of(context) -> list[str]:
     """What the context's pages do (where they go, what they ask for and
-    get, what they log), in order: shown when a test fails, as a browser's
-    developer tools would."""
+    get, what they log), in order, as a browser's developer tools would show."""
     happened: list[str] = []
 
     def went(frame) -> None:
         if frame.parent_frame is None:
             happened.append(f"went to {frame.url}")
 
-    def answered(response) -> None:
-        request = response.request
+    def asked(request, outcome) -> None:
         if "/static/" not in request.url:
-            happened.append(f"{request.method} {request.url} {response.status}"
-                            f"{' (worker)' if request.service_worker else ''}")
-
-    def failed(request) -> None:
-        if "/static/" not in request.url:
-            happened.append(f"{request.method} {request.url} failed: {request.failure}"
-                            f"{' (worker)' if request.service_worker else ''}")
+            worker = " (worker)" if request.service_worker else ""
+            happened.append(f"{request.method} {request.url} {outcome}{worker}")
 
     context.on("page", lambda page: page.on("framenavigated", went))
-    context.on("response", answered)
-    context.on("requestfailed", failed)
+    context.on("response", lambda response: asked(response.request, response.status))
+    context.on("requestfailed", lambda request: asked(request, f"failed: {request.failure}"))
     context.on("console", lambda message: happened.append(
         f"console {message.type}: {message.text}"))
     context.on("weberror", lambda error: happened.append(f"error: {error.error}"))

@@ -12,7 +12,6 @@ from scorekeeper.rules import Entry, HouseRules
 from scorekeeper.web.share import share_url
 from tests.conftest import the_group
 from tests.e2e.conftest import (
-    PHONE,
     controlled,
     offline,
     phone_page_problems,
@@ -163,17 +162,14 @@ def test_another_sign_in_never_sees_the_pages_kept_before(member, table):
     page.context.set_offline(False)
 
 
-def test_without_a_worker_the_app_works_online_as_before(browser, base_url, live_app):
+def test_without_a_worker_the_app_works_online_as_before(new_context, live_app):
     """An old browser, or one that refuses service workers: nothing is kept,
     and a round is saved as it always was."""
     with live_app.app_context():
         game = services.start_session(the_group(), ["Eve", "Fay", "Gus"], HouseRules.penang(),
                                       "Eve")
         board = f"/sessions/{game.id}"
-    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True,
-                                  device_scale_factor=1, base_url=base_url,
-                                  service_workers="block")
-    page = context.new_page()
+    page = new_context(service_workers="block").new_page()
     sign_in(page)
     page.goto(f"{board}/rounds/new")
     assert page.evaluate("navigator.serviceWorker.controller") is None
@@ -182,4 +178,3 @@ def test_without_a_worker_the_app_works_online_as_before(browser, base_url, live
     page.locator(".round-actions button[type=submit]").first.click()
     page.wait_for_url(f"**{board}/rounds/1")
     expect(page.locator("h1")).to_contain_text("Round 1")
-    context.close()

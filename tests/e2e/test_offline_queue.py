@@ -63,11 +63,11 @@ def waiting_on_phone(page) -> int:
     return int(page.evaluate("() => localStorage.getItem('scorekeeper-waiting') || '0'"))
 
 
-def saved_offline(page, table, told: bool = False) -> None:
+def saved_offline(page, table, told: bool = False, hands: dict = HANDS[0]) -> None:
     """Round 2 saved on the round form opened with no network: back on the
     scoreboard. ``told``: the browser knows (navigator.onLine), so the page
     keeps the round at once; else the worker finds out, as on a network that
-    looks up but is not."""
+    looks up but is not. ``hands``: round 2's as typed."""
     page.goto(table["board"])
     controlled(page)
     see(page, [table["board"], table["form"]])
@@ -75,8 +75,16 @@ def saved_offline(page, table, told: bool = False) -> None:
     page.goto(table["form"])
     if told:
         offline(page)
-    type_round(page, HANDS[0])
+    type_round(page, hands)
     page.get_by_role("button", name="Save round 2").click()
+    page.wait_for_url(re.compile(table["board"] + "$"))
+
+
+def round_3_saved_offline(page, table) -> None:
+    """Round 3 entered on the scoreboard kept offline, behind round 2."""
+    page.get_by_role("link", name="Enter round 3").click()
+    type_round(page, HANDS[1])
+    page.get_by_role("button", name="Save round 3").click()
     page.wait_for_url(re.compile(table["board"] + "$"))
 
 
@@ -148,19 +156,8 @@ def test_a_round_entered_offline_that_conflicts_comes_back_as_typed(member, live
 def test_a_round_refused_for_a_hand_comes_back_and_the_next_waits_for_it(member, live_app):
     page = member
     table = start(live_app)
-    page.goto(table["board"])
-    controlled(page)
-    see(page, [table["board"], table["form"]])
-    page.context.set_offline(True)
-    page.goto(table["form"])
-    offline(page)
-    type_round(page, HANDS[0] | {"Ann": "5S 9X"})  # a card that is none
-    page.get_by_role("button", name="Save round 2").click()
-    page.wait_for_url(re.compile(table["board"] + "$"))
-    page.get_by_role("link", name="Enter round 3").click()
-    type_round(page, HANDS[1])
-    page.get_by_role("button", name="Save round 3").click()
-    page.wait_for_url(re.compile(table["board"] + "$"))
+    saved_offline(page, table, told=True, hands=HANDS[0] | {"Ann": "5S 9X"})  # 9X: no card
+    round_3_saved_offline(page, table)
 
     page.context.set_offline(False)
     page.wait_for_url(re.compile(table["form"] + "$"), timeout=20_000)
@@ -185,31 +182,31 @@ def test_a_round_refused_then_saved_as_its_page_is_off_the_phone_and_the_next_go
     page = member
     table = start(live_app)
     saved_offline(page, table, told=True)
-    page.get_by_role("link", name="Enter round 3").click()
-    type_round(page, HANDS[1])
-    page.get_by_role("button", name="Save round 3").click()
-    page.wait_for_url(re.compile(table["board"] + "$"))
+    round_3_saved_offline(page, table)
     # As queue.js leaves it when round 2 was refused and its form sent again as the page:
-    page.evaluate("""() => new Promise((resolve, reject) => {
-        const open = indexedDB.open("scorekeeper", 1);
-        open.onerror = () => reject(open.error);
-        open.onsuccess = () => {
-            const store = open.result.transaction("rounds", "readwrite").objectStore("rounds");
-            const all = store.getAll();
-            all.onsuccess = () => {
-                const second = all.result.find((item) => item.number === 2);
-                store.put({...second, refused: true});
-                sessionStorage.setItem("scorekeeper-refused", String(second.id));
-                store.transaction.oncomplete = () => { open.result.close(); resolve(); };
-            };
-        };
-    })""")
+    page.evaluate(REFUSED_AND_SENT_AGAIN, 2)
     record_elsewhere(live_app, table["id"], HANDS[0])  # and it was saved, that time
     page.context.set_offline(False)
     page.goto(f"{table['board']}/rounds/2")  # its result, where the server sent the page
     page.wait_for_url(re.compile(table["board"] + "/rounds/3$"), timeout=20_000)
     assert nets(live_app, table["id"]) == twin(live_app, HANDS)
     assert waiting_on_phone(page) == 0
+
+
+REFUSED_AND_SENT_AGAIN = """(number) => new Promise((resolve, reject) => {
+    const open = indexedDB.open("scorekeeper", 1);
+    open.onerror = () => reject(open.error);
+    open.onsuccess = () => {
+        const store = open.result.transaction("rounds", "readwrite").objectStore("rounds");
+        const all = store.getAll();
+        all.onsuccess = () => {
+            const item = all.result.find((kept) => kept.number === number);
+            store.put({...item, refused: true});
+            sessionStorage.setItem("scorekeeper-refused", String(item.id));
+            store.transaction.oncomplete = () => { open.result.close(); resolve(); };
+        };
+    };
+})"""
 
 
 def record_elsewhere(live_app, session_id, hands) -> None:

@@ -13,7 +13,7 @@ from scorekeeper.extensions import db
 from scorekeeper.models import AuditEvent, Round
 from scorekeeper.rules import HouseRules
 from tests.conftest import the_group
-from tests.e2e.conftest import PHONE, sign_in
+from tests.e2e.conftest import sign_in
 
 
 @pytest.fixture(scope="module")
@@ -24,16 +24,12 @@ def game(live_app):
 
 
 @pytest.fixture
-def phone(browser, base_url, live_app):
+def phone(new_context, live_app):
     """A phone whose requests all pass through the test's routes: the
     service worker, which would send the pages' requests itself, is kept out."""
-    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True,
-                                  device_scale_factor=1, base_url=base_url,
-                                  service_workers="block")
-    page = context.new_page()
+    page = new_context(service_workers="block").new_page()
     sign_in(page)
-    yield page
-    context.close()
+    return page
 
 
 def test_a_double_tap_on_save_over_a_slow_network_saves_one_round(phone, live_app, game):

@@ -17,7 +17,7 @@ from playwright.sync_api import expect
 from scorekeeper import services
 from scorekeeper.rules import HouseRules
 from tests.conftest import the_group
-from tests.e2e.conftest import PHONE, phone_page_problems, sign_in
+from tests.e2e.conftest import phone_page_problems, sign_in
 
 # Rummi, Ann deals: play goes anticlockwise from her right.
 ORDER = ["Dan", "Cat", "Ben", "Ann"]
@@ -280,39 +280,34 @@ def test_a_no_passport_hand_and_slips(round_page):
     assert phone_page_problems(page) == []
 
 
-def test_warnings_and_tien_hu_without_javascript(browser, base_url, live_app):
+def test_warnings_and_tien_hu_without_javascript(new_context, live_app):
     with live_app.app_context():
         session = services.start_session(the_group(), ["Ann", "Ben", "Cat", "Dan"],
                                          HouseRules.rummi(), "Ann")
         url = f"/sessions/{session.id}/rounds/new"
-    context = browser.new_context(java_script_enabled=False, viewport=PHONE, has_touch=True,
-                                  is_mobile=True, device_scale_factor=1, base_url=base_url)
-    try:
-        page = context.new_page()
-        sign_in(page)
-        # A Tien Hu hand one card short: the form comes back, saying the others may be empty.
-        page.goto(url)
-        panel(page, "Ben").get_by_label("Tien Hu").check()
-        cards_of(page, "Ben").fill(TIEN_HU.removesuffix(" JK"))
-        page.get_by_role("button", name="Save round 1").tap()
-        expect(page.locator("#round-summary")).to_be_visible()
-        for name in ("Dan", "Cat", "Ann"):
-            expect(panel(page, name).locator(".round-optional")).to_be_visible()
-        expect(panel(page, "Ben").locator(".round-optional")).to_be_hidden()
+    page = new_context(java_script_enabled=False).new_page()
+    sign_in(page)
+    # A Tien Hu hand one card short: the form comes back, saying the others may be empty.
+    page.goto(url)
+    panel(page, "Ben").get_by_label("Tien Hu").check()
+    cards_of(page, "Ben").fill(TIEN_HU.removesuffix(" JK"))
+    page.get_by_role("button", name="Save round 1").tap()
+    expect(page.locator("#round-summary")).to_be_visible()
+    for name in ("Dan", "Cat", "Ann"):
+        expect(panel(page, name).locator(".round-optional")).to_be_visible()
+    expect(panel(page, "Ben").locator(".round-optional")).to_be_hidden()
 
-        # A dead hand holding a run: a warning, and Save anyway right under it.
-        page.goto(url)
-        for name, cards in {"Dan": "5S 6S 7S", "Cat": "8H 8D 8C", "Ben": "3D", "Ann": "4C"}.items():
-            cards_of(page, name).fill(cards)
-        page.get_by_role("button", name="Save round 1").tap()
-        summary = page.locator("#round-summary")
-        expect(summary).to_contain_text("Please check before saving")
-        top = summary.get_by_role("button", name="Save anyway")
-        bottom = page.locator(".round-actions").get_by_role("button", name="Save anyway")
-        expect(bottom).to_be_visible()
-        assert top.get_attribute("name") == bottom.get_attribute("name") == "confirmed"
-        assert top.get_attribute("value") == bottom.get_attribute("value")
-        top.tap()
-        page.wait_for_url(re.compile(r"/rounds/1$"))
-    finally:
-        context.close()
+    # A dead hand holding a run: a warning, and Save anyway right under it.
+    page.goto(url)
+    for name, cards in {"Dan": "5S 6S 7S", "Cat": "8H 8D 8C", "Ben": "3D", "Ann": "4C"}.items():
+        cards_of(page, name).fill(cards)
+    page.get_by_role("button", name="Save round 1").tap()
+    summary = page.locator("#round-summary")
+    expect(summary).to_contain_text("Please check before saving")
+    top = summary.get_by_role("button", name="Save anyway")
+    bottom = page.locator(".round-actions").get_by_role("button", name="Save anyway")
+    expect(bottom).to_be_visible()
+    assert top.get_attribute("name") == bottom.get_attribute("name") == "confirmed"
+    assert top.get_attribute("value") == bottom.get_attribute("value")
+    top.tap()
+    page.wait_for_url(re.compile(r"/rounds/1$"))

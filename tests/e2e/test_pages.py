@@ -10,7 +10,7 @@ from scorekeeper import services
 from scorekeeper.rules import Entry, HouseRules
 from scorekeeper.web.share import share_url
 from tests.conftest import the_group
-from tests.e2e.conftest import PHONE, phone_page_problems, screenshot, sign_in
+from tests.e2e.conftest import phone_page_problems, screenshot, sign_in
 
 WEIGHT_LIMIT = 60 * 1024  # bytes of HTML, CSS and JS a page may load, uncompressed
 
@@ -203,30 +203,25 @@ def test_round_errors_are_accessible(page, member, seeded, outside_requests):
     assert outside_requests == []
 
 
-def test_round_form_works_without_javascript(browser, base_url, seeded):
-    context = browser.new_context(java_script_enabled=False, viewport=PHONE, has_touch=True,
-                                  is_mobile=True, device_scale_factor=1, base_url=base_url)
-    try:
-        page = context.new_page()
-        sign_in(page)
-        page.goto(f"/sessions/{seeded['fresh']}/rounds/new")
-        # Penang, Eve deals, play goes clockwise from her left: Fay, Gus, Eve.
-        expect(page.locator(".round-order")).to_contain_text("Play: Fay → Gus → Eve")
-        expect(page.locator("button.round-add")).to_have_count(3)
-        for add in page.locator("button.round-add").all():
-            expect(add).to_be_hidden()  # nothing to add with: the pad needs the script
-        expect(page.locator("#card-pad")).to_be_hidden()
-        page.get_by_label("Cards left in Fay's hand").fill("ks, q♥")
-        page.get_by_label("Cards left in Gus's hand").fill("2c")
-        page.get_by_label("Cards left in Eve's hand").fill("jk 9D")
-        page.get_by_role("button", name="Save round 1").tap()
-        page.wait_for_url(re.compile(r"/rounds/1$"))
-        # Points Gus 2, Fay 20, Eve 29: Fay pays 1.00 and Eve 2.00 to Gus (tiers 0 1 2).
-        lines = {line.locator(".round-name").inner_text():
-                 line.locator(".round-money > strong").inner_text()
-                 for line in page.locator("li.round-line").all()}
-        assert lines == {"Gus": "+3.00", "Fay": "\u22121.00", "Eve": "\u22122.00"}
-        expect(page.locator(".round-next")).to_have_text("Next: Gus deals round 2.")
-        # (No axe run here: page.evaluate never returns with JavaScript turned off.)
-    finally:
-        context.close()
+def test_round_form_works_without_javascript(new_context, seeded):
+    page = new_context(java_script_enabled=False).new_page()
+    sign_in(page)
+    page.goto(f"/sessions/{seeded['fresh']}/rounds/new")
+    # Penang, Eve deals, play goes clockwise from her left: Fay, Gus, Eve.
+    expect(page.locator(".round-order")).to_contain_text("Play: Fay → Gus → Eve")
+    expect(page.locator("button.round-add")).to_have_count(3)
+    for add in page.locator("button.round-add").all():
+        expect(add).to_be_hidden()  # nothing to add with: the pad needs the script
+    expect(page.locator("#card-pad")).to_be_hidden()
+    page.get_by_label("Cards left in Fay's hand").fill("ks, q♥")
+    page.get_by_label("Cards left in Gus's hand").fill("2c")
+    page.get_by_label("Cards left in Eve's hand").fill("jk 9D")
+    page.get_by_role("button", name="Save round 1").tap()
+    page.wait_for_url(re.compile(r"/rounds/1$"))
+    # Points Gus 2, Fay 20, Eve 29: Fay pays 1.00 and Eve 2.00 to Gus (tiers 0 1 2).
+    lines = {line.locator(".round-name").inner_text():
+             line.locator(".round-money > strong").inner_text()
+             for line in page.locator("li.round-line").all()}
+    assert lines == {"Gus": "+3.00", "Fay": "\u22121.00", "Eve": "\u22122.00"}
+    expect(page.locator(".round-next")).to_have_text("Next: Gus deals round 2.")
+    # (No axe run here: page.evaluate never returns with JavaScript turned off.)

@@ -231,20 +231,16 @@ def test_this_is_anns_phone(member, evening, outside_requests):
     expect(page.locator(".sessions-me")).to_have_count(0)
 
 
-def test_choosing_a_phones_player_works_without_javascript(browser, base_url, live_app, evening):
-    context = browser.new_context(java_script_enabled=False, base_url=base_url,
-                                  viewport={"width": 390, "height": 844})
-    page = context.new_page()
-    try:
-        with live_app.app_context():
-            the_group()
-        sign_in(page)
-        page.goto(f"/sessions/{evening}")
-        page.get_by_text("Whose phone is this?").click()
-        page.get_by_role("button", name="Dan", exact=True).click()
-        expect(page.locator(".board-me-line")).to_contain_text("Dan (this phone)")
-    finally:
-        context.close()
+def test_choosing_a_phones_player_works_without_javascript(new_context, live_app, evening):
+    page = new_context(java_script_enabled=False, has_touch=False, is_mobile=False,
+                          device_scale_factor=None).new_page()
+    with live_app.app_context():
+        the_group()
+    sign_in(page)
+    page.goto(f"/sessions/{evening}")
+    page.get_by_text("Whose phone is this?").click()
+    page.get_by_role("button", name="Dan", exact=True).click()
+    expect(page.locator(".board-me-line")).to_contain_text("Dan (this phone)")
 
 
 # Keep screen on

@@ -18,7 +18,7 @@ from scorekeeper.extensions import db
 from scorekeeper.models import GameSession, Round
 from scorekeeper.rules import HouseRules
 from tests.conftest import GROUP_NAME, PASSPHRASE, the_group
-from tests.e2e.conftest import PHONE, phone_page_problems, screenshot
+from tests.e2e.conftest import phone_page_problems, screenshot
 
 LIVE = 2000  # ms: the issue's "within 2 s"
 PLAYERS = ["Ann", "Ben", "Cat"]
@@ -33,17 +33,13 @@ def table(live_app):
 
 
 @pytest.fixture
-def phone(browser, base_url, table):
+def phone(new_context, table):
     """phone(name): a phone of its own, signed in as "<name>'s phone", that says
     it is <name>'s, on the round form."""
-    contexts = []
     url, ids = table
 
     def make(name):
-        context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True,
-                                      device_scale_factor=1, base_url=base_url)
-        contexts.append(context)
-        page = context.new_page()
+        page = new_context().new_page()
         page.goto("/sign-in")
         page.get_by_label("Group name").fill(GROUP_NAME)
         page.get_by_label("Passphrase").fill(PASSPHRASE)
@@ -52,16 +48,14 @@ def phone(browser, base_url, table):
         page.wait_for_url("**/")
         page.goto(f"{url}/rounds/new")
         token = page.locator("form.round-form [name=csrf_token]").input_value()
-        said = context.request.post(f"{url}/phone", form={"csrf_token": token,
-                                                          "player": str(ids[name])})
+        said = page.context.request.post(f"{url}/phone", form={"csrf_token": token,
+                                                               "player": str(ids[name])})
         assert said.ok
         page.goto(f"{url}/rounds/new")
         expect(page.locator("#together[data-draft]")).to_have_count(1)  # together.js is ready
         return page
 
-    yield make
-    for context in contexts:
-        context.close()
+    return make
 
 
 def row(page, name):
