@@ -36,7 +36,7 @@ def sign_in_public_id() -> str:
     its token's hash, never the token (the page's scripts can read it), and
     never the same for two sign-ins (an id the database hands out again
     would let the worker show one sign-in's pages to the next)."""
-    signed_in_group()
+    signed_in_group()  # the token is checked: a sign-in that has not ended
     return services.token_hash(session["sign_in"])[:PUBLIC_ID_LENGTH]
 
 
