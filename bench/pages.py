@@ -36,6 +36,7 @@ from scorekeeper import create_app, demo, services
 from scorekeeper.extensions import db
 from scorekeeper.models import GameSession, Group, Seat
 from scorekeeper.rules import HouseRules
+from scorekeeper.web.access import today
 
 GROUP = "Bench table"
 PASSPHRASE = "bench passphrase"
@@ -151,7 +152,7 @@ def main() -> None:
         client = app.test_client()
         with client.session_transaction() as cookie:
             cookie.update(group_id=group.id, sign_in=services.sign_in_phone(group),
-                          device="Bench")
+                          device="Bench", day=today())
         db.session.remove()
     # As in a gunicorn worker once the app is loaded (gunicorn.conf.py).
     runpy.run_path(str(ROOT / "gunicorn.conf.py"))["post_worker_init"](None)

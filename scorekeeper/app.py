@@ -25,7 +25,7 @@ from . import config as defaults
 from . import logs
 from .extensions import compress, csrf, db, migrate
 from .limits import ID_MAX
-from .services.throttle import TooManyGuesses
+from .services.throttle import Limit, TooManyGuesses
 from .web import static_files
 
 # templates/, static/, migrations/ and instance/ live at the top of the repository.
@@ -146,9 +146,15 @@ def load_config(app, config):
                 "or run `python -m scorekeeper setup` to create instance/secret_key")
         app.config["SECRET_KEY"] = secrets.token_hex(32)
     _check_secret_key(app.config["SECRET_KEY"])
+    for setting in LIMIT_SETTINGS:  # a limit written wrong stops the start, not a sign-in
+        Limit.parse(app.config[setting], setting)
     if app.config["HTTPS"]:
         app.config["SESSION_COOKIE_SECURE"] = True
         app.config["PREFERRED_URL_SCHEME"] = "https"
+
+
+LIMIT_SETTINGS = ("SIGN_IN_LIMIT", "NEW_GROUP_LIMIT", "NEW_GROUP_SITE_LIMIT", "IMPORT_LIMIT",
+                  "IMPORT_SITE_LIMIT")
 
 
 def _check_secret_key(key) -> None:

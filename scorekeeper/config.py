@@ -34,9 +34,16 @@ SINGLE_GROUP = None
 # passphrases.py. Or one of werkzeug's methods, such as "scrypt".
 PASSPHRASE_HASH_METHOD = "argon2id"
 
-# Passphrases checked, per group name and per client address, counted in the
-# database (throttle.py): the right ones are taken back.
+# Passphrases checked, counted in the database (throttle.py): per group name and
+# per client address, or, for a phone with a device cookie for the group, per
+# cookie (web/devices.py). The right ones are taken back.
 SIGN_IN_LIMIT = "10 per 15 minutes"
+# Groups created, and backups read for import (good or not), per client
+# address and on the whole site, counted in the database likewise.
+NEW_GROUP_LIMIT = "5 per hour"
+NEW_GROUP_SITE_LIMIT = "100 per hour"
+IMPORT_LIMIT = "5 per hour"
+IMPORT_SITE_LIMIT = "20 per hour"
 
 MAX_CONTENT_LENGTH = (8 * 1024 + 64) * 1024  # the largest upload: backup.MAX_BYTES and a form
 

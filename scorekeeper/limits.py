@@ -28,6 +28,7 @@ ACTION_MAX = 24
 SUBJECT_MAX = 80
 ZONE_MAX = 64  # Group.timezone
 KEY_MAX = 64  # ChangeKey.key: a change's key, as a phone sends it
+TOKEN_HASH_LENGTH = 64  # SignIn.token_hash: a SHA-256 in hex
 DEFAULT_TIMEZONE = "Asia/Kuala_Lumpur"  # Penang's
 FOLDED = 3  # case folding makes a name at most three times as long ("ΐ": three)
 

@@ -28,6 +28,7 @@ from .limits import (
     NAME_MAX,
     OUTCOME_MAX,
     SUBJECT_MAX,
+    TOKEN_HASH_LENGTH,
     ZONE_MAX,
 )
 from .rules import HouseRules
@@ -376,25 +377,34 @@ class ChangeKey(Base):
 
 
 class SignIn(Base):
-    """A phone signed in to a group: its cookie names this row, and signing
-    out deletes it, so a copy of the cookie taken before stops working too."""
+    """A phone signed in to a group. Its cookie holds a random token of 256
+    bits that no other sign-in is ever given; the row keeps only the token's
+    SHA-256, so a copy of the database opens no group. Signing out, signing
+    in again on the same phone and a new passphrase delete the row, so a copy
+    of the cookie taken before stops working too, for good. ``used_at`` moves
+    on the phone's first group page of a day, as its cookie is renewed: a row
+    unused for longer than a cookie lives is deleted."""
 
     __tablename__ = "sign_in"
 
     id: Mapped[int] = mapped_column(primary_key=True)
     group_id: Mapped[int] = mapped_column(
         sa.ForeignKey("player_group.id", ondelete="CASCADE"), index=True)
+    token_hash: Mapped[str] = mapped_column(sa.String(TOKEN_HASH_LENGTH), unique=True)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    used_at: Mapped[datetime] = mapped_column(default=utcnow, index=True)
 
 
-class PassphraseGuess(Base):
-    """A passphrase checked for a group name or from an address, kept while
-    it counts against the sign-in limit; in the database so that every worker
-    and every app server counts the same guesses."""
+class Attempt(Base):
+    """One attempt counted against a limit (services.throttle): a passphrase
+    checked, a group created, a backup imported. ``key`` says what it counts
+    for (a group name, an address, a device cookie, the whole site); the row
+    is kept ``until`` it stops counting, in the database so that every worker
+    and every app server counts the same attempts."""
 
-    __tablename__ = "passphrase_guess"
-    __table_args__ = (sa.Index("ix_passphrase_guess_key_at", "key", "at"),)
+    __tablename__ = "attempt"
+    __table_args__ = (sa.Index("ix_attempt_key_until", "key", "until"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     key: Mapped[str] = mapped_column(sa.String(200))
-    at: Mapped[datetime] = mapped_column(index=True)
+    until: Mapped[datetime] = mapped_column(index=True)

@@ -145,8 +145,10 @@ PASSPHRASE = "four of a kind"
 
 
 def signed_in_client(app, group, device="Test phone"):
-    """A test client whose cookie is signed in to ``group``, as after sign-in."""
+    """A test client whose cookie is signed in to ``group``, as after sign-in
+    (but with no device cookie)."""
     from scorekeeper import services
+    from scorekeeper.web.access import today
 
     with app.app_context():
         sign_in = services.sign_in_phone(group)
@@ -155,6 +157,7 @@ def signed_in_client(app, group, device="Test phone"):
         cookie["group_id"] = group.id
         cookie["sign_in"] = sign_in
         cookie["device"] = device
+        cookie["day"] = today()
     return client
 
 

@@ -26,11 +26,12 @@ from .paging import page_count
 from .turns import LastRound, Upcoming, coming_after
 
 
-def group_of_sign_in(group_id: int, sign_in_id: int) -> Group | None:
-    """The group a phone's sign-in opens, if that sign-in has not ended."""
+def group_of_sign_in(group_id: int, token_hash: str) -> Group | None:
+    """The group a phone's sign-in opens (the sign-in named by the hash of
+    its cookie's token), if that sign-in has not ended."""
     return db.session.scalar(
         sa.select(Group).join(SignIn, SignIn.group_id == Group.id)
-        .where(SignIn.id == sign_in_id, Group.id == group_id))
+        .where(SignIn.token_hash == token_hash, Group.id == group_id))
 
 
 def known_players(group: Group) -> list[Player]:

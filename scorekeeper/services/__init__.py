@@ -21,14 +21,16 @@ from .drafts import (
     set_autosave_rounds,
 )
 from .groups import (
+    KnownDevice,
+    TooManyNewGroups,
     change_passphrase,
+    count_import,
     create_group,
     find_group,
     group_for_sign_in,
+    passphrase_mark,
     set_passphrase,
     set_timezone,
-    sign_in_phone,
-    sign_out_phone,
 )
 from .money import Settlement, balances, set_paid, settlement
 from .rounds import (
@@ -55,6 +57,7 @@ from .sessions import (
     start_session,
 )
 from .sharing import create_share_link, revoke_share_link
+from .sign_ins import sign_in_phone, sign_in_used, sign_out_phone, token_hash
 from .totals import SEAT_TOTALS
 from .versioning import (
     SNAPSHOT_FIELDS,
@@ -76,6 +79,7 @@ __all__ = [
     "DraftChanged",
     "Hand",
     "HandConflict",
+    "KnownDevice",
     "NeedsConfirmation",
     "Once",
     "Repeated",
@@ -83,6 +87,7 @@ __all__ = [
     "Saved",
     "ServiceError",
     "Settlement",
+    "TooManyNewGroups",
     "active_players",
     "analyze_tables",
     "applied",
@@ -90,6 +95,7 @@ __all__ = [
     "change_house_rules",
     "change_passphrase",
     "check_version",
+    "count_import",
     "create_group",
     "create_share_link",
     "delete_round",
@@ -103,6 +109,7 @@ __all__ = [
     "join_session",
     "leave_session",
     "next_demo_group_name",
+    "passphrase_mark",
     "read_draft",
     "record_round",
     "rename_player",
@@ -119,8 +126,10 @@ __all__ = [
     "set_timezone",
     "settlement",
     "sign_in_phone",
+    "sign_in_used",
     "sign_out_phone",
     "start_session",
+    "token_hash",
     "warnings_digest",
     "where_round_is",
 ]

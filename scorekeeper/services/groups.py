@@ -1,11 +1,19 @@
-"""Groups: creating one, signing a phone in and out, the passphrase and the
-time zone. Passphrase checks count against the sign-in limit (throttle)."""
+"""Groups: creating one, the passphrase that opens it, and its time zone.
+
+Passphrase checks count against the sign-in limit (throttle): a phone
+holding a device cookie for the group (OWASP's "slow brute-force protection
+using device cookies") against that cookie alone, any other phone for the
+group's name and its address. Groups created and backups imported count
+against their own hourly limits, per address and for the whole site.
+"""
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator
+import hashlib
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 
 import sqlalchemy as sa
 from flask import current_app
@@ -19,11 +27,35 @@ from . import throttle
 from .versioning import ServiceError, _audit
 
 
+class TooManyNewGroups(throttle.LimitReached):
+    """Past the hourly limit on groups created (or backups imported), from
+    this address or on the whole site."""
+
+
+@dataclass(frozen=True)
+class KnownDevice:
+    """What a device cookie says: this phone signed in to the group
+    ``group_id`` while its passphrase was the one ``mark`` names (see
+    passphrase_mark); ``nonce`` names the cookie's own count of guesses."""
+
+    group_id: int
+    nonce: str
+    mark: str
+
+
+def passphrase_mark(group: Group) -> str:
+    """Names the group's passphrase of the moment, and tells nothing of it: a
+    new passphrase voids the device cookies earned under the one before."""
+    return hashlib.sha256(group.passphrase_hash.encode()).hexdigest()[:16]
+
+
 def create_group(name: str, passphrase: str, *, address: str | None = None) -> Group:
     """A new group. A name already taken (whatever the letter case) is refused
     and nothing is written; such refusals from ``address`` count against the
-    sign-in limit, as they tell a stranger which names exist."""
+    sign-in limit, as they tell a stranger which names exist. A group made
+    counts against the hourly limits on new groups (TooManyNewGroups)."""
     name = _check_new_group(name, passphrase, address=address)
+    _count_new("NEW_GROUP", address)
     group = Group(name=name, passphrase_hash=_hash(passphrase))
     with _unless_taken(name):
         db.session.add(group)
@@ -43,7 +75,7 @@ def _check_new_group(name: str, passphrase: str, *, address: str | None = None) 
     with throttle.guessing(_sign_in_limit(), *_guess_keys(address=address)) as guess:
         if find_group(name) is not None:
             raise ServiceError(NAME_TAKEN.format(name))
-        guess.was_right()
+        guess.take_back()
     return name
 
 
@@ -63,15 +95,46 @@ def _unless_taken(name: str) -> Iterator[None]:
         raise
 
 
-def _guess_keys(name_key: str | None = None, address: str | None = None) -> list[str]:
-    """What a passphrase check counts against: the group's name, and the
-    address it comes from (None: from the server itself, not counted)."""
+def count_import(address: str | None) -> None:
+    """A backup about to be read and checked from ``address``, counted against
+    the hourly limits on imports whatever comes of it: reading one costs the
+    server as much as importing it (TooManyNewGroups)."""
+    _count_new("IMPORT", address)
+
+
+def _count_new(kind: str, address: str | None) -> None:
+    """Count a group made (``kind`` "NEW_GROUP") or a backup read ("IMPORT")
+    from ``address`` (None: from the server itself, not counted)."""
+    if address is None:
+        return
+    try:
+        throttle.count((f"{kind.lower()}:address:{address}", _limit(f"{kind}_LIMIT")),
+                       (f"{kind.lower()}:site", _limit(f"{kind}_SITE_LIMIT")))
+    except throttle.LimitReached as full:
+        raise TooManyNewGroups(full.retry_after) from None
+
+
+def _guess_keys(name_key: str | None = None, address: str | None = None, *,
+                group: Group | None = None, known: Iterable[KnownDevice] = ()) -> list[str]:
+    """What a passphrase check counts against: the device cookie's own count
+    if the phone has one for ``group`` under its passphrase of the moment;
+    else the group's name and the address it comes from (None: from the
+    server itself, not counted)."""
+    if group is not None:
+        mark = passphrase_mark(group)
+        for device in known:
+            if device.group_id == group.id and device.mark == mark:
+                return [f"device:{device.nonce}"]
     return ([f"group:{name_key}"] if name_key is not None else []) + (
         [f"address:{address}"] if address is not None else [])
 
 
 def _sign_in_limit() -> throttle.Limit:
-    return throttle.Limit.parse(current_app.config["SIGN_IN_LIMIT"])
+    return _limit("SIGN_IN_LIMIT")
+
+
+def _limit(setting: str) -> throttle.Limit:
+    return throttle.Limit.parse(current_app.config[setting], setting)
 
 
 def _hash(passphrase: str) -> str:
@@ -93,31 +156,36 @@ def find_group(name: str) -> Group | None:
     return db.session.scalar(sa.select(Group).where(Group.name_key == clean_name(name).casefold()))
 
 
-def group_for_sign_in(name: str, passphrase: str, *, address: str | None = None) -> Group | None:
+def group_for_sign_in(name: str, passphrase: str, *, address: str | None = None,
+                      known: Iterable[KnownDevice] = ()) -> Group | None:
     """The group with this name and passphrase; None whether the name or the
     passphrase is wrong, so nobody learns which names exist. Each try counts
-    against the limit for the name (and for ``address``); past it,
+    against the limit for the phone's device cookie for the group, if
+    ``known`` holds one, else for the name and for ``address``; past it,
     throttle.TooManyGuesses, before any passphrase is checked."""
     key = clean_name(name).casefold()
-    with throttle.guessing(_sign_in_limit(), *_guess_keys(key, address)) as guess:
-        group = find_group(key)
+    group = find_group(key)
+    keys = _guess_keys(key, address, group=group, known=known)
+    with throttle.guessing(_sign_in_limit(), *keys) as guess:
         # As slow without the group as with it, so the name's absence doesn't show.
         stored = group.passphrase_hash if group else _unused_hash(
             current_app.config["PASSPHRASE_HASH_METHOD"])
         if passphrase_matches(stored, passphrase) and group is not None:
-            guess.was_right()
+            guess.take_back()
             return group
     return None
 
 
 def change_passphrase(group: Group, current: str, new: str, *, device: str = "",
-                      address: str | None = None) -> None:
+                      address: str | None = None, known: Iterable[KnownDevice] = ()) -> None:
     """A new passphrase signs out every other phone and revokes every share
-    link. Checking ``current`` counts against the group's sign-in limit."""
-    with throttle.guessing(_sign_in_limit(), *_guess_keys(group.name_key, address)) as guess:
+    link. Checking ``current`` counts against the sign-in limit, as a sign-in
+    from this phone would."""
+    keys = _guess_keys(group.name_key, address, group=group, known=known)
+    with throttle.guessing(_sign_in_limit(), *keys) as guess:
         if not passphrase_matches(group.passphrase_hash, current):
             raise ServiceError("The current passphrase is not right")
-        guess.was_right()
+        guess.take_back()
     set_passphrase(group, new, device=device)
 
 
@@ -128,24 +196,6 @@ def set_passphrase(group: Group, passphrase: str, *, device: str = "") -> None:
     group.passphrase_hash = _hash(passphrase)
     db.session.execute(sa.delete(SignIn).where(SignIn.group_id == group.id))
     _audit(group.id, PassphraseChanged(), device=device)
-    db.session.commit()
-
-
-def sign_in_phone(group: Group) -> int:
-    """A phone's sign-in to ``group``, which its cookie names; its id."""
-    sign_in = SignIn(group_id=group.id)
-    db.session.add(sign_in)
-    try:
-        db.session.commit()
-    except sa.exc.SQLAlchemyError:
-        db.session.rollback()
-        raise
-    return sign_in.id
-
-
-def sign_out_phone(sign_in_id: int) -> None:
-    """The sign-in ends for good: a copy of its cookie opens nothing either."""
-    db.session.execute(sa.delete(SignIn).where(SignIn.id == sign_in_id))
     db.session.commit()
 
 

@@ -10,6 +10,12 @@ from flask import abort, g, redirect, request, session, url_for
 from .. import queries, services
 from ..limits import ID_MAX
 from ..models import Group
+from ..services.sign_ins import TOKEN_MAX
+from . import devices
+
+# Characters of the token's hash that name the sign-in to the service worker
+# (web/offline.py): 128 bits, as unlikely to repeat as the token itself.
+PUBLIC_ID_LENGTH = 32
 
 
 def current_group() -> Group | None:
@@ -25,6 +31,15 @@ def current_group() -> Group | None:
     return known[1]
 
 
+def sign_in_public_id() -> str:
+    """What names this phone's sign-in to its service worker: the start of
+    its token's hash, never the token (the page's scripts can read it), and
+    never the same for two sign-ins (an id the database hands out again
+    would let the worker show one sign-in's pages to the next)."""
+    signed_in_group()  # the token is checked: a sign-in that has not ended
+    return services.token_hash(session["sign_in"])[:PUBLIC_ID_LENGTH]
+
+
 def signed_in_group() -> Group:
     """The group of a page that only signed-in phones reach (require_group or
     signed_in has sent the others to sign in)."""
@@ -34,14 +49,20 @@ def signed_in_group() -> Group:
     return group
 
 
-def _group_signed_in(group_id, sign_in_id) -> Group | None:
-    if not (_is_id(group_id) and _is_id(sign_in_id)):
+def _group_signed_in(group_id, token) -> Group | None:
+    """A cookie from before migration 0012 names its sign-in by a number, which
+    opens nothing: that phone signs in again."""
+    if not (_is_id(group_id) and _is_token(token)):
         return None
-    return queries.group_of_sign_in(group_id, sign_in_id)
+    return queries.group_of_sign_in(group_id, services.token_hash(token))
 
 
 def _is_id(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= ID_MAX
+
+
+def _is_token(value) -> bool:
+    return isinstance(value, str) and 0 < len(value) <= TOKEN_MAX
 
 
 def template_context() -> dict:
@@ -49,12 +70,18 @@ def template_context() -> dict:
 
 
 def sign_in(group: Group, device: str) -> None:
+    """This phone, which has just shown it knows ``group``'s passphrase, is
+    signed in to it: its sign-in before (to any group) ends, and its device
+    cookie names the group."""
+    before = session.get("sign_in")
     session.clear()
     session.permanent = True
     session["group_id"] = group.id
-    session["sign_in"] = services.sign_in_phone(group)
+    session["sign_in"] = services.sign_in_phone(
+        group, replacing=before if _is_token(before) else None)
     session["device"] = device
     session["day"] = today()
+    devices.trust(group)
 
 
 def today() -> int:
@@ -63,16 +90,18 @@ def today() -> int:
 
 def keep_signed_in() -> None:
     """Renew the cookie on a phone's first group page of the day, so that it
-    stays signed in for 400 days after it was last used."""
+    stays signed in for 400 days after it was last used; its sign-in's row
+    says so too (a row unused for longer is deleted)."""
     day = today()
     if session.get("day") != day:
         session["day"] = day
+        services.sign_in_used(session["sign_in"])
 
 
 def sign_out() -> None:
     """End this phone's sign-in for good; the phone keeps its name for the
     next sign-in."""
-    if _is_id(session.get("sign_in")):
+    if _is_token(session.get("sign_in")):
         services.sign_out_phone(session["sign_in"])
     device = session.get("device")
     session.clear()

@@ -22,7 +22,14 @@ from ..forms.backup import ImportGroupForm
 from ..models import utcnow
 from .access import client_address, sign_in, signed_in, signed_in_group
 from .filters import local_time
-from .groups import group_form, group_name, may_create_group, single_group
+from .groups import (
+    group_form,
+    group_name,
+    may_create_group,
+    refused_for_now,
+    single_group,
+    too_many,
+)
 
 bp = Blueprint("backup", __name__)
 
@@ -82,6 +89,10 @@ def import_group():
     form = group_form(ImportGroupForm)
     error = None
     if form.validate_on_submit():
+        try:
+            services.count_import(client_address())
+        except services.TooManyNewGroups as full:
+            return refused_for_now(full, import_page(form, too_many("imports", full)))
         try:
             found = backup.read_backup(form.backup.data.read())
         except backup.BackupError as problem:

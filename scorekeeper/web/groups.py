@@ -5,6 +5,7 @@ from flask import (
     Blueprint,
     abort,
     current_app,
+    make_response,
     redirect,
     render_template,
     request,
@@ -36,6 +37,7 @@ from .access import (
     sign_out as forget_group,
 )
 from .changes import describe_all
+from .devices import known_devices
 
 bp = Blueprint("groups", __name__)
 
@@ -84,6 +86,10 @@ def new():
         try:
             group = services.create_group(group_name(form), form.passphrase.data,
                                           address=client_address())
+        except services.TooManyNewGroups as full:
+            error = f"The group was not created: {too_many('new groups', full)}."
+            return refused_for_now(full, render_template(
+                "groups/new.html", form=form, error=error, fixed_name=single_group()))
         except services.ServiceError as problem:
             error = str(problem)
         else:
@@ -93,13 +99,27 @@ def new():
                            fixed_name=single_group())
 
 
+def too_many(what: str, full: services.TooManyNewGroups) -> str:
+    """Why a new group (or an import) is refused for now."""
+    minutes = -(-full.retry_after // 60)
+    return (f"there have been too many {what} from here, or on this whole site, in the "
+            f"last hour; try again in {minutes} minute{'s' if minutes != 1 else ''}")
+
+
+def refused_for_now(full: services.TooManyNewGroups, page: str):
+    """The form shown back as typed, answered 429 with Retry-After."""
+    response = make_response(page, 429)
+    response.headers["Retry-After"] = str(full.retry_after)
+    return response
+
+
 @bp.route("/sign-in", methods=["GET", "POST"])
 def sign_in():
     form = group_form(SignInForm, next=request.args.get("next", ""))
     error = None
     if form.validate_on_submit():
         group = services.group_for_sign_in(group_name(form), form.passphrase.data,
-                                           address=client_address())
+                                           address=client_address(), known=known_devices())
         if group is None:
             error = ("That group name and passphrase don't match."
                      if not single_group() else "That passphrase is not right.")
@@ -149,7 +169,8 @@ def change_passphrase():
         group = signed_in_group()
         try:
             services.change_passphrase(group, form.current.data, form.passphrase.data,
-                                       device=device_label(), address=client_address())
+                                       device=device_label(), address=client_address(),
+                                       known=known_devices())
         except services.ServiceError as problem:
             form.current.errors.append(str(problem))
         else:

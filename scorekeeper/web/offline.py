@@ -6,10 +6,12 @@ The worker keeps a copy of the group pages a phone opens and shows it when the
 network is gone. What it may keep, and for which sign-in, the server says in
 two headers on every HTML page:
 
-- ``Scorekeeper-Sign-In``: the sign-in the page was made for (its row's id),
-  or ``none`` for a phone signed in to no group. The worker keeps the pages of
-  one sign-in at a time and deletes them all when this changes: signing out,
-  a sign-in ended by a new passphrase, another group signed in.
+- ``Scorekeeper-Sign-In``: the sign-in the page was made for (the start of
+  its token's hash: never the token, and never the same for two sign-ins,
+  access.sign_in_public_id), or ``none`` for a phone signed in to no group.
+  The worker keeps the pages of one sign-in at a time and deletes them all
+  when this changes: signing out, a sign-in ended by a new passphrase, a new
+  sign-in (to another group, or the same one again).
 - ``Scorekeeper-Offline``: ``page`` on a group page worth keeping (a GET
   answered 200, not a share link's page), ``scoreboard`` on a scoreboard (the
   shortcut's target when offline).
@@ -27,13 +29,12 @@ from flask import (
     jsonify,
     redirect,
     request,
-    session,
     url_for,
 )
 
 from .. import queries
 from . import static_files
-from .access import current_group, signed_in, signed_in_group
+from .access import current_group, sign_in_public_id, signed_in, signed_in_group
 from .share import PUBLIC as SHARED_PAGES
 
 bp = Blueprint("offline", __name__)
@@ -160,7 +161,7 @@ def tell_the_worker(response):
     if current_group() is None:
         response.headers[SIGN_IN_HEADER] = "none"
         return response
-    response.headers[SIGN_IN_HEADER] = str(session["sign_in"])
+    response.headers[SIGN_IN_HEADER] = sign_in_public_id()
     if (request.method == "GET" and response.status_code == 200
             and request.endpoint not in SHARED_PAGES):
         kind = "scoreboard" if request.endpoint == "sessions.board" else "page"

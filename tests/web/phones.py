@@ -8,8 +8,10 @@ import subprocess
 import sys
 import threading
 import time
+import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from http.cookies import SimpleCookie
 from urllib.parse import urlencode
 
@@ -71,14 +73,24 @@ class Phone:
         self.label = label
         self.cookies: dict[str, str] = {}
 
-    def request(self, method: str, path: str, fields: dict | None = None):
-        """(status, Location header, body text)."""
+    def request(self, method: str, path: str, fields: dict | None = None,
+                files: dict[str, bytes] | None = None):
+        """(status, Location header, body text). With ``files``, the fields and
+        the files ({field: content}) go as multipart/form-data."""
+        answer = self.answer(method, path, fields, files)
+        return answer.status, answer.headers.get("Location", ""), answer.text
+
+    def answer(self, method: str, path: str, fields: dict | None = None,
+               files: dict[str, bytes] | None = None) -> "Answer":
+        """The whole answer, headers included."""
         connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
         headers = {}
         if self.cookies:
             headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
-        body = None
-        if fields is not None:
+        body: str | bytes | None = None
+        if files is not None:
+            body, headers["Content-Type"] = _multipart(fields or {}, files)
+        elif fields is not None:
             body = urlencode(fields, doseq=True)
             headers["Content-Type"] = "application/x-www-form-urlencoded"
         try:
@@ -88,7 +100,7 @@ class Phone:
             for header in response.headers.get_all("Set-Cookie") or []:
                 for name, morsel in SimpleCookie(header).items():
                     self.cookies[name] = morsel.value
-            return response.status, response.headers.get("Location", ""), text
+            return Answer(response.status, response.headers, text)
         finally:
             connection.close()
 
@@ -106,9 +118,34 @@ class Phone:
         assert status in SAVED and location.endswith("/"), status
         return self
 
+    def sign_out(self) -> "Phone":
+        _, _, page = self.request("GET", "/group")
+        status, _, _ = self.request("POST", "/sign-out", {"csrf_token": token_in(page)})
+        assert status in SAVED, status
+        return self
+
     def stream(self, path: str) -> "Stream":
         """A live page's stream of the session's state, opened as a browser would."""
         return Stream(self, path)
+
+
+@dataclass
+class Answer:
+    status: int
+    headers: http.client.HTTPMessage
+    text: str
+
+
+def _multipart(fields: dict, files: dict[str, bytes]) -> tuple[bytes, str]:
+    """A multipart/form-data body and its Content-Type."""
+    boundary = uuid.uuid4().hex
+    parts = [f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n'
+             f"{value}\r\n".encode() for name, value in fields.items()]
+    parts += [f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"; '
+              f'filename="{name}.json"\r\nContent-Type: application/json\r\n\r\n'.encode()
+              + content + b"\r\n" for name, content in files.items()]
+    return b"".join(parts) + f"--{boundary}--\r\n".encode(), (
+        f"multipart/form-data; boundary={boundary}")
 
 
 class Stream:

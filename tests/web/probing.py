@@ -148,9 +148,9 @@ def _tables(engine) -> sa.MetaData:
     return metadata
 
 
-# A phone's sign-in and the count of passphrases checked: written by signing
+# A phone's sign-in and the counted attempts (throttle): written by signing
 # in and by refused guesses, they hold none of a group's data.
-BOOKKEEPING = frozenset({"sign_in", "passphrase_guess"})
+BOOKKEEPING = frozenset({"sign_in", "attempt"})
 
 
 def database_rows() -> dict[str, list]:

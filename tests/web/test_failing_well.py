@@ -42,7 +42,8 @@ def member(app):
     """A phone whose cookie names a group (which only the database could confirm)."""
     phone = app.test_client()
     with phone.session_transaction() as cookie:
-        cookie.update(group_id=1, sign_in=1, device="Test phone")
+        cookie.update(group_id=1, sign_in="a sign-in's token of 43 characters ........",
+                      device="Test phone")
     return phone
 
 

@@ -11,7 +11,7 @@ from werkzeug.security import check_password_hash
 
 from scorekeeper import services
 from scorekeeper.extensions import db
-from scorekeeper.models import AuditEvent, Group, PassphraseGuess
+from scorekeeper.models import Attempt, AuditEvent, Group
 from tests.conftest import GROUP_NAME, PASSPHRASE, fresh_app, signed_in_client
 from tests.web.helpers import csrf_token, form_values, forms_on, text, token_in
 from tests.web.probing import REDIRECTS, database_rows, redirect_path
@@ -81,7 +81,7 @@ def test_a_taken_name_makes_no_other_group(app, group, anonymous, name, passphra
     assert not signed_in(anonymous)
     with app.app_context():
         assert database_rows() == before
-        guesses = db.session.scalars(sa.select(PassphraseGuess.key)).all()
+        guesses = db.session.scalars(sa.select(Attempt.key)).all()
         assert guesses == ["address:127.0.0.1"]  # the refusal counts for the address
 
 

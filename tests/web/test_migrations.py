@@ -7,7 +7,7 @@ from alembic.migration import MigrationContext
 
 from scorekeeper import services
 from scorekeeper.extensions import db
-from scorekeeper.models import GameSession, Group, Player, Seat
+from scorekeeper.models import Attempt, GameSession, Group, Player, Seat, SignIn
 from scorekeeper.rules import Entry
 from tests.conftest import drop_everything
 from tests.web.examples import EXAMPLE_RULES, TIEN_HU
@@ -156,3 +156,27 @@ def test_0008_renames_groups_and_players_that_share_a_folded_name(app, runner):
             db.session.commit()
         db.session.rollback()
     assert runner.invoke(args=["db", "downgrade", "0007"]).exit_code == 0
+
+
+def test_0012_ends_the_sign_ins_named_by_id(app, runner):
+    """Sign-ins made before 0012 are named by their id, which SQLite hands out
+    again: they are deleted, and their phones sign in again."""
+    with app.app_context():
+        drop_everything()
+    assert runner.invoke(args=["db", "upgrade", "0011"]).exit_code == 0
+    with app.app_context(), db.engine.begin() as connection:
+        connection.execute(sa.text(
+            "INSERT INTO player_group (id, name, name_key, passphrase_hash, timezone, created_at,"
+            " finished_sessions, autosave_rounds)"
+            " VALUES (1, 'Friday', 'friday', 'x', 'UTC', '2026-01-01', 0, false)"))
+        connection.execute(sa.text(
+            "INSERT INTO sign_in (id, group_id, created_at) VALUES (1, 1, '2026-01-01')"))
+        connection.execute(sa.text(
+            "INSERT INTO passphrase_guess (key, at) VALUES ('group:friday', '2026-01-01')"))
+    assert runner.invoke(args=["db", "upgrade"]).exit_code == 0
+    with app.app_context():
+        assert db.session.scalar(sa.select(sa.func.count()).select_from(SignIn)) == 0
+        assert db.session.scalar(sa.select(sa.func.count()).select_from(Attempt)) == 0
+        assert db.session.get(Group, 1).name == "Friday"
+    assert runner.invoke(args=["db", "downgrade", "0011"]).exit_code == 0
+    assert runner.invoke(args=["db", "upgrade"]).exit_code == 0

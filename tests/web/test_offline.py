@@ -30,9 +30,15 @@ def start(app, *rounds) -> int:
         return game.id
 
 
-def sign_in_of(client) -> int:
+def sign_in_of(client) -> str:
+    """The token of the client's sign-in."""
     with client.session_transaction() as cookie:
         return cookie["sign_in"]
+
+
+def public_id(client) -> str:
+    """What names the client's sign-in to its service worker."""
+    return services.token_hash(sign_in_of(client))[:32]
 
 
 def png_size(data: bytes) -> tuple[int, int]:
@@ -204,7 +210,7 @@ def test_what_the_worker_fetches_asks_no_database(app, client, url):
 
 def test_group_pages_are_kept_for_their_sign_in(app, client):
     game = start(app, EXAMPLE_1)
-    sign_in = str(sign_in_of(client))
+    sign_in = public_id(client)
     board = f"/sessions/{game}"
     kinds = {board: "scoreboard", f"{board}/rounds/1": "page", f"{board}/settle": "page",
              f"{board}/rounds/new": "page", "/": "page", "/history": "page"}
@@ -235,7 +241,7 @@ def test_another_groups_page_and_a_refused_form_are_not_kept(app, client):
     theirs = signed_in_client(app, other, device="Their phone")
     missing = theirs.get(f"/sessions/{game}")
     assert missing.status_code == 404
-    assert missing.headers[SIGN_IN_HEADER] == str(sign_in_of(theirs))
+    assert missing.headers[SIGN_IN_HEADER] == public_id(theirs)
     assert KEEP_HEADER not in missing.headers
     form = f"/sessions/{game}/rounds/new"
     refused = client.post(form, data={"csrf_token": csrf_token(client, form)})
