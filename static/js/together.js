@@ -4,6 +4,9 @@
 
 const box = document.getElementById("together");
 const form = document.querySelector("form.round-form");
+// A form refused because another phone saved first: its rows hold that
+// round's hands, which are not this round's. Only the strip follows the table.
+const held = "held" in box.dataset;
 const STATE = box.dataset.state;
 // The round this form is for (queue.js moves it on past rounds waiting on the phone).
 const number = () => Number(form.elements.number.value);
@@ -124,7 +127,7 @@ function sayStrip(state) {
     return;
   }
   note.append(...state.problems.map((problem) => make("p", "error", problem)));
-  if (state.complete) {
+  if (state.complete && !held) {
     note.append(make("p", "together-ready", `Everyone is in: tap Save round ${number()}.`),
                 ...state.warnings.map((warning) => make("p", "round-warning", warning)));
   }
@@ -135,6 +138,10 @@ function take(state) {
   const first = !known;
   known = state;
   box.dataset.draft = state.draft;  // the draft version this page has taken in
+  if (held) {
+    sayStrip(state);
+    return;
+  }
   const open = state.number === number() && state.open;
   for (const player of state.players) {
     const row = rows[player.id];
@@ -178,7 +185,7 @@ async function ask() {
 }
 
 async function send(row, keepalive = false) {
-  if (!row || !known || known.number !== number() || !known.open) return;
+  if (held || !row || !known || known.number !== number() || !known.open) return;
   const hand = typed(row);
   if (row.theirs || same(hand, row.shown)) return;  // waiting for a choice, or nothing new
   if (row.sending) {
