@@ -7,6 +7,8 @@ const form = document.querySelector("form.round-form");
 // A form refused because another phone saved first: its rows hold that
 // round's hands, which are not this round's. Only the strip follows the table.
 const held = "held" in box.dataset;
+// A form shown with warnings to confirm says them itself, with Save anyway.
+const confirming = Boolean(form.querySelector("button[name=confirmed]"));
 const STATE = box.dataset.state;
 // The round this form is for (queue.js moves it on past rounds waiting on the phone).
 const number = () => Number(form.elements.number.value);
@@ -127,7 +129,7 @@ function sayStrip(state) {
     return;
   }
   note.append(...state.problems.map((problem) => make("p", "error", problem)));
-  if (state.complete && !held) {
+  if (state.complete && !held && !confirming) {
     note.append(make("p", "together-ready", `Everyone is in: tap Save round ${number()}.`),
                 ...state.warnings.map((warning) => make("p", "round-warning", warning)));
   }

@@ -110,7 +110,7 @@ def test_the_same_round_saved_too_late_shows_the_round_and_who_saved_it(cat, ben
     shown = text(ben.get(late.location))
     summary = shown.split('id="round-summary"')[1].split("</div>")[0]
     assert "<h2>Cat's phone saved this round</h2>" in summary
-    assert "with the same hands that you sent" in summary
+    assert "With the same hands that you sent" in summary
     assert "<h1>Round 1</h1>" in shown
     assert round_count() == 1 and money_moved() == moved  # counted once
     assert drafts() == []
