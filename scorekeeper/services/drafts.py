@@ -249,9 +249,8 @@ def _autosave(session: GameSession, coming: Upcoming, draft: Draft, device: str)
 def drop_hands(session: GameSession, hands: dict[int, tuple[str, str]], device: str) -> int:
     """ "Same game: drop mine": take away the hands of the coming round that
     this phone saved and that are ``hands`` (player id: outcome, cards as
-    typed), those of a round
-    refused because another phone saved it first; how many went. Every
-    phone's strip follows, by the draft version."""
+    typed), those of a round refused because another phone saved it first;
+    how many went. Every phone's strip follows, by the draft version."""
     _take_draft_version(session)
     gone = [row for player_id, row in _hands(session).items()
             if row.device == device[:DEVICE_MAX] and player_id in hands

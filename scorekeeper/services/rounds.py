@@ -182,7 +182,8 @@ def record_round(session: GameSession, entries: dict[str, Entry],
     upcoming(session) if the caller has read it in this transaction; ``draft``
     is the draft version the form saw of the round filled in together (None:
     the caller does not follow one). The draft's hands are taken away with it.
-    ``once``: the change's key (versioning), given the round's number.
+    ``once``: the change's key (versioning), given the round's number. Hands
+    that are all the last round's are a warning too (repeat_warnings).
 
     It is written without ORM objects (the most frequent write, kept lean):
     the round, its entries in one statement, and its totals added to the seats

@@ -144,7 +144,7 @@ def test_a_round_entered_offline_that_conflicts_comes_back_as_typed(member, live
         page.wait_for_url(re.compile(table["board"] + "/rounds/3$"))
         assert len(nets(live_app, table["id"])) == 12
     else:
-        page.get_by_role("link", name="Same game: drop mine, see round 2").click()
+        page.get_by_role("button", name="Same game: drop mine, see round 2").click()
         page.wait_for_url(re.compile(table["board"] + "/rounds/2$"))
         page.goto(table["board"])
         expect(page.get_by_role("link", name="Enter round 3")).to_be_visible()

@@ -326,8 +326,10 @@ def test_a_save_refused_for_another_game_sends_its_hands_to_no_round(phone, tabl
         type_cards(ben, name, cards)
     session_id = int(url.rsplit("/", 1)[1])
     with live_app.app_context():  # meanwhile, from another phone, Cat's hand otherwise
-        services.record_round(db.session.get(GameSession, session_id), {name: Entry("dead", cards) for name, cards in
-                                     {**hands, "Cat": "KD QD 4C"}.items()}, device="Ann's phone")
+        other = {**hands, "Cat": "KD QD 4C"}
+        services.record_round(db.session.get(GameSession, session_id),
+                              {name: Entry("dead", cards) for name, cards in other.items()},
+                              device="Ann's phone")
     sent = []
     ben.context.on("request", lambda request: sent.append(request.url)
                    if request.method == "POST" and "/draft/" in request.url else None)

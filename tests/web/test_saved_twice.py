@@ -126,8 +126,11 @@ def test_a_round_page_names_only_the_change_that_added_it(cat, ben, sid):
     added = db.session.scalar(sa.select(AuditEvent.id).where(AuditEvent.action == "round.add"))
     started = db.session.scalar(sa.select(AuditEvent.id).where(
         AuditEvent.action == "session.start"))
+    named = text(ben.get(f"/sessions/{sid}/rounds/1?saved={added}"))
+    assert "<h2>Cat's phone saved this round</h2>" in named
     for asked in (started, added + 1000, "x"):
         assert "saved this round" not in text(ben.get(f"/sessions/{sid}/rounds/1?saved={asked}"))
+    assert "saved this round" not in text(ben.get(f"/sessions/{sid}/rounds/1"))
 
 
 def test_other_hands_refused_come_back_held_and_sent_to_no_round(cat, ben, sid):
