@@ -41,7 +41,7 @@ from .tables import (
     share_links,
     standings,
 )
-from .turns import LastRound, Upcoming, coming_after, last_round, upcoming
+from .turns import LastRound, Upcoming, coming_after, last_round, round_hands, upcoming
 
 __all__ = [
     "BOARD_ROUNDS", "CHANGES_PER_PAGE", "GROUP_EVENTS", "PER_PAGE", "ROUNDS_PER_PAGE",
@@ -53,7 +53,8 @@ __all__ = [
     "load_board", "load_round", "open_sessions", "own_standing", "page_count",
     "page_params", "paged",
     "played_sessions", "player_record", "players_on_record", "recently_finished",
-    "round_count", "round_page", "scoreboard", "seated_player", "session_changes", "session_event",
+    "round_count", "round_hands", "round_page", "scoreboard", "seated_player",
+    "session_changes", "session_event",
     "session_record", "session_rounds", "share_links",
     "standings", "upcoming",
 ]

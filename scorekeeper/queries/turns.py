@@ -4,22 +4,24 @@ as stored (RULES.md section 10)."""
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import sqlalchemy as sa
 
 from ..extensions import db
 from ..models import GameSession, Player, Round, RoundEntry
-from ..rules import next_dealer, playing_order
+from ..rules import Entry, next_dealer, playing_order
 
 
 @dataclass(frozen=True)
 class Upcoming:
-    """Who deals the next round and the order of play."""
+    """Who deals the next round and the order of play; ``last`` is the round
+    before it (None: the first)."""
 
     number: int
     dealer: Player
     order: list[Player]
+    last: LastRound | None = None
 
 
 def _pass_deal(session: GameSession, player: Player) -> Player:
@@ -43,6 +45,7 @@ class LastRound:
     order: tuple[int, ...]  # player ids in playing order
     points: dict[int, int]
     position: dict[int, int]
+    hands: dict[int, Entry] | None = None  # as stored, if read with them (last_round)
 
     @classmethod
     def of(cls, rows) -> LastRound | None:
@@ -69,17 +72,32 @@ def _last_round_entries() -> sa.Select:
     session_id = sa.bindparam("session_id", type_=sa.Integer)
     latest = sa.select(sa.func.max(Round.number)).where(Round.session_id == session_id)
     return (sa.select(Round.number, Round.dealer_id, RoundEntry.player_id, RoundEntry.points,
-                      RoundEntry.position)
+                      RoundEntry.position, RoundEntry.outcome, RoundEntry.cards)
             .join(RoundEntry.round)
             .where(Round.session_id == session_id, Round.number == latest.scalar_subquery())
             .order_by(RoundEntry.turn))
 
 
 def last_round(session: GameSession) -> LastRound | None:
-    """The latest round's stored results, read without loading the rounds
-    before it nor scoring it again."""
-    return LastRound.of(
-        db.session.execute(_last_round_entries(), {"session_id": session.id}).all())
+    """The latest round's stored results and hands, read without loading the
+    rounds before it nor scoring it again."""
+    rows = db.session.execute(_last_round_entries(), {"session_id": session.id}).all()
+    last = LastRound.of(rows)
+    return last and replace(last, hands={r.player_id: Entry(r.outcome, r.cards) for r in rows})
+
+
+@functools.cache
+def _round_hands() -> sa.Select:
+    return (sa.select(RoundEntry.player_id, RoundEntry.outcome, RoundEntry.cards)
+            .join(RoundEntry.round)
+            .where(Round.session_id == sa.bindparam("session_id", type_=sa.Integer),
+                   Round.number == sa.bindparam("number", type_=sa.Integer)))
+
+
+def round_hands(session: GameSession, number: int) -> dict[int, Entry]:
+    """Round ``number``'s hands as stored, by player id; {} if there is no such round."""
+    rows = db.session.execute(_round_hands(), {"session_id": session.id, "number": number})
+    return {row.player_id: Entry(row.outcome, row.cards) for row in rows}
 
 
 def upcoming(session: GameSession) -> Upcoming:
@@ -97,4 +115,4 @@ def coming_after(session: GameSession, last: LastRound | None) -> Upcoming:
         by_id = {seat.player_id: seat.player for seat in session.seats}
         dealer = by_id[next_dealer([p.id for p in seated], last.dealer_id, last, rules)]
     order = playing_order(seated, dealer, rules)
-    return Upcoming((last.number if last else 0) + 1, dealer, order)
+    return Upcoming((last.number if last else 0) + 1, dealer, order, last)

@@ -11,6 +11,8 @@ from .scoring import (
     RoundError,
     RoundScore,
     hand_problems,
+    repeated_round,
+    same_hands,
     score_round,
 )
 from .settlement import Transfer, settle
@@ -19,5 +21,6 @@ __all__ = [
     "JOKER", "PRESETS", "Arrangement", "Breakdown", "Card", "CardError", "Entry",
     "HouseRules", "Problem", "RoundError", "RoundScore", "RulesError", "Transfer", "best_melds",
     "find_meld", "format_cards", "hand_problems", "is_meld", "next_dealer", "parse_card",
-    "parse_cards", "playing_order", "preset_name", "score_round", "settle",
+    "parse_cards", "playing_order", "preset_name", "repeated_round", "same_hands",
+    "score_round", "settle",
 ]

@@ -374,6 +374,34 @@ def _money(order: Sequence[P], hands: dict[P, _Hand], points: dict[P, int],
     return {p: Breakdown(tier[p], hu[p], joker_ace[p]) for p in order}
 
 
+def same_hands(first: Mapping[P, Entry], second: Mapping[P, Entry]) -> bool:
+    """Whether two rounds' entries are the same players' same hands, card for
+    card (in any order); a hand that can't be read is like no other."""
+    if not first or set(first) != set(second):
+        return False
+    kept = {p: _as_kept(first[p]) for p in first}
+    return all(hand is not None and hand == _as_kept(second[p]) for p, hand in kept.items())
+
+
+def repeated_round(number: int, entries: Mapping[P, Entry],
+                   before: Mapping[P, Entry]) -> list[Problem]:
+    """The warning for a round whose hands are all those of round ``number``,
+    the round before it (same_hands): the same game entered again would
+    count twice. [] otherwise."""
+    if not same_hands(entries, before):
+        return []
+    return [Problem("same_as_last_round",
+                    f"Every hand is the same as in round {number}, card for card: if this is "
+                    f"round {number} entered again, don't save it, or it counts twice")]
+
+
+def _as_kept(entry: Entry) -> tuple[str, tuple[Card, ...]] | None:
+    """An entry's outcome and cards in a fixed order; None if unreadable."""
+    problems: list[Problem] = []
+    hand = _read("", entry, problems)
+    return None if problems else (hand.outcome, tuple(sorted(hand.cards)))
+
+
 def score_round(order: Sequence[P], entries: Mapping[P, Entry],
                 rules: HouseRules) -> RoundScore[P]:
     """Validate and score one round; ``order`` is the playing order.

@@ -23,9 +23,10 @@ from ..extensions import db
 from ..limits import DEVICE_MAX
 from ..models import DraftEntry, GameSession, Group, Player, utcnow
 from ..queries.turns import Upcoming, upcoming
-from ..rules import Entry, Problem, RoundError, score_round
+from ..rules import Entry, Problem, RoundError, format_cards, score_round
+from ..rules.cards import scan_cards
 from ..rules.scoring import OUTCOMES
-from .rounds import DraftChanged, NeedsConfirmation, record_round
+from .rounds import DraftChanged, NeedsConfirmation, record_round, repeat_warnings
 from .sessions import _check_open
 from .versioning import Once, ServiceError, _answer_again, _remember
 
@@ -143,6 +144,8 @@ def _assess(session: GameSession, coming: Upcoming, hands: dict[int, Hand]) -> D
     if entries:
         try:
             warnings = score_round(names, entries, session.rules).warnings
+            if len(entries) == len(names):  # everyone is in: a round entered twice?
+                warnings += repeat_warnings(session, coming, entries)
         except RoundError as error:
             for problem in error.problems:
                 if problem.code == "missing_entry":
@@ -241,6 +244,30 @@ def _autosave(session: GameSession, coming: Upcoming, draft: Draft, device: str)
                             coming=coming, draft=draft.draft_version)
     except (RoundError, NeedsConfirmation, DraftChanged, ServiceError):
         return None  # a change meanwhile: the hands stay, for Save
+
+
+def drop_hands(session: GameSession, hands: dict[int, tuple[str, str]], device: str) -> int:
+    """ "Same game: drop mine": take away the hands of the coming round that
+    this phone saved and that are ``hands`` (player id: outcome, cards as
+    typed), those of a round refused because another phone saved it first;
+    how many went. Every phone's strip follows, by the draft version."""
+    _take_draft_version(session)
+    gone = [row for player_id, row in _hands(session).items()
+            if row.device == device[:DEVICE_MAX] and player_id in hands
+            and _as_typed(row.outcome, row.cards) == _as_typed(*hands[player_id])]
+    if not gone:
+        db.session.rollback()  # the draft version taken is given back
+        return 0
+    for row in gone:
+        db.session.delete(row)
+    db.session.commit()
+    return len(gone)
+
+
+def _as_typed(outcome: str, cards: str) -> tuple[str, str]:
+    """A hand as typed, in the notation it is stored in if it can be read."""
+    readable, errors = scan_cards(cards)
+    return outcome, " ".join(cards.upper().split()) if errors else format_cards(readable)
 
 
 def set_autosave_rounds(group: Group, on: bool) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+from collections.abc import Mapping
 
 import sqlalchemy as sa
 from sqlalchemy.orm.attributes import set_committed_value
@@ -31,7 +32,7 @@ from ..models import (
     RoundEntry,
     table,
 )
-from ..queries.turns import Upcoming, upcoming
+from ..queries.turns import Upcoming, round_hands, upcoming
 from ..rules import (
     Entry,
     HouseRules,
@@ -42,6 +43,7 @@ from ..rules import (
     next_dealer,
     parse_cards,
     playing_order,
+    repeated_round,
     score_round,
 )
 from ..rules.cards import scan_cards
@@ -49,12 +51,14 @@ from .sessions import _check_open, _check_rules, _check_table, active_players
 from .totals import _add_round_to_seats, _total_seats
 from .versioning import (
     Once,
+    Repeated,
     ServiceError,
     _audit,
     _claim,
     _remember,
     _saving,
     _snapshot,
+    applied,
     check_version,
     round_snapshot,
 )
@@ -136,9 +140,36 @@ def _score(order: list[Player], entries: dict[str, Entry], rules: HouseRules,
            confirmed: str | None) -> RoundScore:
     """Score a round, raising RoundError, or NeedsConfirmation for unconfirmed warnings."""
     score = score_round([p.name for p in order], entries, rules)
-    if score.warnings and confirmed != warnings_digest(score.warnings):
-        raise NeedsConfirmation(score.warnings)
+    _confirm(score.warnings, confirmed)
     return score
+
+
+def _confirm(warnings: list[Problem], confirmed: str | None, group_id: int | None = None,
+             once: Once | None = None) -> None:
+    """NeedsConfirmation for warnings the table has not confirmed; but the
+    repeat of a change applied under its key (``once``) gets the first's
+    answer (Repeated), not a question about the round the first one saved."""
+    if not warnings or confirmed == warnings_digest(warnings):
+        return
+    first = applied(group_id, once.key) if once is not None and group_id is not None else None
+    if first is not None:
+        raise Repeated(first)
+    raise NeedsConfirmation(warnings)
+
+
+def repeat_warnings(session: GameSession, coming: Upcoming,
+                    entries: Mapping[str, Entry]) -> list[Problem]:
+    """The warning for a coming round whose hands (by player name) are all the
+    last round's: the same game saved twice would move the money twice."""
+    if coming.number == 1:
+        return []
+    by_id = {p.id: entries[p.name] for p in coming.order if p.name in entries}
+    if len(by_id) != len(entries):
+        return []
+    last = coming.last.hands if coming.last is not None else None
+    if last is None:  # not read with the round's order
+        last = round_hands(session, coming.number - 1)
+    return repeated_round(coming.number - 1, by_id, last)
 
 
 def record_round(session: GameSession, entries: dict[str, Entry],
@@ -151,7 +182,8 @@ def record_round(session: GameSession, entries: dict[str, Entry],
     upcoming(session) if the caller has read it in this transaction; ``draft``
     is the draft version the form saw of the round filled in together (None:
     the caller does not follow one). The draft's hands are taken away with it.
-    ``once``: the change's key (versioning), given the round's number.
+    ``once``: the change's key (versioning), given the round's number. Hands
+    that are all the last round's are a warning too (repeat_warnings).
 
     It is written without ORM objects (the most frequent write, kept lean):
     the round, its entries in one statement, and its totals added to the seats
@@ -159,7 +191,9 @@ def record_round(session: GameSession, entries: dict[str, Entry],
     _check_open(session)
     check_version(session, version)  # before scoring: a stale page's errors don't matter
     coming = coming or upcoming(session)
-    score = _score(coming.order, entries, session.rules, confirmed)
+    score = score_round([p.name for p in coming.order], entries, session.rules)
+    _confirm([*score.warnings, *repeat_warnings(session, coming, entries)], confirmed,
+             session.group_id, once)
     rows = _entry_values(active_players(session), coming.order, entries, score)
     _claim(session, version)
     with _saving(session, version):

@@ -46,6 +46,7 @@ def once(view):
             return _once(key, view, *args, **kwargs)
         finally:
             g.pop("change_key")
+            g.pop("change_refused", None)
 
     return guarded
 
@@ -100,11 +101,20 @@ def _posted_key() -> str | None:
     return sent
 
 
+def refused(response):
+    """``response``, a redirect, answers a change that was not made (the round
+    that another phone saved, shown to a phone that sent the same): a repeat
+    of a key applied meanwhile still gets the first answer, as for any refusal."""
+    g.change_refused = True
+    return response
+
+
 def _refused(response) -> bool:
     """Whether a response is not the answer of a change made: a change made
     answers with a redirect (a form) or a 2xx JSON document (a hand)."""
     status = response.status_code
-    return not (300 <= status < 400 or (response.is_json and status < 300))
+    return g.get("change_refused", False) or not (
+        300 <= status < 400 or (response.is_json and status < 300))
 
 
 def _answer(stored: dict):

@@ -98,6 +98,16 @@ def take_hands(form: RoundForm, order: list[Player], hands) -> list[Notice]:
     return notices
 
 
+def posted_hands(form: RoundForm) -> dict[int, tuple[str, str]]:
+    """The hands a posted form holds, as typed: player id: (outcome, cards)."""
+    hands = {}
+    for sub in form.entries:
+        player_id = _posted_int(sub.player.raw_data)
+        if player_id is not None:
+            hands[player_id] = (str(sub.outcome.data or ""), sub.cards.data or "")
+    return hands
+
+
 def _described(outcome: str, cards: str) -> str:
     """ "Dead, AS 2H" """
     label = OUTCOME_LABELS.get(outcome, outcome)

@@ -4,17 +4,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from flask import Blueprint, abort, flash, g, redirect, render_template, url_for
+from flask import Blueprint, abort, flash, g, redirect, render_template, request, url_for
 
 from .. import queries, services
+from ..audit import Action
 from ..forms.rounds import OUTCOME_LABELS, RoundForm, VersionForm
 from ..models import Player
-from ..rules import Entry, RoundError, format_cards, parse_cards
+from ..rules import Entry, RoundError, format_cards, parse_cards, same_hands
 from ..rules.cards import scan_cards
 from .access import device_label, phone_player_id
-from .changes import describe_all
+from .changes import Change, describe_all
 from .loading import add_session_id, load_game_session
-from .once import once, redirecting
+from .once import once, redirecting, refused
 from .round_form import (
     Conflicted,
     Notice,
@@ -23,6 +24,7 @@ from .round_form import (
     form_rows,
     matches,
     notices,
+    posted_hands,
     rebuild,
     take_hands,
 )
@@ -60,6 +62,9 @@ def new():
             outcome.conflict = _conflicted(conflict.since)
             if g.game.is_finished:
                 return _closed(outcome.conflict)
+            same = _saved_as_sent(outcome.conflict, posted_hands(form))
+            if same is not None:  # this very round: shown, not a form for the next
+                return refused(redirect(url_for(".show", number=same[0], saved=same[1])))
             rebuild(form, coming.number, coming.order)
             form.draft.data = g.game.draft_version
         except services.DraftChanged as changed:
@@ -76,6 +81,19 @@ def new():
         409 if outcome.conflict or outcome.news else 200
 
 
+@bp.post("/drop")
+def drop():
+    """ "Same game: drop mine", on the form of a round refused because another
+    phone saved it first: any of its hands that this phone sent to the round
+    filled in together go too (the phone's own copy, queue.js drops first)."""
+    services.drop_hands(g.game, posted_hands(RoundForm()), device_label())
+    flash("Your round is dropped: nothing of it was saved.")
+    see = request.form.get("see", type=int)
+    if see is not None and 1 <= see <= queries.round_count(g.game):
+        return redirect(url_for(".show", number=see))
+    return redirect(url_for("sessions.board"))
+
+
 @bp.get("/<int:number>")
 def show(number):
     page = queries.round_page(g.game, number)
@@ -90,8 +108,36 @@ def show(number):
     parts = _money_parts(entries, g.game.rules.scheme)
     return render_template("rounds/show.html", round=round_, latest=latest, count=count,
                            entries=entries, cards=cards, parts=parts, next_dealer=next_dealer,
-                           outcome_labels=OUTCOME_LABELS,
+                           outcome_labels=OUTCOME_LABELS, saved_by=_saved_by(number),
                            delete_form=VersionForm(formdata=None, version=g.game.version))
+
+
+def _saved_by(number: int) -> Change | None:
+    """The change that added round ``number``, if the page was asked for with
+    it (``?saved=``: shown to a phone that sent the same round too late)."""
+    event_id = request.args.get("saved", type=int)
+    event = queries.session_event(g.game, event_id) if event_id else None
+    if event is None or event.action != Action.ROUND_ADD:
+        return None
+    change = describe_all([event], g.game.currency)[0]
+    return change if change.round_number == number else None
+
+
+def _saved_as_sent(conflict: Conflicted,
+                   sent: dict[int, tuple[str, str]]) -> tuple[int, int] | None:
+    """The round saved from another phone meanwhile whose hands are the ones
+    sent, the last such: (its number now, the id of the change that added
+    it); None if the phones sent different games."""
+    hands = {player_id: Entry(*hand) for player_id, hand in sent.items()}
+    events = [change.event for change in conflict.changes]
+    for i in reversed(range(len(events))):
+        number = conflict.changes[i].round_number
+        if events[i].action != Action.ROUND_ADD or not isinstance(number, int):
+            continue
+        now = services.where_round_is(number, events[i + 1:])
+        if now is not None and same_hands(hands, queries.round_hands(g.game, now)):
+            return now, events[i].id
+    return None
 
 
 @bp.route("/<int:number>/edit", methods=["GET", "POST"])

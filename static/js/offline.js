@@ -25,7 +25,7 @@ function notSent({form, button}) {
   note.setAttribute("role", "alert");
   note.textContent = "No network: nothing was sent. What you typed is still here; " +
     "send it again when the phone is back online.";
-  if (button && form.contains(button)) button.before(note);
+  if (button && button.form === form) button.before(note);
   else form.append(note);
 }
 

@@ -216,7 +216,11 @@ function showSent() {
   sessionStorage.setItem(SENT, JSON.stringify(
     JSON.parse(sessionStorage.getItem(SENT)).filter((item) => !ofThisSession(item))));
   for (const item of sent) {
-    const note = say(`Round ${item.number}, kept on this phone, is sent and saved. `);
+    // Sent after another phone had saved the same round: its page says so.
+    const before = new URL(item.url, location.href).searchParams.has("saved");
+    const note = say(before ? `Round ${item.number}, kept on this phone, had been saved ` +
+                              "from another phone: it counts once. "
+      : `Round ${item.number}, kept on this phone, is sent and saved. `);
     const link = make("a", "", `See round ${item.number}`);
     link.href = item.url;
     note.append(link);
@@ -312,10 +316,14 @@ export async function start() {
   showSent();
   if (form && resent) {
     form.dataset.queued = refused;  // this form is that round's, refused
-    form.querySelector(".changes-drop a")?.addEventListener("click", (event) => {
-      event.preventDefault();  // it goes from the phone first
-      const to = event.currentTarget.href;
-      drop(refused).finally(() => location.assign(to));
+    const dropping = document.getElementById("round-drop");  // "Same game: drop mine"
+    dropping?.addEventListener("submit", (event) => {
+      if (dropping.dataset.dropped) return;  // off the phone: now the server's part
+      event.preventDefault();
+      drop(refused).finally(() => {
+        dropping.dataset.dropped = "true";
+        dropping.requestSubmit(event.submitter);
+      });
     });
   } else if (form) {
     follow(form, items);

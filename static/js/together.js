@@ -4,6 +4,11 @@
 
 const box = document.getElementById("together");
 const form = document.querySelector("form.round-form");
+// A form refused because another phone saved first: its rows hold that
+// round's hands, which are not this round's. Only the strip follows the table.
+const held = "held" in box.dataset;
+// A form shown with warnings to confirm says them itself, with Save anyway.
+const confirming = Boolean(form.querySelector("button[name=confirmed]"));
 const STATE = box.dataset.state;
 // The round this form is for (queue.js moves it on past rounds waiting on the phone).
 const number = () => Number(form.elements.number.value);
@@ -124,7 +129,7 @@ function sayStrip(state) {
     return;
   }
   note.append(...state.problems.map((problem) => make("p", "error", problem)));
-  if (state.complete) {
+  if (state.complete && !held && !confirming) {
     note.append(make("p", "together-ready", `Everyone is in: tap Save round ${number()}.`),
                 ...state.warnings.map((warning) => make("p", "round-warning", warning)));
   }
@@ -135,6 +140,10 @@ function take(state) {
   const first = !known;
   known = state;
   box.dataset.draft = state.draft;  // the draft version this page has taken in
+  if (held) {
+    sayStrip(state);
+    return;
+  }
   const open = state.number === number() && state.open;
   for (const player of state.players) {
     const row = rows[player.id];
@@ -178,7 +187,7 @@ async function ask() {
 }
 
 async function send(row, keepalive = false) {
-  if (!row || !known || known.number !== number() || !known.open) return;
+  if (held || !row || !known || known.number !== number() || !known.open) return;
   const hand = typed(row);
   if (row.theirs || same(hand, row.shown)) return;  // waiting for a choice, or nothing new
   if (row.sending) {

@@ -144,13 +144,30 @@ def test_a_round_entered_offline_that_conflicts_comes_back_as_typed(member, live
         page.wait_for_url(re.compile(table["board"] + "/rounds/3$"))
         assert len(nets(live_app, table["id"])) == 12
     else:
-        page.get_by_role("link", name="Same game: drop mine, see round 2").click()
+        page.get_by_role("button", name="Same game: drop mine, see round 2").click()
         page.wait_for_url(re.compile(table["board"] + "/rounds/2$"))
         page.goto(table["board"])
         expect(page.get_by_role("link", name="Enter round 3")).to_be_visible()
         expect(page.get_by_role("region", name="Kept on this phone")).to_have_count(0)
         assert len(nets(live_app, table["id"])) == 8
     assert waiting_on_phone(page) == 0
+
+
+def test_a_round_entered_offline_that_another_phone_saved_the_same_leaves_the_phone(
+        member, live_app):
+    page = member
+    table = start(live_app)
+    saved_offline(page, table)
+    record_elsewhere(live_app, table["id"], HANDS[0])  # the same game, from another phone
+    page.context.set_offline(False)
+    said = page.get_by_role("status").filter(
+        has_text="Round 2, kept on this phone, had been saved from another phone: "
+                 "it counts once.")
+    expect(said).to_be_visible(timeout=20_000)  # Chromium may not say the network is back
+    expect(page.get_by_role("region", name="Kept on this phone")).to_have_count(0)
+    assert len(nets(live_app, table["id"])) == 8 and waiting_on_phone(page) == 0
+    said.get_by_role("link", name="See round 2").click()
+    expect(page.locator("#round-summary h2")).to_have_text("Ben's phone saved this round")
 
 
 def test_a_round_refused_for_a_hand_comes_back_and_the_next_waits_for_it(member, live_app):

@@ -15,8 +15,8 @@ from playwright.sync_api import expect
 
 from scorekeeper import services
 from scorekeeper.extensions import db
-from scorekeeper.models import GameSession, Round
-from scorekeeper.rules import HouseRules
+from scorekeeper.models import DraftEntry, GameSession, Round
+from scorekeeper.rules import Entry, HouseRules
 from tests.conftest import GROUP_NAME, PASSPHRASE, the_group
 from tests.e2e.conftest import phone_page_problems, screenshot
 
@@ -262,3 +262,92 @@ def until_sent(page, sent: list, count: int, action) -> None:
                 return
             page.wait_for_timeout(50)
     raise AssertionError(f"{len(sent)} hands sent, not {count}")
+
+
+def test_two_phones_tapping_save_together_save_the_round_once(phone, table, live_app):
+    """Both phones say "Everyone is in: tap Save round 1", and both players
+    tap it: the round is saved once, the phone too late is shown it and who
+    saved it, and round 2 starts with nothing in on any phone."""
+    url, _ = table
+    ann, ben = phone("Ann"), phone("Ben")
+    hands = {"Ann": "5S 9H", "Ben": "4C 8D", "Cat": "KD QD 3C"}
+    for name, cards in hands.items():
+        type_cards(ann if name != "Ben" else ben, name, cards)
+    told(ann, ben)
+    for page in (ann, ben):
+        expect(page.locator(".together-ready")).to_have_text(
+            "Everyone is in: tap Save round 1.", timeout=LIVE)
+    for page in (ann, ben):  # at once: neither waits for its answer
+        page.locator(".round-actions button[type=submit]").first.click(no_wait_after=True)
+    for page in (ann, ben):
+        page.wait_for_url(re.compile(rf"{url}/rounds/1(\?saved=\d+)?$"))
+    late, first = (ann, ben) if "?saved=" in ann.url else (ben, ann)
+    assert "?saved=" not in first.url
+    saver = "Ann's phone" if first is ann else "Ben's phone"
+    expect(late.locator("#round-summary h2")).to_have_text(f"{saver} saved this round")
+    expect(late.get_by_role("heading", level=1)).to_have_text("Round 1")
+    assert phone_page_problems(late) == []
+    screenshot(late, "together-saved-elsewhere")
+    with live_app.app_context():
+        session_id = int(url.rsplit("/", 1)[1])
+        assert db.session.scalar(sa.select(sa.func.count(Round.id))
+                                 .where(Round.session_id == session_id)) == 1
+        assert db.session.scalar(sa.select(sa.func.count(DraftEntry.id))
+                                 .where(DraftEntry.session_id == session_id)) == 0
+
+    # Round 2: nothing carried over. The same hands entered again ask first.
+    for page in (ann, ben):
+        page.get_by_role("link", name="Enter round 2").click()
+        expect(page.locator("#together[data-draft]")).to_have_count(1)
+        expect(page.locator(".together-waiting")).to_have_count(3)
+        expect(page.get_by_label("Cards left in Cat's hand")).to_have_value("")
+    for name, cards in hands.items():
+        type_cards(late, name, cards)
+    expect(late.locator(".together-note .round-warning")).to_contain_text(
+        "Every hand is the same as in round 1")
+    late.locator(".round-actions button[type=submit]").first.click()
+    summary = late.locator("#round-summary")
+    expect(summary).to_contain_text("Every hand is the same as in round 1, card for card")
+    expect(summary.get_by_role("button", name="Save anyway")).to_be_visible()
+    expect(late.locator("#together[data-draft]")).to_have_count(1)
+    expect(late.locator(".together-note")).to_be_empty()  # the summary says it, once
+    assert phone_page_problems(late) == []
+    screenshot(late, "round-same-hands")
+
+
+def test_a_save_refused_for_another_game_sends_its_hands_to_no_round(phone, table, live_app):
+    """Another phone saved round 1 with other hands: this phone's form comes
+    back for round 2 holding round 1's hands, and sends none of them; "Same
+    game: drop mine" leaves nothing of them."""
+    url, _ = table
+    ben = phone("Ben")
+    hands = {"Ann": "5S 9H", "Ben": "4C 8D", "Cat": "KD QD 3C"}
+    for name, cards in hands.items():
+        type_cards(ben, name, cards)
+    session_id = int(url.rsplit("/", 1)[1])
+    with live_app.app_context():  # meanwhile, from another phone, Cat's hand otherwise
+        other = {**hands, "Cat": "KD QD 4C"}
+        services.record_round(db.session.get(GameSession, session_id),
+                              {name: Entry("dead", cards) for name, cards in other.items()},
+                              device="Ann's phone")
+    sent = []
+    ben.context.on("request", lambda request: sent.append(request.url)
+                   if request.method == "POST" and "/draft/" in request.url else None)
+    ben.locator(".round-actions button[type=submit]").first.click()
+    expect(ben.get_by_text("Round 1 was saved from Ann's phone.")).to_be_visible()
+    expect(ben.get_by_role("heading", level=1)).to_have_text("Round 2")
+    expect(ben.get_by_label("Cards left in Cat's hand")).to_have_value("KD QD 3C")
+    expect(ben.locator("#together[data-draft]")).to_have_count(1)  # a state taken in
+    with ben.expect_response(re.compile(r"/draft$")):  # and another, after any send
+        told(ben)
+    expect(ben.locator(".together-waiting")).to_have_count(3)
+    assert sent == []
+    assert phone_page_problems(ben) == []
+    ben.get_by_role("button", name="Same game: drop mine, see round 1").click()
+    ben.wait_for_url(f"**{url}/rounds/1")
+    expect(ben.get_by_role("status").filter(has_text="Your round is dropped")).to_be_visible()
+    with live_app.app_context():
+        assert db.session.scalar(sa.select(sa.func.count(DraftEntry.id))
+                                 .where(DraftEntry.session_id == session_id)) == 0
+        assert db.session.scalar(sa.select(sa.func.count(Round.id))
+                                 .where(Round.session_id == session_id)) == 1

@@ -328,7 +328,8 @@ def test_a_stale_round_form_is_refused_with_the_changes_and_the_typing_kept(clie
                      r"B 32 points −8.00, C 7 points \+9.00, D 24 points 0.00", notice)
     assert "<strong>Round 1 was saved from Mei's phone.</strong>" in notice
     assert "Save yours as round 2 only if it is another game." in notice
-    assert f'href="{base}/1">Same game: drop mine, see round 1</a>' in notice
+    assert 'form="round-drop" class="button round-secondary">Same game: drop mine, see round 1<' \
+        in notice
     assert '>Save as round 2</button>' in html
     assert 'value="5s, 5h"' in section(html, "A") and 'value="KS QS"' in section(html, "D")
     assert f'name="version" value="{game(sid).version}"' in html

@@ -17,9 +17,9 @@ def make_session(app, names=("Ann", "Bob"), rounds=0, ended=False):
     with app.app_context():
         session = services.start_session(the_group(), list(names), HouseRules.penang(),
                                          first_dealer=names[0])
-        for _ in range(rounds):
+        for i in range(rounds):  # each another game: the same twice asks first
             services.record_round(session, {names[0]: Entry("dead", "5S 5H"),
-                                            names[1]: Entry("dead", "10C")})
+                                            names[1]: Entry("dead", f"{10 - i}C")})
         if ended:
             services.end_session(session)
         return session.id

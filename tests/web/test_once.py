@@ -11,7 +11,7 @@ from scorekeeper import services
 from scorekeeper.extensions import db
 from scorekeeper.models import AuditEvent, ChangeKey, GameSession, Player, Round
 from tests.conftest import signed_in_client, the_group
-from tests.web.examples import EXAMPLE_1, EXAMPLE_2, EXAMPLE_RULES, TYPED_1, TYPED_2
+from tests.web.examples import EXAMPLE_1, EXAMPLE_2, EXAMPLE_RULES, TYPED_1, TYPED_2, TYPED_3
 from tests.web.helpers import filled, forms_on, send_hand, text
 from tests.web.phones import SAVED, Gunicorn, Phone, released_together
 
@@ -296,8 +296,8 @@ def test_the_same_round_sent_at_once_to_several_workers_is_saved_once(app, group
         path = f"/sessions/{game_id}/rounds/new"
         for race in range(1, 4):
             _, _, page = phone.request("GET", path)
-            with app.app_context():
-                fields = filled(page, TYPED_1)
+            with app.app_context():  # each round another game: the same twice asks first
+                fields = filled(page, (TYPED_1, TYPED_2, TYPED_3)[race - 1])
             answers = at_once(phone, path, fields, 4)
             assert {(status, location) for status, location, _ in answers} == {
                 (302, f"/sessions/{game_id}/rounds/{race}")}, [a[:2] for a in answers]

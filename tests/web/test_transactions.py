@@ -9,7 +9,7 @@ from scorekeeper import services
 from scorekeeper.extensions import db
 from scorekeeper.models import Group
 from tests.conftest import fresh_app
-from tests.web.examples import EXAMPLE_RULES, TYPED_1
+from tests.web.examples import EXAMPLE_RULES, TYPED_1, TYPED_2
 from tests.web.helpers import filled
 
 
@@ -60,11 +60,11 @@ def executed(app):
 def test_pages_read_outside_a_transaction_and_a_save_writes_inside_one(
         app, client, session_id, executed):
     board = f"/sessions/{session_id}"
-    for _ in range(2):  # the second time on the connection the save has used
+    for typed in (TYPED_1, TYPED_2):  # the second on the connection the first save used
         assert client.get(board).status_code == 200
         form = client.get(f"{board}/rounds/new").get_data(as_text=True)
         with app.app_context():
-            fields = filled(form, TYPED_1)
+            fields = filled(form, typed)
             db.session.remove()  # the pool's one connection, back for the save
         assert client.post(f"{board}/rounds/new", data=fields).status_code == 302
         assert client.get(f"{board}/settle").status_code == 200
