@@ -14,6 +14,7 @@ from .access import device_label, phone_player_id
 from .changes import phone_words
 from .loading import add_session_id, load_game_session
 from .once import answering, once
+from .sent_json import takes_json
 
 bp = Blueprint("drafts", __name__, url_prefix="/sessions/<int:session_id>/draft")
 bp.url_value_preprocessor(load_game_session)
@@ -26,9 +27,10 @@ def state():
 
 
 @bp.post("/<int:player_id>")
+@takes_json
 @once
 def save(player_id: int):
-    sent = read_sent_hand(request.get_json(silent=True))
+    sent = read_sent_hand(request.get_json())  # a body that is no JSON: a 400 (sent_json)
     if sent is None:
         return {"error": "This is not a hand: an outcome, the cards, the hand's version and "
                          "the round's number are needed."}, 400

@@ -86,7 +86,7 @@ def _posted_key() -> str | None:
     if request.method != "POST":
         return None
     if request.is_json:
-        document = request.get_json(silent=True)
+        document = request.get_json()  # a body that is no JSON: a 400 (sent_json)
         sent = document.get("key") if isinstance(document, dict) else None
     else:
         sent = request.form.get("key")
