@@ -59,6 +59,7 @@ from .totals import SEAT_TOTALS
 from .versioning import (
     SNAPSHOT_FIELDS,
     Conflict,
+    KeyTooOld,
     Once,
     Repeated,
     ServiceError,
@@ -76,6 +77,7 @@ __all__ = [
     "DraftChanged",
     "Hand",
     "HandConflict",
+    "KeyTooOld",
     "NeedsConfirmation",
     "Once",
     "Repeated",

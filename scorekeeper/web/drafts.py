@@ -40,7 +40,7 @@ def save(player_id: int):
         saved = services.save_hand(g.game, player_id, sent.outcome, sent.cards, base=sent.base,
                                    number=sent.number, device=device_label(),
                                    phone_player_id=phone_player_id(),
-                                   once=answering(lambda done: _saved(done, player_id)))
+                                   once=answering(_kept))
     except services.HandConflict as conflict:
         return {"error": str(conflict), "hand": _hand(conflict.hand),
                 "state": _state(conflict.draft, True)}, 409
@@ -54,8 +54,18 @@ def save(player_id: int):
 def _saved(saved: services.Saved, player_id: int) -> dict:
     """The answer to a hand saved: the hand, its problems, the round now, and
     the round's number if the save recorded it."""
-    answer = {"hand": _hand(saved.hand), "problems": list(saved.draft.place_of(player_id).problems),
-              "state": _state(saved.draft, True)}
+    return {**_kept(saved), "hand": _hand(saved.hand),
+            "problems": list(saved.draft.place_of(player_id).problems),
+            "state": _state(saved.draft, True)}
+
+
+def _kept(saved: services.Saved) -> dict:
+    """What a repeat of the save is answered (its key keeps it): the hand as
+    saved, and the round it recorded; not the round's state, which the phone
+    asks for anew (together.js)."""
+    hand = saved.hand
+    answer: dict = {"hand": {"outcome": hand.outcome, "cards": hand.cards,
+                             "version": hand.version}}
     if saved.recorded is not None:
         answer["recorded"] = {"number": saved.recorded,
                               "url": url_for("rounds.show", number=saved.recorded)}

@@ -10,6 +10,8 @@ const number = () => Number(form.elements.number.value);
 const LABELS = {dead: "Dead", hu: "Hu", tien_hu: "Tien Hu", no_passport: "No passport"};
 const MARKS = {done: ["✓", " in"], check: ["!", " to check"], waiting: ["…", " not yet"]};
 const token = form.querySelector("[name=csrf_token]").value;
+// A hand's key (web/once.py) tells when its form was made: the form's own time.
+const keyTime = form.querySelector("[name=key]").value.split(".")[0];
 const draftField = form.querySelector("[name=draft]");
 const strip = box.querySelector(".together-strip");
 const note = document.getElementById("together-note");
@@ -188,7 +190,7 @@ async function send(row, keepalive = false) {
   row.sending = true;
   // A new key for a new hand; the same hand sent again (after a failure) keeps its own.
   if (!row.keyed || !same(hand, row.keyed) || row.keyed.base !== row.base) {
-    row.key = [...crypto.getRandomValues(new Uint8Array(16))]
+    row.key = keyTime + "." + [...crypto.getRandomValues(new Uint8Array(16))]
       .map((byte) => byte.toString(16).padStart(2, "0")).join("");
     row.keyed = {...hand, base: row.base};
   }
@@ -212,6 +214,7 @@ async function send(row, keepalive = false) {
       say(row, body.error || "This hand could not be sent.");
     }
     if (body.state) take(body.state);
+    else if (response.status === 200) ask();  // a repeat's answer: the round as it is now
   } catch {
     say(row, "Not sent. It is still typed here, and Save sends it too.");
   } finally {
