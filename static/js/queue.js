@@ -62,6 +62,19 @@ function make(tag, className, text) {
   return made;
 }
 
+// Signing out: the rounds kept on this phone go, and what is said of them.
+// (A page of another tab holding the database open delays its deletion until
+// it lets go: it is asked for already.)
+export async function forget() {
+  localStorage.removeItem(WAITING);
+  sessionStorage.removeItem(SENT);
+  sessionStorage.removeItem(REFUSED);
+  await new Promise((resolve) => {
+    const request = indexedDB.deleteDatabase(DB);
+    request.onsuccess = request.onerror = request.onblocked = resolve;
+  });
+}
+
 // Saving
 
 // The round form's Save, with no network or behind rounds still waiting: the
