@@ -1,7 +1,6 @@
 // Registers the service worker (sw.js, from web/offline.py) and keeps a form
 // that could not be sent as typed, saying so by its button; a new round's
 // form goes to queue.js instead, which keeps the round until it can be sent.
-// Signing out (a form marked data-forget) deletes this phone's copies first.
 
 const script = document.querySelector("script[data-worker]");
 const WAITING = "scorekeeper-waiting";  // queue.js keeps these two
@@ -11,7 +10,6 @@ let queue = null;
 const loadQueue = () => (queue ||= import(script.dataset.queue));
 const queued = (form) => form.matches("form.round-form[data-queue]");
 const waiting = () => Number(localStorage.getItem(WAITING)) > 0;
-const PAGES = "pages-";  // the worker's caches of the pages kept (sw.js)
 
 // Kept by the queue rather than said not sent (IndexedDB may be refused).
 function keep({form, button}) {
@@ -25,12 +23,8 @@ function notSent({form, button}) {
   const note = document.createElement("p");
   note.className = "offline-unsent";
   note.setAttribute("role", "alert");
-  note.textContent = form.hasAttribute("data-forget")
-    ? "No network: this phone's copies of the group's pages, and the rounds it kept to " +
-      "send, are deleted, but the sign-out was not sent: sign out again once the phone is " +
-      "back online."
-    : "No network: nothing was sent. What you typed is still here; " +
-      "send it again when the phone is back online.";
+  note.textContent = "No network: nothing was sent. What you typed is still here; " +
+    "send it again when the phone is back online.";
   if (button && form.contains(button)) button.before(note);
   else form.append(note);
 }
@@ -48,33 +42,13 @@ if ("serviceWorker" in navigator) {
   });
 }
 
-// The copies this phone keeps of the group: the pages the worker kept, and
-// the rounds the queue keeps to send.
-async function forget() {
-  if ("caches" in window) {
-    const names = await caches.keys();
-    await Promise.all(names.filter((name) => name.startsWith(PAGES))
-      .map((name) => caches.delete(name)));
-  }
-  await (await loadQueue()).forget();
-}
-
 // With the phone offline, a form is not sent at all; a new round is kept,
-// as is one behind rounds that wait (they go first) or refused once. Signing
-// out deletes the copies first, then is sent (the worker deletes them again
-// as it passes the form on) if there is a network.
+// as is one behind rounds that wait (they go first) or refused once.
 document.addEventListener("submit", (event) => {
   const form = event.target;
   if (event.defaultPrevented || form.method !== "post") return;
   sending = {form, button: event.submitter};
-  if (form.hasAttribute("data-forget")) {
-    event.preventDefault();
-    const leaving = sending;
-    forget().catch(() => {}).finally(() => {
-      if (navigator.onLine) form.submit();
-      else notSent(leaving);
-    });
-  } else if (queued(form) && (!navigator.onLine || waiting() || form.dataset.queued)) {
+  if (queued(form) && (!navigator.onLine || waiting() || form.dataset.queued)) {
     event.preventDefault();
     keep(sending);
   } else if (!navigator.onLine) {

@@ -10,7 +10,7 @@ const number = () => Number(form.elements.number.value);
 const LABELS = {dead: "Dead", hu: "Hu", tien_hu: "Tien Hu", no_passport: "No passport"};
 const MARKS = {done: ["✓", " in"], check: ["!", " to check"], waiting: ["…", " not yet"]};
 const token = form.querySelector("[name=csrf_token]").value;
-// A hand's key (web/once.py) tells when its form was made: the form's own time.
+// Hands' keys: the form's key's time (web/once.py).
 const keyTime = form.querySelector("[name=key]").value.split(".")[0];
 const draftField = form.querySelector("[name=draft]");
 const strip = box.querySelector(".together-strip");
@@ -214,7 +214,7 @@ async function send(row, keepalive = false) {
       say(row, body.error || "This hand could not be sent.");
     }
     if (body.state) take(body.state);
-    else if (response.status === 200) ask();  // a repeat's answer: the round as it is now
+    else if (response.ok) ask();  // a repeat's: no state
   } catch {
     say(row, "Not sent. It is still typed here, and Save sends it too.");
   } finally {
