@@ -120,9 +120,8 @@ def _this_change(answer: Callable[[Any], dict]) -> services.Once | None:
 
 
 def _too_old(refusal: services.KeyTooOld):
-    """For a view that lets KeyTooOld through (a button's form: nothing typed)."""
-    if request.is_json:
-        return {"error": str(refusal)}, 409
+    """For a view that lets KeyTooOld through (a button's form: nothing typed;
+    the hand's view answers it as JSON itself)."""
     game = g.get("game")
     back = url_for("sessions.board", session_id=game.id) if game else url_for("home.index")
     return render_template("errors/too_old.html", message=str(refusal), back=back), 409
