@@ -27,6 +27,7 @@ from .extensions import compress, csrf, db, migrate
 from .limits import ID_MAX
 from .services.throttle import Limit, TooManyGuesses
 from .web import static_files
+from .web.sent_json import JSONRequest, StrictJSONProvider, refuse_json_elsewhere
 
 # templates/, static/, migrations/ and instance/ live at the top of the repository.
 ROOT = Path(__file__).resolve().parent.parent
@@ -62,6 +63,9 @@ class RefusingAdapter(MapAdapter):
 
 
 class Scorekeeper(Flask):
+    json_provider_class = StrictJSONProvider  # JSON sent that no database stores: a 400
+    request_class = JSONRequest
+
     def create_url_adapter(self, request):
         """A Host header that is no host name (a label over 63 characters, an
         empty one) is refused by werkzeug with a 400 before routing; Flask then
@@ -371,6 +375,8 @@ def register_input_checks(app):
         for values in (request.args, request.form):
             if any("\x00" in value for _, value in values.items(multi=True)):
                 abort(400)
+
+    app.before_request(refuse_json_elsewhere)
 
 
 # Endpoints that need no connection, or (healthz) answer for an unreachable

@@ -4,6 +4,7 @@ are tidied, which time zones exist. Nothing here reads or writes rows."""
 
 import functools
 import zoneinfo
+from datetime import timedelta
 
 # The ranges of house rules the app takes are the rules engine's, one table
 # beside HouseRules (HouseRules.check_limits holds rules to it), named here too;
@@ -29,6 +30,13 @@ SUBJECT_MAX = 80
 ZONE_MAX = 64  # Group.timezone
 KEY_MAX = 64  # ChangeKey.key: a change's key, as a phone sends it
 TOKEN_HASH_LENGTH = 64  # SignIn.token_hash: a SHA-256 in hex
+# A change's key is taken for this long after its form was made (web/once.py),
+# longer than any phone keeps a round offline; a change sent later is refused.
+KEY_DAYS = 30
+KEY_LIFE = timedelta(days=KEY_DAYS)
+# How far the clocks of two app servers may differ: a key made later than this
+# from now is not one, and a key's row outlives its refusal by as much.
+CLOCK_SLACK = timedelta(hours=1)
 DEFAULT_TIMEZONE = "Asia/Kuala_Lumpur"  # Penang's
 FOLDED = 3  # case folding makes a name at most three times as long ("ΐ": three)
 

@@ -359,8 +359,10 @@ class ChangeKey(Base):
     """A change a phone made, by the key its form carried: unique in the
     group, so a change is applied at most once however often it is sent.
     ``answer`` is what the change answered ({"redirect": path}, or {"status":
-    code, "json": body}), told again to every repeat. Written in the change's
-    transaction (services.versioning)."""
+    code, "json": body}), told again to every repeat. ``made_at`` is when the
+    key's form was made, as the key itself says: past KEY_LIFE the key is
+    refused, and its row is deleted. Written in the change's transaction
+    (services.versioning)."""
 
     __tablename__ = "change_key"
     __table_args__ = (sa.UniqueConstraint("group_id", "key"),)
@@ -373,7 +375,7 @@ class ChangeKey(Base):
         sa.ForeignKey("game_session.id", ondelete="CASCADE"))
     key: Mapped[str] = mapped_column(sa.String(KEY_MAX))
     answer: Mapped[dict] = mapped_column(sa.JSON)
-    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    made_at: Mapped[datetime] = mapped_column(index=True)  # for deleting the old ones
 
 
 class SignIn(Base):

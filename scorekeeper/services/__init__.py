@@ -63,6 +63,7 @@ from .totals import SEAT_TOTALS
 from .versioning import (
     SNAPSHOT_FIELDS,
     Conflict,
+    KeyTooOld,
     Once,
     Repeated,
     ServiceError,
@@ -80,6 +81,7 @@ __all__ = [
     "DraftChanged",
     "Hand",
     "HandConflict",
+    "KeyTooOld",
     "KnownDevice",
     "NeedsConfirmation",
     "Once",

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, cast
 
 import sqlalchemy as sa
@@ -16,8 +17,12 @@ from sqlalchemy.orm.attributes import set_committed_value
 
 from ..audit import SNAPSHOT_FIELDS, Payload, RoundSnapshot, SnapshotEntry
 from ..extensions import db
-from ..limits import DEVICE_MAX, SUBJECT_MAX
-from ..models import AuditEvent, ChangeKey, GameSession, Round
+from ..limits import CLOCK_SLACK, DEVICE_MAX, KEY_DAYS, KEY_LIFE, SUBJECT_MAX
+from ..models import AuditEvent, ChangeKey, GameSession, Round, utcnow
+
+# Keys deleted at most with each key written: more than one, so that they go
+# faster than they come, and few, so that no change waits on a long delete.
+FORGET_AT_ONCE = 20
 
 
 class ServiceError(ValueError):
@@ -34,13 +39,31 @@ class Conflict(ServiceError):
         self.since = since
 
 
+class KeyTooOld(ServiceError):
+    """The change's form was made longer ago than keys are kept: it may have
+    been applied then, and its key deleted since, so it is not applied now."""
+
+    def __init__(self) -> None:
+        super().__init__(f"This page was opened more than {KEY_DAYS} days ago: so that no "
+                         "change is ever made twice, a form that old is not used, and nothing "
+                         "was saved. Check the page as it is now, and make the change again "
+                         "if it is still needed.")
+
+
 @dataclass(frozen=True)
 class Once:
-    """The key a change's form carried, and ``answer``: given what the change
-    returns, what it answers (ChangeKey.answer), told again to its repeats."""
+    """The key a change's form carried, when that form was made (None: a key
+    from before keys told it), and ``answer``: given what the change returns,
+    what it answers (ChangeKey.answer), told again to its repeats. A key past
+    KEY_LIFE is KeyTooOld as the change is set out, before anything is written."""
 
     key: str
+    made_at: datetime | None
     answer: Callable[[Any], dict]
+
+    def __post_init__(self) -> None:
+        if self.made_at is None or self.made_at < utcnow() - KEY_LIFE:
+            raise KeyTooOld
 
 
 class Repeated(Exception):
@@ -69,13 +92,28 @@ def _remember(group_id: int, once: Once | None, result: Any = None, *,
     try:
         db.session.execute(sa.insert(ChangeKey).values(
             group_id=group_id, session_id=session.id if session else None, key=once.key,
-            answer=once.answer(result)))
+            answer=once.answer(result), made_at=once.made_at))
     except sa.exc.IntegrityError:
         db.session.rollback()
         first = applied(group_id, once.key)
         if first is None:  # a key that is no longer there: not this change's to answer
             raise
         raise Repeated(first) from None
+    _forget_old_keys()
+
+
+def _forget_old_keys() -> None:
+    """Delete a few keys that no form can carry any more (of any group), with
+    each key written: at most FORGET_AT_ONCE, found by the index on made_at,
+    so the table stays at about KEY_LIFE of changes. Only keys refused by
+    every app server (CLOCK_SLACK later): a key's row lives as long as the key
+    is taken. On PostgreSQL, rows another change is deleting are skipped, not
+    waited for."""
+    cutoff = utcnow() - KEY_LIFE - CLOCK_SLACK
+    old = (sa.select(ChangeKey.id).where(ChangeKey.made_at < cutoff).limit(FORGET_AT_ONCE)
+           .with_for_update(skip_locked=True))
+    db.session.execute(sa.delete(ChangeKey).where(ChangeKey.id.in_(old.scalar_subquery()))
+                       .execution_options(synchronize_session=False))
 
 
 def _answer_again(group_id: int, once: Once | None, result: Any) -> None:

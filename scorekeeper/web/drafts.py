@@ -14,6 +14,7 @@ from .access import device_label, phone_player_id
 from .changes import phone_words
 from .loading import add_session_id, load_game_session
 from .once import answering, once
+from .sent_json import takes_json
 
 bp = Blueprint("drafts", __name__, url_prefix="/sessions/<int:session_id>/draft")
 bp.url_value_preprocessor(load_game_session)
@@ -26,9 +27,10 @@ def state():
 
 
 @bp.post("/<int:player_id>")
+@takes_json
 @once
 def save(player_id: int):
-    sent = read_sent_hand(request.get_json(silent=True))
+    sent = read_sent_hand(request.get_json())  # a body that is no JSON: a 400 (sent_json)
     if sent is None:
         return {"error": "This is not a hand: an outcome, the cards, the hand's version and "
                          "the round's number are needed."}, 400
@@ -38,7 +40,7 @@ def save(player_id: int):
         saved = services.save_hand(g.game, player_id, sent.outcome, sent.cards, base=sent.base,
                                    number=sent.number, device=device_label(),
                                    phone_player_id=phone_player_id(),
-                                   once=answering(lambda done: _saved(done, player_id)))
+                                   once=answering(_kept))
     except services.HandConflict as conflict:
         return {"error": str(conflict), "hand": _hand(conflict.hand),
                 "state": _state(conflict.draft, True)}, 409
@@ -52,8 +54,18 @@ def save(player_id: int):
 def _saved(saved: services.Saved, player_id: int) -> dict:
     """The answer to a hand saved: the hand, its problems, the round now, and
     the round's number if the save recorded it."""
-    answer = {"hand": _hand(saved.hand), "problems": list(saved.draft.place_of(player_id).problems),
-              "state": _state(saved.draft, True)}
+    return {**_kept(saved), "hand": _hand(saved.hand),
+            "problems": list(saved.draft.place_of(player_id).problems),
+            "state": _state(saved.draft, True)}
+
+
+def _kept(saved: services.Saved) -> dict:
+    """What a repeat of the save is answered (its key keeps it): the hand as
+    saved, and the round it recorded; not the round's state, which the phone
+    asks for anew (together.js)."""
+    hand = saved.hand
+    answer: dict = {"hand": {"outcome": hand.outcome, "cards": hand.cards,
+                             "version": hand.version}}
     if saved.recorded is not None:
         answer["recorded"] = {"number": saved.recorded,
                               "url": url_for("rounds.show", number=saved.recorded)}

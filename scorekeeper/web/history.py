@@ -8,7 +8,7 @@ from ..forms.history import HistoryFilterForm, RenameForm
 from ..models import Player
 from ..rules import HouseRules, parse_cards, preset_name
 from .access import device_label, require_group, signed_in_group
-from .filters import money_scheme, priced
+from .filters import isolated, money_scheme, priced
 from .loading import group_row_or_404
 from .paging import page_number
 
@@ -20,8 +20,9 @@ bp.url_value_preprocessor(require_group)
 def index():
     form = HistoryFilterForm(request.args)
     players = queries.players_on_record(signed_in_group())
+    # An <option> holds text only, no <bdi>: names between U+2068 and U+2069.
     form.player.choices = [SelectChoice("", "All players")] + [
-        SelectChoice(str(p.id), p.name) for p in players]
+        SelectChoice(str(p.id), isolated(p.name)) for p in players]
     chosen = None
     if form.validate() and form.player.data:
         chosen = next(p for p in players if str(p.id) == form.player.data)

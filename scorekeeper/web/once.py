@@ -2,12 +2,23 @@
 hidden field ``key``; a hand sent as JSON, its "key" member), so that a double
 tap or a retry after a timeout applies it once, and is answered as the first.
 
+A key is the time its form was made, in seconds since 1970 by the server's
+clock, a dot and 16 to 43 random characters: "1764403200.kP3…". The server
+makes the keys of the forms it renders; the browser makes more from them,
+keeping their time (together.js for each hand, the service worker for a page
+shown again from its copy). A key is taken for KEY_LIFE after its time: a
+form older than that may have been applied once, its key deleted since
+(services.versioning deletes the old ones), so it is refused (KeyTooOld),
+saying so, never applied twice. The time is not signed: a key only guards the
+phone that made it against its own repeats, and a key made later than now is
+not one.
+
 The key is written in the change's transaction (services.versioning), unique
 in the group: a repeat that gets as far is rolled back (services.Repeated);
-a repeat refused before (its page's version is old now, its round moved) is
-answered with the first one's answer if the key has been applied by then. A
-POST without a key (a page cached before keys, a script) is applied as
-before, unguarded; a key that is not one is a 400.
+a repeat refused before (its page's version is old now, its round moved, its
+key too old) is answered with the first one's answer if the key has been
+applied and is still kept. A POST without a key (a page cached before keys,
+a script) is applied as before, unguarded; a key that is not one is a 400.
 """
 
 from __future__ import annotations
@@ -15,23 +26,35 @@ from __future__ import annotations
 import re
 import secrets
 from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
 from functools import wraps
 from typing import Any
 
-from flask import abort, g, make_response, redirect, request
+from flask import abort, g, make_response, redirect, render_template, request, url_for
 from werkzeug.exceptions import HTTPException
 
 from .. import services
-from ..limits import KEY_MAX
+from ..limits import CLOCK_SLACK, KEY_MAX
+from ..models import utcnow
 from .access import signed_in_group
 
-KEY = re.compile(rf"[A-Za-z0-9_-]{{16,{KEY_MAX}}}")
+KEY = re.compile(r"(?P<made>[0-9]{10})\.[A-Za-z0-9_-]{16,43}")
+# A key made before keys told their time (migration 0013): taken as too old.
+UNTIMED = re.compile(rf"[A-Za-z0-9_-]{{16,{KEY_MAX}}}")
+
+
+@dataclass(frozen=True)
+class Key:
+    text: str
+    made_at: datetime | None  # None: untimed
 
 
 def new_key() -> str:
     """A key for one change, as a form is shown (a template global): a form
     shown again after a refusal gets a new one too, which is always safe."""
-    return secrets.token_urlsafe(16)
+    seconds = int(utcnow().replace(tzinfo=UTC).timestamp())
+    return f"{seconds}.{secrets.token_urlsafe(16)}"
 
 
 def once(view):
@@ -47,58 +70,85 @@ def once(view):
         finally:
             g.pop("change_key")
             g.pop("change_refused", None)
+            g.pop("key_too_old", None)
 
     return guarded
 
 
-def _once(key: str, view, *args, **kwargs):
+def _once(key: Key, view, *args, **kwargs):
     try:
         response = make_response(view(*args, **kwargs))
     except services.Repeated as repeated:
         return _answer(repeated.answer)
-    except HTTPException:  # a 404 for a round that the first one moved, say
-        first = services.applied(signed_in_group().id, key)
-        if first is None:
-            raise
-        return _answer(first)
-    if _refused(response):
-        first = services.applied(signed_in_group().id, key)
+    except (HTTPException, services.KeyTooOld) as refusal:  # a 404 for a round moved, say
+        first = services.applied(signed_in_group().id, key.text)
         if first is not None:
             return _answer(first)
+        if isinstance(refusal, services.KeyTooOld):
+            return _too_old(refusal)
+        raise
+    if _refused(response):
+        first = services.applied(signed_in_group().id, key.text)
+        if first is not None:
+            return _answer(first)
+        if g.get("key_too_old"):  # the view showed why itself, with what was typed
+            response.status_code = 409
     return response
 
 
 def redirecting(to: Callable[[Any], str]) -> services.Once | None:
     """This request's key, if it has one, for a change answered by a redirect
-    to ``to(what the change returns)``."""
-    key = g.get("change_key")
-    return None if key is None else services.Once(key, lambda result: {"redirect": to(result)})
+    to ``to(what the change returns)``; KeyTooOld if the key is too old."""
+    return _this_change(lambda result: {"redirect": to(result)})
 
 
 def answering(body: Callable[[Any], dict]) -> services.Once | None:
     """This request's key, if it has one, for a change answered with the JSON
-    ``body(what the change returns)`` (status 200)."""
-    key = g.get("change_key")
-    return None if key is None else services.Once(
-        key, lambda result: {"status": 200, "json": body(result)})
+    ``body(what the change returns)`` (status 200); KeyTooOld if the key is
+    too old. ``body`` is kept for the repeats: only what they need."""
+    return _this_change(lambda result: {"status": 200, "json": body(result)})
 
 
-def _posted_key() -> str | None:
+def _this_change(answer: Callable[[Any], dict]) -> services.Once | None:
+    key: Key | None = g.get("change_key")
+    if key is None:
+        return None
+    try:
+        return services.Once(key.text, key.made_at, answer)
+    except services.KeyTooOld:
+        g.key_too_old = True
+        raise
+
+
+def _too_old(refusal: services.KeyTooOld):
+    """For a view that lets KeyTooOld through (a button's form: nothing typed;
+    the hand's view answers it as JSON itself)."""
+    game = g.get("game")
+    back = url_for("sessions.board", session_id=game.id) if game else url_for("home.index")
+    return render_template("errors/too_old.html", message=str(refusal), back=back), 409
+
+
+def _posted_key() -> Key | None:
     if request.method != "POST":
         return None
     if request.is_json:
-        document = request.get_json(silent=True)
+        document = request.get_json()  # a body that is no JSON: a 400 (sent_json)
         sent = document.get("key") if isinstance(document, dict) else None
     else:
         sent = request.form.get("key")
     if sent is None:
         return None
-    if not isinstance(sent, str) or not KEY.fullmatch(sent):
-        message = "This change's key is not one: reload the page and make the change again."
-        if request.is_json:
-            abort(make_response({"error": message}, 400))
-        abort(400, message)
-    return sent
+    made = KEY.fullmatch(sent) if isinstance(sent, str) else None
+    if made is not None:
+        made_at = datetime.fromtimestamp(int(made["made"]), UTC).replace(tzinfo=None)
+        if made_at <= utcnow() + CLOCK_SLACK:
+            return Key(sent, made_at)
+    elif isinstance(sent, str) and UNTIMED.fullmatch(sent):
+        return Key(sent, None)
+    message = "This change's key is not one: reload the page and make the change again."
+    if request.is_json:
+        abort(make_response({"error": message}, 400))
+    abort(400, message)
 
 
 def refused(response):

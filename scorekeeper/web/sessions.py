@@ -261,6 +261,8 @@ def paid():
 def reopen():
     try:
         services.reopen_session(g.game, device=device_label(), once=redirecting(_to_board))
+    except services.KeyTooOld:
+        raise  # web/once.py says so
     except services.ServiceError:
         pass  # already open: the scoreboard shows it as it is
     return redirect(url_for("sessions.board"))

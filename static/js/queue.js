@@ -62,6 +62,25 @@ function make(tag, className, text) {
   return made;
 }
 
+// Signing out (signout.js): what this phone keeps of the group goes, the
+// pages the worker kept (its caches "pages-…", sw.js) and the rounds kept
+// here. (Another tab holding the database open delays its deletion until it
+// lets go: it is asked for already.)
+export async function forget() {
+  if (self.caches) {
+    const names = await caches.keys();
+    await Promise.all(names.filter((name) => name.startsWith("pages-"))
+      .map((name) => caches.delete(name)));
+  }
+  localStorage.removeItem(WAITING);
+  sessionStorage.removeItem(SENT);
+  sessionStorage.removeItem(REFUSED);
+  await new Promise((resolve) => {
+    const request = indexedDB.deleteDatabase(DB);
+    request.onsuccess = request.onerror = request.onblocked = resolve;
+  });
+}
+
 // Saving
 
 // The round form's Save, with no network or behind rounds still waiting: the

@@ -15,6 +15,8 @@ const number = () => Number(form.elements.number.value);
 const LABELS = {dead: "Dead", hu: "Hu", tien_hu: "Tien Hu", no_passport: "No passport"};
 const MARKS = {done: ["✓", " in"], check: ["!", " to check"], waiting: ["…", " not yet"]};
 const token = form.querySelector("[name=csrf_token]").value;
+// Hands' keys: the form's key's time (web/once.py).
+const keyTime = form.querySelector("[name=key]").value.split(".")[0];
 const draftField = form.querySelector("[name=draft]");
 const strip = box.querySelector(".together-strip");
 const note = document.getElementById("together-note");
@@ -197,7 +199,7 @@ async function send(row, keepalive = false) {
   row.sending = true;
   // A new key for a new hand; the same hand sent again (after a failure) keeps its own.
   if (!row.keyed || !same(hand, row.keyed) || row.keyed.base !== row.base) {
-    row.key = [...crypto.getRandomValues(new Uint8Array(16))]
+    row.key = keyTime + "." + [...crypto.getRandomValues(new Uint8Array(16))]
       .map((byte) => byte.toString(16).padStart(2, "0")).join("");
     row.keyed = {...hand, base: row.base};
   }
@@ -221,6 +223,7 @@ async function send(row, keepalive = false) {
       say(row, body.error || "This hand could not be sent.");
     }
     if (body.state) take(body.state);
+    else if (response.ok) ask();  // a repeat's: no state
   } catch {
     say(row, "Not sent. It is still typed here, and Save sends it too.");
   } finally {

@@ -162,20 +162,24 @@ async function marked(kept) {
   const bar = `<p class="offline-bar" role="status" data-seen="${when}">` +
     `<span class="offline-bar-text">Offline, as of ${when}</span> ` +
     `<a class="offline-bar-again" href="">Try again</a></p>`;
-  const text = (await kept.text()).replace(KEY, (field, start) => start + newKey());
+  const seen = Math.floor(Number(kept.headers.get(SEEN)) / 1000);
+  const text = (await kept.text())
+    .replace(KEY, (field, start, made) => start + newKey(made || seen));
   const top = /<main\b[^>]*>/.test(text) ? /<main\b[^>]*>/ : /<body\b[^>]*>/;
   const html = text.replace(top, (tag) => tag + bar);
   return new Response(html, {status: 200, headers: kept.headers});
 }
 
 // A form shown again is a new change: its key (web/once.py) is made anew, or
-// a round entered on it would be taken for the one entered on it before.
-const KEY = /(<input type="hidden" name="key" value=")[^"]*/g;
+// a round entered on it would be taken for the one entered on it before. It
+// keeps the time the server made the form at (a key from before keys told
+// it: the time the page was kept), so a form too old is refused as such.
+const KEY = /(<input type="hidden" name="key" value=")(?:([0-9]+)\.)?[^"]*/g;
 
-function newKey() {
+function newKey(made) {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
-  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_")
-    .replace(/=+$/, "");
+  return made + "." + btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-")
+    .replace(/\//g, "_").replace(/=+$/, "");
 }
 
 const DAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];

@@ -147,6 +147,39 @@ def test_signing_out_deletes_the_kept_pages(member, table):
     page.context.set_offline(False)
 
 
+def test_signing_out_offline_deletes_the_copies_first(member, table):
+    """With no network the sign-out cannot be sent: the phone's copies go
+    all the same, before it is tried (the kept pages, and a round kept to be
+    sent), and the page says what happened."""
+    page = member
+    page.goto(table["board"])
+    controlled(page)
+    see(page, [*seen_pages(table).values(), "/group"])
+    page.context.set_offline(True)
+    page.goto(seen_pages(table)["round form"])
+    offline(page)
+    for name, cards in {"Ann": "5S 9H", "Ben": "KD", "Cat": "2C", "Dan": "7H"}.items():
+        page.get_by_label(f"Cards left in {name}'s hand").fill(cards)
+    page.get_by_role("button", name="Save round 2").click()
+    expect(page.get_by_text("Round 2, waiting to be sent")).to_be_visible()
+    assert stores(page) == ["scorekeeper"]
+    page.goto("/group")
+    offline(page)
+    page.get_by_role("button", name="Sign out").click()
+    said = page.get_by_role("alert")
+    expect(said).to_be_visible()
+    assert kept_pages(page) == [] and stores(page) == []
+    assert page.evaluate("() => localStorage.getItem('scorekeeper-waiting')") is None
+    expect(said).to_contain_text("copies of the group's pages, and the rounds it kept to "
+                                 "send, are deleted, but the sign-out was not sent")
+    page.context.set_offline(False)
+
+
+def stores(page) -> list[str]:
+    """The IndexedDB databases of the page's origin."""
+    return page.evaluate("async () => (await indexedDB.databases()).map((d) => d.name)")
+
+
 def test_another_sign_in_never_sees_the_pages_kept_before(member, table):
     page = member
     page.goto(table["board"])

@@ -412,6 +412,28 @@ def test_a_hostile_or_malformed_file_is_refused_and_nothing_is_written(
     assert anonymous.get("/group/export.json").status_code == 302  # not signed in
 
 
+def test_a_name_typed_as_half_a_surrogate_pair_is_never_stored_as_one(
+        app, group, anonymous, backup_document):
+    """The import form's name as the bytes of U+D800 in UTF-8, which no text
+    holds (PostgreSQL refuses it): read as U+FFFD, as every form field is."""
+    token = re.search(r'name="csrf_token"[^>]*value="([^"]+)"',
+                      anonymous.get("/groups/import").text).group(1)
+    fields = {"csrf_token": token.encode(), "name": b"Back \xed\xa0\x80 again",
+              "passphrase": NEW_PASSPHRASE.encode(), "confirm": NEW_PASSPHRASE.encode(),
+              "device": b"Phone \xed\xa0\x80"}
+    body = b"".join(b'--X\r\nContent-Disposition: form-data; name="%s"\r\n\r\n%s\r\n'
+                    % (name.encode(), value) for name, value in fields.items())
+    body += (b'--X\r\nContent-Disposition: form-data; name="backup"; filename="b.json"\r\n'
+             b"Content-Type: application/json\r\n\r\n"
+             + json.dumps(backup_document).encode() + b"\r\n--X--\r\n")
+    response = anonymous.post("/groups/import", data=body,
+                              content_type="multipart/form-data; boundary=X")
+    assert response.status_code == 302
+    with app.app_context():
+        names = set(db.session.scalars(sa.select(Group.name)))
+    assert any(name.startswith("Back \ufffd") for name in names)
+
+
 def test_a_file_that_takes_too_long_to_check_is_refused(app, exported):
     with pytest.raises(BackupError, match="takes too long"):
         read_backup(json.dumps(exported).encode(), seconds=-1)

@@ -9,6 +9,7 @@ from scorekeeper import services
 from scorekeeper.extensions import db
 from scorekeeper.models import AuditEvent, GameSession, Player, Round, RoundEntry
 from scorekeeper.rules import Entry, HouseRules
+from scorekeeper.web.once import new_key
 from tests.conftest import signed_in_client
 from tests.web import examples
 from tests.web.examples import TYPED_1, TYPED_2, TYPED_3
@@ -236,7 +237,7 @@ def test_restoring_twice_is_refused(client, sid):
     action, data = restore_forms(changes_page(client, sid)[1])[2]
     assert client.post(action, data=data).status_code == 302
     # Another form (a new key), on a page that was current: the same POST is test_once's.
-    again = {**data, "version": str(game(sid).version), "key": "another-change-key"}
+    again = {**data, "version": str(game(sid).version), "key": new_key()}
     before = written()
     response = client.post(action, data=again)
     assert response.status_code == 409

@@ -403,6 +403,21 @@ def test_a_finished_session_takes_no_hand(client, sid):
 
 
 GOOD = {"outcome": "dead", "cards": "2S", "base": 0, "number": 1}
+SURROGATE = b'{"outcome": "dead", "cards": "\\ud800 2S", "base": 0, "number": 1}'
+# Bodies that are not JSON the app can read, and what the error says of each.
+UNREADABLE = {
+    "lone surrogate": (SURROGATE, "half of a surrogate pair"),
+    "lone surrogate, as UTF-8 bytes": (SURROGATE.replace(b"\\ud800", b"\xed\xa0\x80"),
+                                       "half of a surrogate pair"),
+    "lone surrogate in a member's name": (
+        json.dumps({**GOOD, "\udfff": 1}).encode(), "half of a surrogate pair"),
+    "100,000 [": (b"[" * 100_000 + b"]" * 100_000, "more than 20 deep"),
+    "100,000 objects": (b'{"a":' * 100_000 + b"1" + b"}" * 100_000, "more than 20 deep"),
+    "NaN": (json.dumps({**GOOD, "base": float("nan")}).encode(), "NaN"),
+    "a 5,000-digit number": (b'{"base": 1' + b"0" * 5000 + b"}", "more than 20 digits"),
+    "not UTF-8": (b'{"cards": "\xff"}', "is not UTF-8"),
+    "not JSON": (b'{"cards": 2S}', "Expecting ',' delimiter at line 1, column 12"),
+}
 
 
 @pytest.mark.parametrize("body", [
@@ -420,13 +435,39 @@ GOOD = {"outcome": "dead", "cards": "2S", "base": 0, "number": 1}
     json.dumps({**GOOD, "number": "1"}).encode(),
     json.dumps({k: v for k, v in GOOD.items() if k != "number"}).encode(),
     json.dumps({**GOOD, "outcome": "\ud800"}).encode(),
+    *(body for body, _ in UNREADABLE.values()),
 ])
 def test_a_bad_body_is_a_400_and_writes_nothing(client, sid, body):
-    token = csrf_token(client, f"/sessions/{sid}/rounds/new")
-    answer = client.post(f"/sessions/{sid}/draft/{player_ids()['A']}", data=body,
-                         headers={"X-CSRFToken": token, "Content-Type": "application/json"})
-    assert answer.status_code == 400
+    answer = post_body(client, sid, body)
+    assert answer.status_code == 400 and answer.is_json and answer.json["error"]
     assert db.session.scalar(sa.select(sa.func.count(DraftEntry.id))) == 0
+
+
+@pytest.mark.parametrize("name", UNREADABLE)
+def test_json_no_database_can_store_is_a_400_saying_why(client, sid, name):
+    """Half a surrogate pair made a 500 as the hand was written (neither
+    database's text holds one); 100,000 [ overflowed the parser."""
+    body, why = UNREADABLE[name]
+    answer = post_body(client, sid, body)
+    assert answer.status_code == 400
+    assert why in answer.json["error"] and "Nothing was saved" in answer.json["error"]
+    assert db.session.scalar(sa.select(sa.func.count(DraftEntry.id))) == 0
+
+
+@pytest.mark.parametrize("body", [b"false", b"[1, 2]", b'{"name": 5}', b"[" * 100_000])
+def test_json_sent_to_a_form_is_a_400(client, sid, body):
+    """Flask-WTF reads a JSON body as a form's data: ``false`` made a 500."""
+    token = csrf_token(client, f"/sessions/{sid}/players")
+    answer = client.post(f"/sessions/{sid}/players", data=body,
+                         headers={"X-CSRFToken": token, "Content-Type": "application/json"})
+    assert answer.status_code == 400 and "takes a form, not JSON" in answer.json["error"]
+    assert db.session.scalar(sa.select(sa.func.count(Seat.id))) == 4
+
+
+def post_body(client, sid, body: bytes):
+    token = csrf_token(client, f"/sessions/{sid}/rounds/new")
+    return client.post(f"/sessions/{sid}/draft/{player_ids()['A']}", data=body,
+                       headers={"X-CSRFToken": token, "Content-Type": "application/json"})
 
 
 def test_a_round_number_that_is_not_the_coming_one_is_refused(client, sid):

@@ -127,6 +127,20 @@ def test_history_filter_by_player(client, evenings):
     assert session_links(both) == [evenings["two"], evenings["one"]]
 
 
+def test_the_player_filter_isolates_names(client, app):
+    """An <option> holds text only (a <bdi> in it is dropped): a name that
+    could reorder the text after it comes between U+2068 and U+2069."""
+    bob = "Bob\u202e"
+    with app.app_context():
+        services.end_session(services.start_session(the_group(), ["Ann", bob], RULES,
+                                                    first_dealer="Ann"))
+    body = client.get("/history").get_data(as_text=True)
+    options = re.findall(r'<option[^>]*value="([^"]*)"[^>]*>([^<]*)</option>', body)
+    assert [label for _, label in options] == ["All players", "Ann", f"\u2068{bob}\u2069"]
+    chosen = client.get(f"/history?player={options[2][0]}").get_data(as_text=True)
+    assert f'<option selected value="{options[2][0]}">\u2068{bob}\u2069</option>' in chosen
+
+
 def test_history_filter_for_someone_without_finished_sessions(client, evenings):
     page = visible_text(client.get(f"/history?player={evenings['Zed']}"))
     assert "No sessions with Zed." in page

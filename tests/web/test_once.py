@@ -4,14 +4,38 @@ one change, and the repeat gets the first one's answer; twice at the same
 moment over real HTTP too, on several gunicorn workers."""
 
 
+import secrets
+from datetime import UTC, timedelta
+
 import pytest
 import sqlalchemy as sa
 
 from scorekeeper import services
 from scorekeeper.extensions import db
-from scorekeeper.models import AuditEvent, ChangeKey, GameSession, Player, Round
+from scorekeeper.limits import CLOCK_SLACK, KEY_DAYS, KEY_LIFE
+from scorekeeper.models import (
+    AuditEvent,
+    ChangeKey,
+    DraftEntry,
+    GameSession,
+    Player,
+    Round,
+    utcnow,
+)
+from scorekeeper.services import versioning
+from scorekeeper.services.versioning import FORGET_AT_ONCE
+from scorekeeper.web import once as web_once
+from scorekeeper.web.once import KEY, new_key
 from tests.conftest import signed_in_client, the_group
-from tests.web.examples import EXAMPLE_1, EXAMPLE_2, EXAMPLE_RULES, TYPED_1, TYPED_2, TYPED_3
+from tests.web.examples import (
+    EXAMPLE_1,
+    EXAMPLE_2,
+    EXAMPLE_3,
+    EXAMPLE_RULES,
+    TYPED_1,
+    TYPED_2,
+    TYPED_3,
+)
 from tests.web.helpers import filled, forms_on, send_hand, text
 from tests.web.phones import SAVED, Gunicorn, Phone, released_together
 
@@ -239,6 +263,14 @@ def test_a_key_is_bound_to_its_group(app, client, group):
         assert db.session.scalar(sa.select(sa.func.count(ChangeKey.id))) == 2
 
 
+LAST_HAND, ANNS_HAND = new_key(), new_key()
+
+
+def saved_hand(answer) -> dict:
+    """Of the hand a save answered with, what its repeats are told."""
+    return {name: answer.json["hand"][name] for name in ("outcome", "cards", "version")}
+
+
 def test_a_hand_sent_twice_gets_the_first_answer_even_once_it_saved_the_round(client, sid):
     """The last hand in saves the round (the group's autosave): its repeat
     would find the round gone, yet gets the first answer, saying so."""
@@ -246,37 +278,207 @@ def test_a_hand_sent_twice_gets_the_first_answer_even_once_it_saved_the_round(cl
     hands = {name: (entry.outcome, entry.cards) for name, entry in EXAMPLE_1.items()}
     for name in "ABC":
         assert send_hand(client, sid, pid(name), *hands[name]).status_code == 200
-    first = send_hand(client, sid, pid("D"), *hands["D"], key="the-last-hand-in-0001")
+    first = send_hand(client, sid, pid("D"), *hands["D"], key=LAST_HAND)
     assert first.status_code == 200 and first.json["recorded"]["number"] == 1
-    again = send_hand(client, sid, pid("D"), *hands["D"], key="the-last-hand-in-0001")
-    assert (again.status_code, again.json) == (200, first.json)
+    again = send_hand(client, sid, pid("D"), *hands["D"], key=LAST_HAND)
+    # The hand and the round it saved; the round's state is asked anew (together.js).
+    assert (again.status_code, again.json) == (
+        200, {"hand": saved_hand(first), "recorded": first.json["recorded"]})
     assert db.session.scalar(sa.select(sa.func.count(Round.id))) == 1
 
 
 def test_a_hand_sent_twice_after_another_phone_changed_it_gets_the_first_answer(client, sid):
-    first = send_hand(client, sid, pid("A"), "dead", "JK 7H", key="a-hand-of-ann-00001")
+    first = send_hand(client, sid, pid("A"), "dead", "JK 7H", key=ANNS_HAND)
     assert first.status_code == 200
     changed = send_hand(client, sid, pid("A"), "dead", "7H", base=1)  # another phone
     assert changed.status_code == 200
-    again = send_hand(client, sid, pid("A"), "dead", "JK 7H", key="a-hand-of-ann-00001")
-    assert (again.status_code, again.json) == (200, first.json)
+    again = send_hand(client, sid, pid("A"), "dead", "JK 7H", key=ANNS_HAND)
+    assert (again.status_code, again.json) == (200, {"hand": saved_hand(first)})
     assert db.session.scalar(sa.select(sa.func.count(ChangeKey.id))) == 1
 
 
 def test_services_roll_a_repeat_back_whole(sid):
     """The key written last in the change's transaction: a repeat that gets
     as far is rolled back, and told what the first answered."""
-    once = services.Once("service-level-key-01", lambda number: {"redirect": f"/r/{number}"})
+    once = services.Once(new_key(), utcnow(), lambda number: {"redirect": f"/r/{number}"})
     services.record_round(game(sid), EXAMPLE_1, once=once)
     with pytest.raises(services.Repeated) as repeated:
         services.record_round(game(sid), EXAMPLE_1, once=once)
     assert repeated.value.answer == {"redirect": "/r/1"}
     assert [r.number for r in game(sid).rounds] == [1]
-    started = services.Once("service-level-key-02", lambda s: {"redirect": f"/s/{s.id}"})
+    started = services.Once(new_key(), utcnow(), lambda s: {"redirect": f"/s/{s.id}"})
     services.start_session(the_group(), list("ABCD"), EXAMPLE_RULES, once=started)
     with pytest.raises(services.Repeated):
         services.start_session(the_group(), list("ABCD"), EXAMPLE_RULES, once=started)
     assert db.session.scalar(sa.select(sa.func.count(GameSession.id))) == 2
+
+
+# Keys expire
+
+
+def made(days_ago: float) -> str:
+    """A key as a form made ``days_ago`` days ago carries it."""
+    seconds = int(utcnow().replace(tzinfo=UTC).timestamp() - days_ago * 86400)
+    return f"{seconds}.{secrets.token_urlsafe(16)}"
+
+
+def later(monkeypatch, days: int) -> None:
+    """The app's clock, ``days`` days on: the keys it makes, takes and deletes."""
+    now = utcnow()
+    for module in (versioning, web_once):
+        monkeypatch.setattr(module, "utcnow", lambda: now + timedelta(days=days))
+
+
+def keys() -> list[str]:
+    db.session.expire_all()
+    return list(db.session.scalars(sa.select(ChangeKey.key).order_by(ChangeKey.id)))
+
+
+def test_a_form_carries_a_key_telling_when_it_was_made(client, sid):
+    before = int(utcnow().replace(tzinfo=UTC).timestamp())
+    fields = typed(client, *new_round(sid)[:2], {})
+    after = int(utcnow().replace(tzinfo=UTC).timestamp())
+    seconds, random = fields["key"].split(".")
+    assert before <= int(seconds) <= after and len(random) >= 16
+
+
+@pytest.mark.parametrize("kind", KINDS, ids=lambda kind: kind.__name__)
+def test_a_form_older_than_keys_live_is_refused_saying_so(client, sid, kind):
+    """It may have been applied when it was new, its key deleted since: it is
+    not applied, and what was typed on it is shown again, on a form of now."""
+    page, action, typing, _ = kind(sid)
+    fields = typed(client, page, action, typing) | {"key": made(KEY_DAYS + 1)}
+    written = events()
+    response = client.post(action, data=fields)
+    assert response.status_code == 409
+    assert f"This page was opened more than {KEY_DAYS} days ago" in text(response)
+    assert "nothing was saved" in text(response)
+    assert (events(), keys()) == (written, [])
+    shown = [f for f in forms_on(response.text, action) if f.action == action]
+    if typing:  # typed: its form comes back as typed, with a key of its own
+        again = {name: values[0] for name, values in shown[0].values.items()}
+        assert {name: again.get(name) for name in fields if name.endswith(TYPED)} == {
+            name: value for name, value in fields.items() if name.endswith(TYPED)}
+        assert KEY.fullmatch(again["key"]) and again["key"] != fields["key"]
+
+
+TYPED = ("-outcome", "-cards", "name", "currency")
+
+
+def test_a_hand_on_a_page_too_old_is_refused_saying_so(client, sid):
+    answer = send_hand(client, sid, pid("A"), "dead", "JK 7H", key=made(KEY_DAYS + 1))
+    assert answer.status_code == 409
+    assert f"more than {KEY_DAYS} days ago" in answer.json["error"]
+    assert (db.session.scalar(sa.select(sa.func.count(DraftEntry.id))), keys()) == (0, [])
+
+
+def test_a_key_made_later_than_now_is_not_one(client, sid):
+    page, action, typing, _ = player_joins(sid)
+    fields = typed(client, page, action, typing) | {"key": made(-1)}
+    assert client.post(action, data=fields).status_code == 400
+    assert events("seat.join") == 0
+
+
+def test_a_change_replayed_after_its_key_was_deleted_is_refused_not_applied(
+        client, sid, monkeypatch):
+    """A session started (which nothing but its key stops from starting twice):
+    29 days on, the same POST gets the first answer; 31 days on, its key has
+    been deleted as another change wrote its own, and the POST is refused."""
+    fields = typed(client, "/sessions/new", "/sessions/new", {})
+    first = client.post("/sessions/new", data=fields)
+    assert first.status_code in SAVED and events("session.start") == 2
+    later(monkeypatch, 29)
+    again = client.post("/sessions/new", data=fields)
+    assert (again.status_code, again.location) == (first.status_code, first.location)
+    later(monkeypatch, 31)
+    page, action, typing, _ = player_joins(sid)
+    joined = typed(client, page, action, typing)
+    assert client.post(action, data=joined).status_code in SAVED
+    assert keys() == [joined["key"]]  # the start's key was deleted as this one was written
+    replayed = client.post("/sessions/new", data=fields)
+    assert replayed.status_code == 409 and f"more than {KEY_DAYS} days ago" in text(replayed)
+    assert events("session.start") == 2
+
+
+def test_old_keys_are_deleted_a_few_at_each_key_written(sid):
+    """Found by their index on made_at; a key refused on this server but
+    perhaps taken yet on another (whose clock is behind) is kept a while."""
+    now, group_id = utcnow(), game(sid).group_id
+    gone = now - KEY_LIFE - CLOCK_SLACK
+    db.session.execute(sa.insert(ChangeKey), [
+        {"group_id": group_id, "key": made(40), "answer": {"redirect": "/"},
+         "made_at": gone - timedelta(minutes=n)} for n in range(1, 46)])
+    db.session.execute(sa.insert(ChangeKey).values(
+        group_id=group_id, key="1.refused-here-but-not-everywhere", answer={"redirect": "/"},
+        made_at=gone + timedelta(minutes=10)))
+    db.session.commit()
+    left = []
+    for entries in (EXAMPLE_1, EXAMPLE_2, EXAMPLE_3):
+        services.record_round(game(sid), entries, once=services.Once(
+            new_key(), utcnow(), lambda _: {"redirect": "/"}))
+        old = db.session.scalar(sa.select(sa.func.count(ChangeKey.id)).where(
+            ChangeKey.made_at < gone))
+        left.append(old)
+    assert left == [45 - FORGET_AT_ONCE, 45 - 2 * FORGET_AT_ONCE, 0]
+    assert "1.refused-here-but-not-everywhere" in keys()
+    assert len(keys()) == 1 + 3
+
+
+def test_a_key_from_before_keys_told_their_time(client, sid):
+    """Keys written before migration 0013 carry no time: a repeat is still
+    answered as the first while its row is kept; any other is too old."""
+    page, action, typing, _ = player_joins(sid)
+    db.session.add(ChangeKey(group_id=game(sid).group_id, key="an-untimed-key-00001",
+                             answer={"redirect": f"/sessions/{sid}"}, made_at=utcnow()))
+    db.session.commit()
+    fields = typed(client, page, action, typing)
+    repeat = client.post(action, data=fields | {"key": "an-untimed-key-00001"})
+    assert (repeat.status_code, repeat.location) == (302, f"/sessions/{sid}")
+    other = client.post(action, data=fields | {"key": "another-untimed-key"})
+    assert other.status_code == 409 and f"more than {KEY_DAYS} days ago" in text(other)
+    assert events("seat.join") == 0
+
+
+def test_a_key_keeps_a_small_answer_however_full_the_round(client, sid):
+    """A hand's key kept the whole round as the phones see it (about 1 KB
+    with four hands in): now the hand alone, what a repeat is told."""
+    long = "2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS AS 2H 3H 4H 5H 6H 7H 8H 9H 10H JH"
+    for name in "ABC":
+        assert send_hand(client, sid, pid(name), "dead", long).status_code == 200
+    key = new_key()
+    assert send_hand(client, sid, pid("D"), "dead", "JK 7H", key=key).status_code == 200
+    answer = db.session.scalar(sa.select(ChangeKey.answer).where(ChangeKey.key == key))
+    assert answer == {"status": 200, "json": {"hand": {"outcome": "dead", "cards": "JK 7H",
+                                                       "version": 1}}}
+    page, action, typing, _ = new_round(sid)
+    fields = typed(client, page, action, typing)
+    assert client.post(action, data=fields).status_code in SAVED
+    answer = db.session.scalar(sa.select(ChangeKey.answer).where(ChangeKey.key == fields["key"]))
+    assert answer == {"redirect": f"/sessions/{sid}/rounds/1"}
+
+
+def test_a_key_takes_a_few_hundred_bytes_of_the_database(app, sid):
+    """The row and its three indexes' entries, measured over a thousand keys
+    shaped as a hand's (the larger answer): README, "Never twice"."""
+    group_id = game(sid).group_id
+    shape = {"group_id": group_id, "session_id": sid, "made_at": utcnow(),
+             "answer": {"status": 200, "json": {"hand": {"outcome": "dead",
+                                                         "cards": "2C 5D 9H 3S", "version": 2}}}}
+    before = stored_bytes()
+    db.session.execute(sa.insert(ChangeKey), [shape | {"key": new_key()} for _ in range(1000)])
+    db.session.commit()
+    assert (stored_bytes() - before) / 1000 < 400
+
+
+def stored_bytes() -> int:
+    """The change_key table's bytes with its indexes'."""
+    if db.engine.dialect.name == "postgresql":
+        with db.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as connection:
+            connection.execute(sa.text("VACUUM change_key"))
+            return connection.scalar(sa.text("SELECT pg_total_relation_size('change_key')"))
+    return db.session.scalar(sa.text(
+        "SELECT SUM(pgsize) FROM dbstat WHERE name = 'change_key' OR name IN "
+        "(SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'change_key')"))
 
 
 # At the same moment, over real HTTP

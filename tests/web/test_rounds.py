@@ -10,6 +10,7 @@ from scorekeeper.extensions import db
 from scorekeeper.forms.rounds import RoundForm
 from scorekeeper.models import GameSession, Player, Round, RoundEntry
 from scorekeeper.rules import Entry
+from scorekeeper.web.once import new_key
 from tests.web.examples import TYPED_1, TYPED_2, TYPED_3
 from tests.web.helpers import (
     count_statements,
@@ -388,7 +389,7 @@ def test_a_round_kept_offline_behind_another_is_saved_from_that_ones_form(client
     page = client.get(f"{base}/new").get_data(as_text=True)
     first = filled(page, TYPED_1)
     second = filled(page, TYPED_2) | {"number": "2", "version": str(int(first["version"]) + 1),
-                                      "key": "a-second-rounds-key"}
+                                      "key": new_key()}
     assert client.post(f"{base}/new", data=first).status_code == 302
 
     def seats(html):
@@ -401,7 +402,7 @@ def test_a_round_kept_offline_behind_another_is_saved_from_that_ones_form(client
     assert net_by_name(2) == {"A": -150, "B": -150, "C": 600, "D": -300}
     # With a player missing, it is not taken for the round's form.
     third = filled(page, TYPED_3) | {"number": "3", "version": str(int(first["version"]) + 2),
-                                     "key": "a-third-rounds-key-0"}
+                                     "key": new_key()}
     del third["entries-3-player"]
     assert "The table changed while this page was open" in text(
         client.post(f"{base}/new", data=third))
