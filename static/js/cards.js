@@ -85,8 +85,7 @@ const optional = (row) => rows.some((other) => other !== row && outcomeOf(other)
 const copies = (key) => key === "JK" ? JOKERS : PACKS;  // in the deck
 const left = (key) => (counts[key] || 0) < copies(key);
 
-// Whether the pad should still come to this player (together.js marks the
-// rows another phone sent in).
+// Whether the pad still comes to this player (together.js marks rows sent in).
 function needsCards(row) {
   const outcome = outcomeOf(row);
   if (outcome === "hu" || optional(row) || row.section.classList.contains("together-in")) {

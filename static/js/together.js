@@ -4,10 +4,9 @@
 
 const box = document.getElementById("together");
 const form = document.querySelector("form.round-form");
-// A form refused because another phone saved first: its rows hold that
-// round's hands, which are not this round's. Only the strip follows the table.
+// Refused as another phone saved first: rows of that round; only the strip follows.
 const held = "held" in box.dataset;
-// A form shown with warnings to confirm says them itself, with Save anyway.
+// Warnings to confirm are said by the form itself.
 const confirming = Boolean(form.querySelector("button[name=confirmed]"));
 const STATE = box.dataset.state;
 // The round this form is for (queue.js moves it on past rounds waiting on the phone).
@@ -197,7 +196,7 @@ async function send(row, keepalive = false) {
     return;
   }
   row.sending = true;
-  // A new key for a new hand; the same hand sent again (after a failure) keeps its own.
+  // A new hand gets a new key; a hand sent again keeps its own.
   if (!row.keyed || !same(hand, row.keyed) || row.keyed.base !== row.base) {
     row.key = keyTime + "." + [...crypto.getRandomValues(new Uint8Array(16))]
       .map((byte) => byte.toString(16).padStart(2, "0")).join("");

@@ -283,8 +283,8 @@ def test_a_long_session_page_stays_light(client, app):
     hands = ["2S 4H 6D 8C 10S", "3S 5H 7D 9C JS", "4S 6H 8D 10C QS", "5S 7H 9D JC KS"]
     with app.app_context():
         session = services.start_session(the_group(), list("ABCD"), RULES, first_dealer="A")
-        for _ in range(25):
-            entries = map(Entry, ["dead"] * 4, hands)
+        for i in range(25):  # each round's hands in other seats: no round repeats the last
+            entries = map(Entry, ["dead"] * 4, hands[i % 4:] + hands[:i % 4])
             services.record_round(session, dict(zip("ABCD", entries, strict=True)))
         url = f"/history/sessions/{session.id}"
     body = client.get(url).get_data()
