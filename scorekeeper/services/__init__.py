@@ -55,6 +55,7 @@ from .sessions import (
     start_session,
 )
 from .sharing import create_share_link, revoke_share_link
+from .streams import StreamCaps, close_stream, open_stream, renew_streams
 from .totals import SEAT_TOTALS
 from .versioning import (
     SNAPSHOT_FIELDS,
@@ -83,6 +84,7 @@ __all__ = [
     "Saved",
     "ServiceError",
     "Settlement",
+    "StreamCaps",
     "active_players",
     "analyze_tables",
     "applied",
@@ -90,6 +92,7 @@ __all__ = [
     "change_house_rules",
     "change_passphrase",
     "check_version",
+    "close_stream",
     "create_group",
     "create_share_link",
     "delete_round",
@@ -103,9 +106,11 @@ __all__ = [
     "join_session",
     "leave_session",
     "next_demo_group_name",
+    "open_stream",
     "read_draft",
     "record_round",
     "rename_player",
+    "renew_streams",
     "reopen_session",
     "restore_round",
     "restored_deletions",
