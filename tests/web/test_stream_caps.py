@@ -151,6 +151,7 @@ def test_a_stream_that_ends_gives_its_place_back(app, group, game):
         phone = signed_in_phone(app, group, port)
         first = phone.stream(f"/sessions/{game}/live")
         assert not polled(first)
+        assert (open_streams.open, rows(app)) == (1, 1)
         with pytest.raises(EOFError):  # its lifetime is over
             first.next_state()
         first.close()
