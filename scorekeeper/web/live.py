@@ -6,9 +6,10 @@ Under gunicorn's gevent workers (gunicorn.conf.py) and the development server,
 a stream stays open for up to LIVE_STREAM_SECONDS and carries each change as
 the process's watch (watch.py) sees it; each time it wakes it checks that its
 sign-in or share link still opens the session, and ends if not. Where a held
-stream would take a whole worker (a sync worker), or past the caps on open
-streams (stream_caps.py), it answers the state and closes, asking the browser
-to come back in a second: polling, at its cost (bench/README.md).
+stream would take a whole worker (a sync worker), it answers the state and
+closes, asking the browser to come back in a second: polling, at its cost
+(bench/README.md). Past the caps on open streams (stream_caps.py) it answers
+the same way, asking the browser to come back in 30 s.
 """
 
 from __future__ import annotations
@@ -38,6 +39,10 @@ PUBLIC = frozenset({"live.shared_state"})
 # How long a browser waits before it opens a closed stream again (ms).
 RETRY_MS = 2000
 POLL_RETRY_MS = 1000
+# Past a cap on open streams (stream_caps.py): one event, and the next ask in
+# 30 s. A real table never meets the caps; a client that asks again at once
+# each time is a flood of requests, for the proxy's rate limit.
+CAPPED_RETRY_MS = 30_000
 # A comment line this often: a stream to a phone that is gone ends at the next.
 HEARTBEAT_SECONDS = 20
 
@@ -95,10 +100,10 @@ def _state_response(game: GameSession, holder: str, cap: str,
     if "text/event-stream" not in request.headers.get("Accept", ""):
         return _state_json(state)
     if not _can_hold_streams():
-        return _polling(state)
+        return _polling(state, POLL_RETRY_MS)
     release = stream_caps.admit(holder, current_app.config[cap])
     if release is None:
-        return _polling(state)
+        return _polling(state, CAPPED_RETRY_MS)
     app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]
     watch: Watch = app.extensions["live_watch"]
     lifetime = app.config["LIVE_STREAM_SECONDS"]
@@ -108,8 +113,8 @@ def _state_response(game: GameSession, holder: str, cap: str,
     return response
 
 
-def _polling(state: queries.State) -> Response:
-    return _stream_response([f"retry: {POLL_RETRY_MS}\n" + _event(state)])
+def _polling(state: queries.State, retry_ms: int) -> Response:
+    return _stream_response([f"retry: {retry_ms}\n" + _event(state)])
 
 
 def _checked_in(app: Flask, still_open: Callable[[], bool]) -> Callable[[], bool]:

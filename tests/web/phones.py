@@ -125,8 +125,7 @@ class Stream:
         self.status = self.response.status
 
     def first(self) -> tuple[int, dict]:
-        """The stream's opening: (its ``retry:`` in ms, the state). A held
-        stream asks for RETRY_MS, the polling answer for POLL_RETRY_MS."""
+        """The stream's opening: (its ``retry:`` in ms, the state)."""
         retry = self.response.readline()
         assert retry.startswith(b"retry: "), retry
         return int(retry[len(b"retry: "):]), self.next_state()

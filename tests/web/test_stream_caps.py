@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from scorekeeper import services
 from scorekeeper.extensions import db
 from scorekeeper.models import LiveStream, utcnow
-from scorekeeper.web.live import POLL_RETRY_MS, RETRY_MS
+from scorekeeper.web.live import CAPPED_RETRY_MS, RETRY_MS
 from scorekeeper.web.stream_caps import address_key
 from scorekeeper.web.watch import Watch
 from tests.conftest import signed_in_client
@@ -122,12 +122,12 @@ def same_phone(phone: Phone, port: int) -> Phone:
 
 
 def polled(stream) -> bool:
-    """Whether the stream got the polling answer (then ended) rather than
-    being held."""
+    """Whether the stream got the polling answer (then ended, asking the
+    browser to come back in 30 s) rather than being held."""
     retry, _ = stream.first()
     if retry == RETRY_MS:
         return False
-    assert retry == POLL_RETRY_MS
+    assert retry == CAPPED_RETRY_MS
     with pytest.raises(EOFError):
         stream.next_state()
     stream.close()
