@@ -25,6 +25,8 @@ import threading
 import time
 from collections.abc import Callable, Iterable
 
+from .client_socket import client_socket
+
 # The body is read this much at a time, and the watchdog expects each piece by
 # the time its last byte is due: at 5 KB/s, within a second more. (The servers
 # still receive a body in large reads: gunicorn reads ahead, werkzeug buffers.)
@@ -41,7 +43,7 @@ class BodyDeadline:
         self.max_bytes = max_bytes
 
     def __call__(self, environ: dict, start_response: Callable) -> Iterable[bytes]:
-        sock = _socket(environ)
+        sock = client_socket(environ)
         length = _content_length(environ)
         chunked = "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "").lower()
         if sock is None or not (length or chunked) or (length or 0) > self.max_bytes:
@@ -117,12 +119,6 @@ class _Watchdog:
             self.sock.shutdown(socket.SHUT_RD)
         except OSError:
             pass  # closed already
-
-
-def _socket(environ: dict) -> socket.socket | None:
-    if environ.get("SERVER_PROTOCOL", "").startswith("HTTP/2"):
-        return None
-    return environ.get("gunicorn.socket") or environ.get("werkzeug.socket")
 
 
 def _content_length(environ: dict) -> int | None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import logging
+import socket
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -27,6 +28,7 @@ from .. import queries
 from ..models import GameSession
 from . import access, stream_caps
 from .changes import describe_all
+from .client_socket import client_gone, client_socket
 from .loading import group_row_or_404
 from .share import link_still_open, shared_link
 from .watch import GONE, Watch
@@ -43,7 +45,11 @@ POLL_RETRY_MS = 1000
 # 30 s. A real table never meets the caps; a client that asks again at once
 # each time is a flood of requests, for the proxy's rate limit.
 CAPPED_RETRY_MS = 30_000
-# A comment line this often: a stream to a phone that is gone ends at the next.
+# How often a held stream looks whether its client closed it (a page left, a
+# tab closed): until then it counts against the caps.
+LOOK_SECONDS = 5
+# A comment line this often: a stream to a phone that vanished without closing
+# (off the network) ends when writing to it fails.
 HEARTBEAT_SECONDS = 20
 
 
@@ -107,8 +113,9 @@ def _state_response(game: GameSession, holder: str, cap: str,
     app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]
     watch: Watch = app.extensions["live_watch"]
     lifetime = app.config["LIVE_STREAM_SECONDS"]
-    response = _stream_response(
-        _events(watch, game.id, state, lifetime, _checked_in(app, still_open)))
+    response = _stream_response(_events(
+        watch, game.id, state, lifetime, _checked_in(app, still_open),
+        client_socket(request.environ)))
     response.call_on_close(release)
     return response
 
@@ -142,15 +149,25 @@ def _state_json(state: queries.State) -> Response:
 
 
 def _events(watch: Watch, session_id: int, state: queries.State, lifetime: float,
-            still_open: Callable[[], bool]) -> Iterator[str]:
+            still_open: Callable[[], bool], client: socket.socket | None) -> Iterator[str]:
+    """The state at once, then each change, until the lifetime is over, the
+    session is gone, the client closed the stream, or its sign-in or link no
+    longer opens the session (asked at each change and heartbeat: the
+    browser opens the stream again, and is refused)."""
     yield f"retry: {RETRY_MS}\n" + _event(state)
     deadline = time.monotonic() + lifetime
+    beat = time.monotonic() + HEARTBEAT_SECONDS
     with watch.watching(session_id, state) as wait:
         known = state
         while (left := deadline - time.monotonic()) > 0:
-            now = wait(known, min(HEARTBEAT_SECONDS, left))
-            if now == GONE or not still_open():
-                return  # the browser opens it again, and is refused
+            now = wait(known, min(LOOK_SECONDS, left))
+            if now == GONE or (client is not None and client_gone(client)):
+                return
+            if now == known and time.monotonic() < beat:
+                continue
+            if not still_open():
+                return
+            beat = time.monotonic() + HEARTBEAT_SECONDS
             if now == known:
                 yield ": still here\n\n"
             else:

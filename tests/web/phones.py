@@ -139,6 +139,9 @@ class Stream:
                 return json.loads(line[len(b"data: "):])
 
     def close(self) -> None:
+        """As a browser leaving the page: the connection closed (the response
+        holds the socket too)."""
+        self.response.close()
         self.connection.close()
 
 

@@ -12,6 +12,7 @@ import sqlalchemy as sa
 from scorekeeper import services
 from scorekeeper.extensions import db
 from scorekeeper.models import LiveStream, utcnow
+from scorekeeper.web import live
 from scorekeeper.web.live import CAPPED_RETRY_MS, RETRY_MS
 from scorekeeper.web.stream_caps import address_key
 from scorekeeper.web.watch import Watch
@@ -158,6 +159,26 @@ def test_a_stream_that_ends_gives_its_place_back(app, group, game):
         deadline = time.monotonic() + 10
         while open_streams.open or rows(app):
             assert time.monotonic() < deadline, "the ended stream still counts"
+            time.sleep(0.02)
+        again = phone.stream(f"/sessions/{game}/live")
+        assert not polled(again)
+        again.close()
+
+
+def test_a_stream_its_client_closed_gives_its_place_back(app, group, game, monkeypatch):
+    """A page left closes its stream; the server notices at its next look,
+    long before writing to it would fail."""
+    monkeypatch.setattr(live, "LOOK_SECONDS", 0.05)
+    app.config.update(LIVE_STREAMS_PER_SIGN_IN=1)
+    open_streams = app.extensions["live_streams"]
+    with serving(app) as port:
+        phone = signed_in_phone(app, group, port)
+        left = phone.stream(f"/sessions/{game}/live")
+        assert not polled(left)
+        left.close()
+        deadline = time.monotonic() + 10  # half a heartbeat
+        while open_streams.open or rows(app):
+            assert time.monotonic() < deadline, "the closed stream still counts"
             time.sleep(0.02)
         again = phone.stream(f"/sessions/{game}/live")
         assert not polled(again)
