@@ -4,7 +4,6 @@ live streams, which must notice a client gone without waiting to write."""
 
 from __future__ import annotations
 
-import select
 import socket
 
 
@@ -19,9 +18,18 @@ def client_socket(environ: dict) -> socket.socket | None:
 
 def client_gone(sock: socket.socket) -> bool:
     """Whether the client has closed its end: the socket reads as ended. A
-    client of a held stream sends nothing else, so a look costs no wait."""
+    client of a held stream sends nothing else, so the look is a peek that
+    never waits (nor select(), which stops at descriptor 1,024)."""
+    timeout = sock.gettimeout()
     try:
-        readable, _, _ = select.select([sock], [], [], 0)
-        return bool(readable) and sock.recv(1, socket.MSG_PEEK) == b""
-    except (OSError, ValueError):  # reset, or closed on this side already
+        sock.settimeout(0.0)
+        return sock.recv(1, socket.MSG_PEEK) == b""
+    except BlockingIOError:
+        return False  # nothing to read: still there
+    except OSError:  # reset, or closed on this side already
         return True
+    finally:
+        try:
+            sock.settimeout(timeout)
+        except OSError:
+            pass

@@ -2,6 +2,8 @@
 database (across workers and app servers), per process below the connections
 a worker takes; a stream past one gets the polling answer at once."""
 
+import os
+import socket
 import threading
 import time
 from datetime import timedelta
@@ -13,6 +15,7 @@ from scorekeeper import services
 from scorekeeper.extensions import db
 from scorekeeper.models import LiveStream, utcnow
 from scorekeeper.web import live
+from scorekeeper.web.client_socket import client_gone
 from scorekeeper.web.live import CAPPED_RETRY_MS, RETRY_MS
 from scorekeeper.web.stream_caps import address_key
 from scorekeeper.web.watch import Watch
@@ -211,6 +214,15 @@ def test_streams_past_a_cap_get_the_polling_answer_on_any_worker_of_any_server(
         assert not polled(streams[-1])
         assert polled(same_phone(ben, first.port).stream(f"/sessions/{game}/live"))
         assert rows(app) == 6
+
+        # A page left on one server makes room on the other within a look.
+        streams.pop(0).close()
+        deadline = time.monotonic() + 3 * live.LOOK_SECONDS
+        while rows(app) == 6:
+            assert time.monotonic() < deadline, "the closed stream still counts"
+            time.sleep(0.05)
+        streams.append(same_phone(mei, second.port).stream(f"/sessions/{game}/live"))
+        assert not polled(streams[-1])
         for stream in streams + shared:
             stream.close()
 
@@ -233,3 +245,34 @@ def test_a_worker_full_of_streams_still_serves_pages(app, group, game, tmp_path)
         assert status == 200 and "Round 1" in page
         for stream in held:
             stream.close()
+
+
+# Whether a stream's client is gone
+
+
+@pytest.fixture
+def connection():
+    """Both ends of a connection, the server's on a descriptor past 1,024
+    (as in a worker holding thousands), where select() no longer works."""
+    server, client = socket.socketpair()
+    high = socket.socket(fileno=os.dup2(server.fileno(), 1500))
+    server.close()
+    high.settimeout(10)
+    yield high, client
+    high.close()
+    client.close()
+
+
+def test_a_client_still_there_is_not_gone_and_nothing_it_sent_is_taken(connection):
+    server, client = connection
+    assert not client_gone(server)
+    client.sendall(b"x")
+    assert not client_gone(server)
+    assert server.recv(1) == b"x"  # peeked, not read
+    assert server.gettimeout() == 10
+
+
+def test_a_client_that_closed_is_gone(connection):
+    server, client = connection
+    client.close()
+    assert client_gone(server)
