@@ -6,7 +6,9 @@ and then kept a connection, and a place in its worker's pool, as long as it
 liked. This WSGI middleware reads the body whole before the app runs, and the
 body must keep pace: its n-th byte within ``grace + n / rate`` seconds of the
 start (Apache's mod_reqtimeout counts the same way, "body=20,MinRate=500").
-A body that falls behind is answered 408 and its connection closed.
+A body that falls behind is answered 408 and its connection closed: werkzeug
+closes every connection, and gunicorn, which keeps the app's Connection
+header to itself, finds the read side shut and closes it after the answer.
 
 A watchdog (a thread; a greenlet under gevent's workers) shuts the socket's
 read side when the body falls behind, which ends the read blocked on it: a
