@@ -168,6 +168,23 @@ def test_a_stream_that_ends_gives_its_place_back(app, group, game):
         again.close()
 
 
+def test_an_open_streams_row_is_renewed_while_it_is_open(app, group, game):
+    app.extensions["live_watch"].renew_every = 0.05
+    with serving(app) as port:
+        stream = signed_in_phone(app, group, port).stream(f"/sessions/{game}/live")
+        assert not polled(stream)
+        with app.app_context():
+            first = db.session.scalar(sa.select(LiveStream.expires_at))
+        deadline = time.monotonic() + 10
+        while True:
+            with app.app_context():
+                if db.session.scalar(sa.select(LiveStream.expires_at)) > first:
+                    break
+            assert time.monotonic() < deadline, "the stream's row was never renewed"
+            time.sleep(0.05)
+        stream.close()
+
+
 def test_a_stream_its_client_closed_gives_its_place_back(app, group, game, monkeypatch):
     """A page left closes its stream; the server notices at its next look,
     long before writing to it would fail."""
