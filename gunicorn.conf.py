@@ -7,6 +7,7 @@ Logs are JSON, one object per line: requests on stdout, everything else on stder
 
 import gc
 import os
+import resource
 
 from gunicorn import glogging
 
@@ -20,9 +21,18 @@ bind = f"0.0.0.0:{os.environ['PORT']}" if os.environ.get("PORT") else "127.0.0.1
 # worker; requests still take turns on a worker's one core (bench/README.md).
 workers = int(os.environ.get("WEB_CONCURRENCY") or min(2 * (os.cpu_count() or 1) + 1, 8))
 worker_class = "gevent"
-# Open connections a worker takes at once: the streams of 100 tables of 5
-# phones on one worker, and the requests beside them.
-worker_connections = 1000
+# Open connections a worker takes at once. The app holds at most 1,000 live
+# streams a worker (LIVE_STREAMS_PER_PROCESS), so pages always find room; and
+# the 5,000 connections one hostile client holds until the app's deadlines cut
+# them (a slow request body, after 10 s) do not fill the workers' pools
+# (bench/README.md, "One client against the server"). Each connection is a
+# file: the limit on open files is raised to match (on_starting), within the
+# hard limit, which bounds this too.
+WORKER_CONNECTIONS = 4000
+SPARE_FILES = 200  # a worker's other files: database connections, logs, templates
+_, _hard_files = resource.getrlimit(resource.RLIMIT_NOFILE)
+worker_connections = (WORKER_CONNECTIONS if _hard_files == resource.RLIM_INFINITY
+                      else max(min(WORKER_CONNECTIONS, _hard_files - SPARE_FILES), 100))
 # On a restart a worker finishes its requests, all short, but not the streams,
 # which would hold it for their whole 5 minutes: after this many seconds they
 # are cut, and the browsers open them again on the new workers.
@@ -32,6 +42,16 @@ graceful_timeout = 5
 # Objects a request allocates before the young generation is collected (700 by
 # default: several collections a request).
 GC_YOUNG_THRESHOLD = 50_000
+
+
+def on_starting(server):
+    """Before the workers start: the soft limit on open files (often 1,024)
+    raised to what worker_connections needs; the workers inherit it."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = server.cfg.worker_connections + SPARE_FILES
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        resource.setrlimit(resource.RLIMIT_NOFILE,
+                           (wanted if hard == resource.RLIM_INFINITY else min(wanted, hard), hard))
 
 
 def post_worker_init(worker):

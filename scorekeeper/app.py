@@ -27,6 +27,7 @@ from .extensions import compress, csrf, db, migrate
 from .limits import ID_MAX
 from .services.throttle import Limit, TooManyGuesses
 from .web import static_files
+from .web.body_deadline import BodyDeadline
 from .web.sent_json import JSONRequest, StrictJSONProvider, refuse_json_elsewhere
 
 # templates/, static/, migrations/ and instance/ live at the top of the repository.
@@ -106,6 +107,7 @@ def create_app(config=None, instance_path=None):
     logs.init_app(app)
     register_commands(app)
     register_proxies(app)
+    register_body_deadline(app)
     return app
 
 
@@ -423,3 +425,11 @@ def register_proxies(app):
     if app.config["PROXY_FIX"]:
         hops = app.config["PROXY_FIX"]
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops)
+
+
+def register_body_deadline(app):
+    """Outermost: a request's body is read, at a pace, before anything else
+    runs (web/body_deadline.py)."""
+    app.wsgi_app = BodyDeadline(
+        app.wsgi_app, grace=app.config["BODY_GRACE_SECONDS"], rate=app.config["BODY_MIN_RATE"],
+        max_bytes=app.config["MAX_CONTENT_LENGTH"])

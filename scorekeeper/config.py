@@ -53,6 +53,28 @@ MAX_CONTENT_LENGTH = (8 * 1024 + 64) * 1024  # the largest upload: backup.MAX_BY
 LIVE_POLL_SECONDS = 0.5
 LIVE_STREAM_SECONDS = 300
 
+# How many live streams may be open at once (web/stream_caps.py); a stream
+# past a cap is answered once and the browser asks again (polling). Per
+# sign-in (a phone's tabs, and the pages it left in the last 5 s, whose
+# closed streams the server has yet to notice), per share link (the friends following it) and per
+# client address (a whole table behind one home router, or a mobile
+# carrier's shared address) they are counted in the database, across workers
+# and app servers; each row lapses LIVE_STREAM_LEASE_SECONDS after its worker
+# last renewed it, so a killed worker's streams stop counting by themselves.
+# Per process, the ceiling keeps room for pages among the connections a
+# worker takes (worker_connections in gunicorn.conf.py).
+LIVE_STREAMS_PER_SIGN_IN = 20
+LIVE_STREAMS_PER_LINK = 50
+LIVE_STREAMS_PER_ADDRESS = 200
+LIVE_STREAMS_PER_PROCESS = 1000
+LIVE_STREAM_LEASE_SECONDS = 60
+
+# A request's body must come at least this fast (bytes a second) after a grace
+# of BODY_GRACE_SECONDS, or it is answered 408 and its connection closed
+# (web/body_deadline.py): a sign-in form has 10 s, a backup of 1 MB 3½ minutes.
+BODY_GRACE_SECONDS = 10
+BODY_MIN_RATE = 5_000
+
 # How many reverse proxies (nginx, caddy …) stand in front of the app: their
 # X-Forwarded-For and X-Forwarded-Proto headers are then trusted. 0: none.
 PROXY_FIX = 0

@@ -410,3 +410,22 @@ class Attempt(Base):
     id: Mapped[int] = mapped_column(primary_key=True)
     key: Mapped[str] = mapped_column(sa.String(200))
     until: Mapped[datetime] = mapped_column(index=True)
+
+
+class LiveStream(Base):
+    """A live page's stream open on some worker of some app server, counted
+    against the caps on streams per holder (a sign-in or a share link) and
+    per address (services/streams.py). Written before it is counted, deleted
+    when the stream ends; the worker holding it pushes ``expires_at`` on while
+    it is open, so the rows of a worker that was killed lapse by themselves."""
+
+    __tablename__ = "live_stream"
+    __table_args__ = (
+        sa.Index("ix_live_stream_holder_expires_at", "holder", "expires_at"),
+        sa.Index("ix_live_stream_address_expires_at", "address", "expires_at"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    holder: Mapped[str] = mapped_column(sa.String(100))
+    address: Mapped[str] = mapped_column(sa.String(64))
+    expires_at: Mapped[datetime] = mapped_column(index=True)

@@ -59,6 +59,7 @@ from .sessions import (
 )
 from .sharing import create_share_link, revoke_share_link
 from .sign_ins import sign_in_phone, sign_in_used, sign_out_phone, token_hash
+from .streams import StreamCaps, close_stream, open_stream, renew_streams
 from .totals import SEAT_TOTALS
 from .versioning import (
     SNAPSHOT_FIELDS,
@@ -90,6 +91,7 @@ __all__ = [
     "Saved",
     "ServiceError",
     "Settlement",
+    "StreamCaps",
     "TooManyNewGroups",
     "active_players",
     "analyze_tables",
@@ -98,6 +100,7 @@ __all__ = [
     "change_house_rules",
     "change_passphrase",
     "check_version",
+    "close_stream",
     "count_import",
     "create_group",
     "create_share_link",
@@ -113,10 +116,12 @@ __all__ = [
     "join_session",
     "leave_session",
     "next_demo_group_name",
+    "open_stream",
     "passphrase_mark",
     "read_draft",
     "record_round",
     "rename_player",
+    "renew_streams",
     "reopen_session",
     "restore_round",
     "restored_deletions",

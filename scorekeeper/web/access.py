@@ -1,6 +1,7 @@
 """Who may see what: the group this phone is signed in to, and the check that
 every page of a group makes before anything is loaded."""
 
+import hashlib
 from datetime import date
 from functools import wraps
 from urllib.parse import urlsplit
@@ -55,6 +56,27 @@ def _group_signed_in(group_id, token) -> Group | None:
     if not (_is_id(group_id) and _is_token(token)):
         return None
     return queries.group_of_sign_in(group_id, services.token_hash(token))
+
+
+# What a phone's cookie names as its sign-in, kept by a live stream to check
+# again as it runs (still_signed_in).
+HeldSignIn = tuple[object, object]
+
+
+def held_sign_in() -> HeldSignIn:
+    return (session.get("group_id"), session.get("sign_in"))
+
+
+def still_signed_in(held: HeldSignIn) -> bool:
+    """Whether the sign-in is still on: not signed out, nor ended by a new
+    passphrase."""
+    return _group_signed_in(*held) is not None
+
+
+def sign_in_key(held: HeldSignIn) -> str:
+    """A name for the sign-in to count its live streams by: a digest, so that
+    whatever the cookie holds is never written down."""
+    return "sign-in:" + hashlib.sha256(repr(held).encode()).hexdigest()[:40]
 
 
 def _is_id(value) -> bool:

@@ -4,28 +4,36 @@ words for a change made on another phone.
 
 Under gunicorn's gevent workers (gunicorn.conf.py) and the development server,
 a stream stays open for up to LIVE_STREAM_SECONDS and carries each change as
-the process's watch (watch.py) sees it. Where a held stream would take a whole
-worker (a sync worker), it answers the state and closes, asking the browser to
-come back in a second: polling, at its cost (bench/README.md).
+the process's watch (watch.py) sees it; each time it wakes it checks that its
+sign-in or share link still opens the session, and ends if not. Where a held
+stream would take a whole worker (a sync worker), it answers the state and
+closes, asking the browser to come back in a second: polling, at its cost
+(bench/README.md). Past the caps on open streams (stream_caps.py) it answers
+the same way, asking the browser to come back in 30 s.
 """
 
 from __future__ import annotations
 
 import json
+import logging
+import socket
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from flask import Blueprint, Flask, Response, abort, current_app, g, render_template, request
+from sqlalchemy import exc as sa_exc
 
 from .. import queries
 from ..models import GameSession
-from .access import current_group
+from . import access, stream_caps
 from .changes import describe_all
+from .client_socket import client_gone, client_socket
 from .loading import group_row_or_404
-from .share import shared_session
+from .share import link_still_open, shared_link
 from .watch import GONE, Watch
 
+log = logging.getLogger(__name__)
 bp = Blueprint("live", __name__)
 # Opened with a share link's token instead of a signed-in phone.
 PUBLIC = frozenset({"live.shared_state"})
@@ -33,7 +41,15 @@ PUBLIC = frozenset({"live.shared_state"})
 # How long a browser waits before it opens a closed stream again (ms).
 RETRY_MS = 2000
 POLL_RETRY_MS = 1000
-# A comment line this often: a stream to a phone that is gone ends at the next.
+# Past a cap on open streams (stream_caps.py): one event, and the next ask in
+# 30 s. A real table never meets the caps; a client that asks again at once
+# each time is a flood of requests, for the proxy's rate limit.
+CAPPED_RETRY_MS = 30_000
+# How often a held stream looks whether its client closed it (a page left, a
+# tab closed): until then it counts against the caps.
+LOOK_SECONDS = 5
+# A comment line this often: a stream to a phone that vanished without closing
+# (off the network) ends when writing to it fails.
 HEARTBEAT_SECONDS = 20
 
 
@@ -41,7 +57,7 @@ HEARTBEAT_SECONDS = 20
 def members_only():
     """A phone signed out (or whose sign-in ended) gets a 403, which ends a
     browser's stream for good instead of a redirect to follow again and again."""
-    if request.endpoint not in PUBLIC and current_group() is None:
+    if request.endpoint not in PUBLIC and access.current_group() is None:
         abort(403)
 
 
@@ -50,20 +66,26 @@ def init_app(app: Flask) -> None:
         with app.app_context():
             return queries.live_states(ids)
 
-    app.extensions["live_watch"] = Watch(read_states, app.config["LIVE_POLL_SECONDS"])
+    stream_caps.init_app(app)
+    app.extensions["live_watch"] = Watch(
+        read_states, app.config["LIVE_POLL_SECONDS"],
+        renew=lambda: stream_caps.renew(app), renew_every=stream_caps.renew_every(app))
     app.register_blueprint(bp)
 
 
 @bp.get("/sessions/<int:session_id>/live")
 def session_state(session_id: int):
     game = group_row_or_404(GameSession, session_id)
-    return _state_response(game.id, (game.version, game.draft_version))
+    held = access.held_sign_in()
+    return _state_response(game, access.sign_in_key(held), "LIVE_STREAMS_PER_SIGN_IN",
+                           lambda: access.still_signed_in(held))
 
 
 @bp.get("/share/<token>/live")
 def shared_state(token: str):
-    game = shared_session(token)
-    return _state_response(game.id, (game.version, game.draft_version))
+    link = shared_link(token)
+    return _state_response(link.session, f"link:{link.id}", "LIVE_STREAMS_PER_LINK",
+                           lambda: link_still_open(token))
 
 
 @bp.get("/sessions/<int:session_id>/live/since/<int:version>")
@@ -75,15 +97,44 @@ def changed_since(session_id: int, version: int):
     return render_template("changes/_live.html", changes=changes)
 
 
-def _state_response(session_id: int, state: queries.State) -> Response:
+def _state_response(game: GameSession, holder: str, cap: str,
+                    still_open: Callable[[], bool]) -> Response:
+    """The session's state: as JSON, as one event (polling), or as a stream
+    held by ``holder`` (counted against the setting ``cap``) for as long as
+    ``still_open()`` says it may."""
+    state = (game.version, game.draft_version)
     if "text/event-stream" not in request.headers.get("Accept", ""):
         return _state_json(state)
     if not _can_hold_streams():
-        body = f"retry: {POLL_RETRY_MS}\n" + _event(state)
-        return _stream_response([body])
-    watch: Watch = current_app.extensions["live_watch"]
-    lifetime = current_app.config["LIVE_STREAM_SECONDS"]
-    return _stream_response(_events(watch, session_id, state, lifetime))
+        return _polling(state, POLL_RETRY_MS)
+    release = stream_caps.admit(holder, current_app.config[cap])
+    if release is None:
+        return _polling(state, CAPPED_RETRY_MS)
+    app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]
+    watch: Watch = app.extensions["live_watch"]
+    lifetime = app.config["LIVE_STREAM_SECONDS"]
+    response = _stream_response(_events(
+        watch, game.id, state, lifetime, _checked_in(app, still_open),
+        client_socket(request.environ)))
+    response.call_on_close(release)
+    return response
+
+
+def _polling(state: queries.State, retry_ms: int) -> Response:
+    return _stream_response([f"retry: {retry_ms}\n" + _event(state)])
+
+
+def _checked_in(app: Flask, still_open: Callable[[], bool]) -> Callable[[], bool]:
+    """``still_open`` asked in an app context of its own, as a stream runs
+    after its request; with the database away, the stream goes on."""
+    def check() -> bool:
+        try:
+            with app.app_context():
+                return still_open()
+        except sa_exc.SQLAlchemyError:
+            log.warning("could not check a live stream's sign-in or link", exc_info=True)
+            return True
+    return check
 
 
 def _state_json(state: queries.State) -> Response:
@@ -97,18 +148,28 @@ def _state_json(state: queries.State) -> Response:
     return response
 
 
-def _events(watch: Watch, session_id: int, state: queries.State,
-            lifetime: float) -> Iterator[str]:
+def _events(watch: Watch, session_id: int, state: queries.State, lifetime: float,
+            still_open: Callable[[], bool], client: socket.socket | None) -> Iterator[str]:
+    """The state at once, then each change, until the lifetime is over, the
+    session is gone, the client closed the stream, or its sign-in or link no
+    longer opens the session (asked at each change and heartbeat: the
+    browser opens the stream again, and is refused)."""
     yield f"retry: {RETRY_MS}\n" + _event(state)
     deadline = time.monotonic() + lifetime
+    beat = time.monotonic() + HEARTBEAT_SECONDS
     with watch.watching(session_id, state) as wait:
         known = state
         while (left := deadline - time.monotonic()) > 0:
-            now = wait(known, min(HEARTBEAT_SECONDS, left))
+            now = wait(known, min(LOOK_SECONDS, left))
+            if now == GONE or (client is not None and client_gone(client)):
+                return
+            if now == known and time.monotonic() < beat:
+                continue
+            if not still_open():
+                return
+            beat = time.monotonic() + HEARTBEAT_SECONDS
             if now == known:
                 yield ": still here\n\n"
-            elif now == GONE:
-                return
             else:
                 known = now
                 yield _event(now)

@@ -68,23 +68,38 @@ def share_url(link: ShareLink, group: Group) -> str:
 def shared_session(token: str) -> GameSession:
     """The session a token opens, or a 404 whether the token is forged, revoked
     or from before a passphrase change."""
-    if len(token) > TOKEN_MAX or token.startswith("."):  # "." would mean compressed
+    return shared_link(token).session
+
+
+def shared_link(token: str) -> ShareLink:
+    """The link a token names, or a 404 (as shared_session)."""
+    link = _open_link(token)
+    if link is None:
         abort(404)
+    return link
+
+
+def link_still_open(token: str) -> bool:
+    """Whether the token still opens its link: not revoked, no new passphrase."""
+    return _open_link(token) is not None
+
+
+def _open_link(token: str) -> ShareLink | None:
+    if len(token) > TOKEN_MAX or token.startswith("."):  # "." would mean compressed
+        return None
     _, link_id = URLSafeSerializer("unverified", salt=SALT).loads_unsafe(token)
     if type(link_id) is not int or not 1 <= link_id <= ID_MAX:
-        abort(404)
+        return None
     link = db.session.scalar(
         sa.select(ShareLink).where(ShareLink.id == link_id)
         .options(joinedload(ShareLink.session).joinedload(GameSession.group)))
     if link is None or link.revoked_at is not None:
-        abort(404)
+        return None
     try:
         signed_id = _serializer(link.session.group).loads(token)
     except BadSignature:
-        abort(404)
-    if signed_id != link.id:
-        abort(404)
-    return link.session
+        return None
+    return link if signed_id == link.id else None
 
 
 def _public(html: str) -> Response:

@@ -5,13 +5,16 @@ long as any of its streams is open. Every ``interval`` seconds it reads, in one
 statement, the state of each session its streams watch, and wakes the streams
 of the sessions that changed. The state lives in the database, so a change
 saved by any worker of any app server reaches every stream within an interval;
-a stream holds no database connection while it waits, only its socket.
+a stream holds no database connection while it waits, only its socket. The
+same reader also calls ``renew`` every ``renew_every`` seconds: the streams'
+rows in the database lapse unless their process renews them (stream_caps.py).
 """
 
 from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
@@ -36,9 +39,12 @@ class _Watched:
 
 
 class Watch:
-    def __init__(self, read_states: Callable[[list[int]], dict[int, State]], interval: float):
+    def __init__(self, read_states: Callable[[list[int]], dict[int, State]], interval: float,
+                 renew: Callable[[], None] | None = None, renew_every: float = 20):
         self._read_states = read_states
         self.interval = interval
+        self._renew = renew
+        self.renew_every = renew_every
         self._lock = threading.Lock()
         self._watched: dict[int, _Watched] = {}
         self._reading = False
@@ -84,6 +90,7 @@ class Watch:
             reader.join()
 
     def _read(self) -> None:
+        renew_at = time.monotonic() + self.renew_every
         while True:
             self._closed.wait(self.interval)
             with self._lock:
@@ -91,6 +98,12 @@ class Watch:
                 if not ids or self._closed.is_set():
                     self._reading = False
                     return
+            if self._renew is not None and time.monotonic() >= renew_at:
+                renew_at = time.monotonic() + self.renew_every
+                try:
+                    self._renew()
+                except Exception:  # the database is away: the rows last a while yet
+                    log.exception("could not renew the open streams")
             try:
                 states = self._read_states(ids)
             except Exception:  # the database is away: try again next time

@@ -174,6 +174,12 @@ class Stream:
         self.response = self.connection.getresponse()
         self.status = self.response.status
 
+    def first(self) -> tuple[int, dict]:
+        """The stream's opening: (its ``retry:`` in ms, the state)."""
+        retry = self.response.readline()
+        assert retry.startswith(b"retry: "), retry
+        return int(retry[len(b"retry: "):]), self.next_state()
+
     def next_state(self) -> dict:
         while True:
             line = self.response.readline()
@@ -183,25 +189,31 @@ class Stream:
                 return json.loads(line[len(b"data: "):])
 
     def close(self) -> None:
+        """As a browser leaving the page: the connection closed (the response
+        holds the socket too)."""
+        self.response.close()
         self.connection.close()
 
 
 class Gunicorn:
-    """gunicorn.conf.py as deployed, on the test's database."""
+    """gunicorn.conf.py as deployed, on the test's database; ``config`` is
+    passed to create_app (literals only) and ``options`` to gunicorn's
+    command line (which wins over the file)."""
 
-    def __init__(self, app, tmp_path, workers=3):
+    def __init__(self, app, tmp_path, workers=3, config: dict | None = None,
+                 options: tuple[str, ...] = ()):
         tmp_path.mkdir(parents=True, exist_ok=True)  # for gunicorn's control socket
         self.port = free_port()
+        self.command = [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", *options,
+                        f"scorekeeper:create_app({config or {}!r})"]
         self.environ = {**os.environ, "PORT": str(self.port), "WEB_CONCURRENCY": str(workers),
                         "SECRET_KEY": app.config["SECRET_KEY"],
                         "DATABASE_URL": app.config["SQLALCHEMY_DATABASE_URI"],
                         "XDG_RUNTIME_DIR": str(tmp_path)}
 
     def __enter__(self):
-        self.server = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py",
-             "scorekeeper:create_app()"],
-            cwd=ROOT, env=self.environ, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.server = subprocess.Popen(self.command, cwd=ROOT, env=self.environ,
+                                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         deadline = time.monotonic() + 30
         while True:
             try:

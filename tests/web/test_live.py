@@ -6,14 +6,15 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+import sqlalchemy as sa
 
 from scorekeeper import services
 from scorekeeper.extensions import db
-from scorekeeper.models import GameSession
+from scorekeeper.models import GameSession, ShareLink
 from scorekeeper.web.watch import GONE, Watch
-from tests.conftest import signed_in_client
+from tests.conftest import signed_in_client, the_group
 from tests.web.examples import EXAMPLE_1, EXAMPLE_RULES
-from tests.web.helpers import filled, make_link, text
+from tests.web.helpers import csrf_token, filled, make_link, text
 from tests.web.phones import SAVED, Gunicorn, Phone, serving
 
 
@@ -211,6 +212,48 @@ def test_every_open_stream_gets_a_round_saved_on_another_phone(app, group, game,
     assert [s.next_state() for s in streams] == [{"version": version + 1, "draft": draft}] * 3
     for stream in streams:
         stream.close()
+
+
+def sign_out(app, client, session_id, token):
+    answer = client.post("/sign-out", data={"csrf_token": csrf_token(client)})
+    assert answer.status_code == 302
+
+
+def new_passphrase(app, client, session_id, token):
+    with app.app_context():
+        services.set_passphrase(db.session.merge(the_group()), "a brand new passphrase")
+
+
+def revoke(app, client, session_id, token):
+    with app.app_context():
+        link = db.session.scalar(sa.select(ShareLink).where(ShareLink.session_id == session_id))
+        services.revoke_share_link(link)
+
+
+@pytest.mark.parametrize("shared, end", [
+    (False, sign_out), (False, new_passphrase), (True, revoke), (True, new_passphrase),
+], ids=["sign-out", "new passphrase", "link revoked", "link after a new passphrase"])
+def test_a_stream_ends_at_the_next_change_once_it_no_longer_opens_the_session(
+        app, group, game, served, shared, end):
+    """The phone signed out, the group's passphrase changed or the link
+    revoked: the stream that was open sends no more versions."""
+    app.extensions["live_watch"].interval = 0.1
+    client = signed_in_client(app, group)
+    token = make_link(client, game).rsplit("/", 1)[1]
+    phone = Phone(served)
+    if shared:
+        path = f"/share/{token}/live"
+    else:
+        phone.cookies["session"] = client.get_cookie("session").value
+        path = f"/sessions/{game}/live"
+    stream = phone.stream(path)
+    stream.next_state()
+    end(app, client, game, token)
+    save_round(app, game)
+    with pytest.raises(EOFError):
+        stream.next_state()
+    stream.close()
+    assert phone.request("GET", path)[0] == (404 if shared else 403)  # opened again: refused
 
 
 def test_a_stream_ends_after_its_lifetime_and_the_browser_opens_another(

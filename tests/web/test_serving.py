@@ -9,11 +9,13 @@ import json
 import logging
 import os
 import re
+import resource
 import runpy
 import socket
 import subprocess
 import sys
 import time
+import types
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -29,6 +31,7 @@ from scorekeeper.logs import JsonFormatter
 from scorekeeper.web import static_files
 from tests.conftest import fresh_app
 from tests.web.helpers import ROOT, assert_safe_headers, free_port
+from tests.web.phones import Gunicorn, released_together, serving
 
 STATIC = ROOT / "static"
 GUNICORN_CONF = ROOT / "gunicorn.conf.py"
@@ -305,6 +308,25 @@ def test_gunicorn_listens_on_loopback_unless_given_a_port(monkeypatch):
     assert (settings["bind"], settings["workers"]) == ("0.0.0.0:5001", 3)
 
 
+def test_a_gunicorn_worker_keeps_room_for_pages_beside_its_streams(monkeypatch):
+    settings = gunicorn_settings(monkeypatch)
+    app_settings = runpy.run_path(str(ROOT / "scorekeeper" / "config.py"))
+    assert settings["worker_connections"] >= 2 * app_settings["LIVE_STREAMS_PER_PROCESS"]
+
+
+def test_gunicorn_raises_the_limit_on_open_files_to_what_its_workers_take(monkeypatch):
+    settings = gunicorn_settings(monkeypatch)
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    server = types.SimpleNamespace(cfg=types.SimpleNamespace(worker_connections=2000))
+    try:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (1024, hard))
+        settings["on_starting"](server)
+        assert resource.getrlimit(resource.RLIMIT_NOFILE)[0] == min(
+            2000 + settings["SPARE_FILES"], hard)
+    finally:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
 def test_a_gunicorn_worker_keeps_the_loaded_app_out_of_the_collectors_way(monkeypatch):
     settings = gunicorn_settings(monkeypatch)
     threshold = gc.get_threshold()
@@ -389,3 +411,39 @@ def test_without_its_checkout_the_app_says_how_to_install_it(monkeypatch, tmp_pa
     monkeypatch.setattr(factory, "ROOT", tmp_path)
     with pytest.raises(factory.NotInCheckout, match="pip install -e"):
         factory.create_app({"SECRET_KEY": "k" * 40})
+
+
+# Slow request bodies
+
+
+SLOW_BODIES = {  # a head, and the first bytes of a body that then stops coming
+    "length": b"Content-Length: 100\r\n\r\nname=Fri",
+    "chunked": b"Transfer-Encoding: chunked\r\n\r\n8\r\nname=Fri\r\n",
+}
+
+
+def slow_sign_in(port: int, body: bytes) -> bytes:
+    """What the server answers a sign-in whose body stops coming, read until
+    it closes the connection."""
+    with socket.create_connection(("127.0.0.1", port), timeout=30) as connection:
+        connection.sendall(b"POST /sign-in HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                           b"Content-Type: application/x-www-form-urlencoded\r\n" + body)
+        answer = b""
+        while chunk := connection.recv(4096):
+            answer += chunk
+    return answer
+
+
+def test_gunicorn_answers_a_body_that_stops_coming_408_and_closes(app, tmp_path):
+    with Gunicorn(app, tmp_path, workers=2, config={"BODY_GRACE_SECONDS": 1}) as server:
+        answers = released_together(
+            [lambda body=body: slow_sign_in(server.port, body) for body in SLOW_BODIES.values()])
+    for answer in answers:  # with a length, and chunked
+        assert answer.startswith(b"HTTP/1.1 408 Request Timeout\r\n")
+        assert answer.endswith(b"came too slowly: please try again.\n")
+
+
+@pytest.mark.parametrize("body", SLOW_BODIES.values(), ids=SLOW_BODIES.keys())
+def test_the_development_server_cuts_a_slow_body_too(tmp_path, body):
+    with fresh_app(tmp_path, TESTING=True, BODY_GRACE_SECONDS=0.5) as app, serving(app) as port:
+        assert slow_sign_in(port, body).startswith(b"HTTP/1.1 408 Request Timeout\r\n")
