@@ -59,6 +59,16 @@ def fingerprint_url(endpoint, values):
         values["filename"] = f"{root}.{hexdigest}{ext}"
 
 
+def plain_url(filename):
+    """The file's URL under its plain name, which url_for does not give."""
+    current = url_for("static", filename=filename)
+    hexdigest = digest(filename)
+    if not hexdigest:
+        return current
+    root, ext = posixpath.splitext(current)
+    return root.removesuffix(f".{hexdigest}") + ext
+
+
 def serve(filename):
     if digest(filename):
         return send(filename, PLAIN_MAX_AGE)

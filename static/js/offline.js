@@ -1,6 +1,9 @@
-// Registers the service worker (sw.js, from web/offline.py) and keeps a form
-// that could not be sent as typed, saying so by its button; a new round's
+// Registers the service worker (sw.js, served by web/offline.py) and keeps a
+// form that could not be sent as typed, saying so by its button; a new round's
 // form goes to queue.js instead, which keeps the round until it can be sent.
+// A page shown from the worker's copy gets new keys for its forms.
+
+import {newKey} from "./core/keys.js";
 
 const script = document.querySelector("script[data-worker]");
 const WAITING = "scorekeeper-waiting";  // queue.js keeps these two
@@ -57,10 +60,19 @@ document.addEventListener("submit", (event) => {
   }
 });
 
-// A page from the worker's cache: its bar follows the network. Once something
-// is typed, its link goes: a reload would lose what was typed.
+// A page from the worker's cache (sw.js marks it with this bar): a form shown
+// again is a new change, so its key (web/once.py) is made anew, or a round
+// entered on it would be taken for the one entered on it before. The key
+// keeps the time the server made the form at (a key from before keys told
+// it: the time the page was kept), so a form too old is refused as such.
+// The bar then follows the network. Once something is typed, its link goes:
+// a reload would lose what was typed.
 const bar = document.querySelector(".offline-bar");
 if (bar) {
+  for (const field of document.querySelectorAll("input[type=hidden][name=key]")) {
+    const made = /^([0-9]+)\./.exec(field.value);
+    field.value = newKey(made ? made[1] : bar.dataset.kept);
+  }
   const text = bar.querySelector(".offline-bar-text");
   const again = bar.querySelector(".offline-bar-again");
   const follow = () => {
