@@ -1,18 +1,22 @@
 """A cold load of the round form and the scoreboard over a slow mobile link.
 
-Each checkout given (by default this one) is served in a process of its own
-(werkzeug, threaded, on a SQLite file: a session of four players with five
-rounds). Chromium (/usr/bin/chromium) then opens each page in a new browser
-context, signed in but with an empty cache and no service worker, over a link
-that CDP throttles to 400 ms of latency a request and 50 KB/s each way. The
-checkouts take turns, load by load, so that a slow spell of the host slows
-them alike. Printed per page and checkout, in ms (median, and the range):
-DOMContentLoaded (the module scripts have run, with everything they import)
-and the load event; then the requests and bytes of one load.
+Each checkout given (by default this one) is served in processes of its own,
+on a SQLite file holding a session of four players with five rounds: over
+HTTP/1.1 by werkzeug (threaded, plain http, as the browser tests serve), and
+over HTTP/2 with TLS by hypercorn (as a phone reaches it through caddy or
+nginx in production; a certificate made with openssl for the run). Chromium
+(/usr/bin/chromium) then opens each page in a new browser context, signed in
+but with an empty cache and no service worker, over a link that CDP throttles
+to 400 ms of latency a request and 50 KB/s each way. The servers take turns,
+load by load, so that a slow spell of the host slows them alike. Printed per
+page, protocol and checkout, in ms (median, and the range): DOMContentLoaded
+(the module scripts have run, with all they import) and the load event; then
+the requests and bytes (headers included) of one load.
 
+    .venv/bin/pip install -e '.[bench]'                    # hypercorn
     git archive main | (mkdir -p /tmp/before && tar -x -C /tmp/before)
     .venv/bin/python bench/cold_load.py --checkout /tmp/before --checkout .
-    .venv/bin/python bench/cold_load.py --runs 9           # this checkout alone
+    .venv/bin/python bench/cold_load.py --runs 9 --protocol h2   # this checkout alone
 
 The servers use this venv's packages, with each checkout's own code.
 """
@@ -21,7 +25,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import os
+import socket
 import statistics
 import subprocess
 import sys
@@ -38,8 +44,9 @@ PLAYERS = ["Ann", "Ben", "Cat", "Dan"]
 HANDS = ["3C 7H", "KD", "QS 10H 2C", "5S 9H"]
 
 
-def serve(checkout: Path) -> None:
-    """Seed a database and serve ``checkout``'s app; say where on stdout."""
+def serve(checkout: Path, protocol: str, folder: Path) -> None:
+    """Seed a database in ``folder`` and serve ``checkout``'s app over
+    ``protocol`` (h1 or h2); say where on stdout."""
     sys.path.insert(0, str(checkout))
     from flask_migrate import upgrade
     from werkzeug.serving import make_server
@@ -50,7 +57,6 @@ def serve(checkout: Path) -> None:
     from scorekeeper.web.access import today
 
     assert Path(scorekeeper.__file__).resolve().is_relative_to(checkout), scorekeeper.__file__
-    folder = Path(tempfile.mkdtemp(prefix="cold-load-"))
     app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder / 'bench.sqlite3'}",
                       "SECRET_KEY": "bench cold load, a key long enough to sign",
                       "PASSPHRASE_HASH_METHOD": "pbkdf2:sha256:1000"})
@@ -69,17 +75,38 @@ def serve(checkout: Path) -> None:
         session_cookie = client.get_cookie(app.config["SESSION_COOKIE_NAME"])
         pages = {"round form": f"/sessions/{game.id}/rounds/new",
                  "scoreboard": f"/sessions/{game.id}"}
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    print(json.dumps({"port": server.server_port, "pages": pages,
-                      "cookie": {"name": session_cookie.key, "value": session_cookie.value}}),
-          flush=True)
-    server.serve_forever()
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)  # no line per request
+    said = {"pages": pages,
+            "cookie": {"name": session_cookie.key, "value": session_cookie.value}}
+    if protocol == "h1":
+        server = make_server("127.0.0.1", 0, app, threaded=True)
+        print(json.dumps({**said, "base": f"http://127.0.0.1:{server.server_port}"}), flush=True)
+        server.serve_forever()
+        return
+    import asyncio
+
+    from hypercorn.asyncio import serve as hypercorn_serve
+    from hypercorn.config import Config
+
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+                    "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+                    "-keyout", str(folder / "key.pem"), "-out", str(folder / "cert.pem")],
+                   check=True, capture_output=True)
+    with socket.socket() as probe:  # a free port
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    config = Config()
+    config.bind = [f"127.0.0.1:{port}"]
+    config.certfile, config.keyfile = str(folder / "cert.pem"), str(folder / "key.pem")
+    config.accesslog = config.errorlog = None
+    print(json.dumps({**said, "base": f"https://127.0.0.1:{port}"}), flush=True)
+    asyncio.run(hypercorn_serve(app, config, mode="wsgi"))
 
 
 def load(browser, site: dict, url: str) -> dict:
     """One cold load of ``url``: its timings (ms), requests and bytes."""
-    context = browser.new_context(**PHONE, service_workers="block")
-    base = f"http://127.0.0.1:{site['port']}"
+    context = browser.new_context(**PHONE, service_workers="block", ignore_https_errors=True)
+    base = site["base"]
     context.add_cookies([{**site["cookie"], "url": base}])
     page = context.new_page()
     cdp = context.new_cdp_session(page)
@@ -89,6 +116,8 @@ def load(browser, site: dict, url: str) -> dict:
         "downloadThroughput": BYTES_PER_SECOND, "uploadThroughput": BYTES_PER_SECOND})
     response = page.goto(base + url, wait_until="load")
     assert response is not None and response.status == 200, url
+    protocol = page.evaluate("performance.getEntriesByType('navigation')[0].nextHopProtocol")
+    assert protocol == site["protocol"], (protocol, site)
     page.wait_for_function("() => performance.getEntriesByType('navigation')[0].loadEventEnd > 0")
     figures = page.evaluate("""() => {
         const nav = performance.getEntriesByType("navigation")[0];
@@ -101,29 +130,40 @@ def load(browser, site: dict, url: str) -> dict:
     return figures
 
 
+PROTOCOLS = {"h1": "http/1.1", "h2": "h2"}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--checkout", action="append", type=Path,
                         help="a checkout to serve (repeat to compare; default: this one)")
-    parser.add_argument("--runs", type=int, default=7, help="cold loads per page and checkout")
-    parser.add_argument("--serve", type=Path, help=argparse.SUPPRESS)  # the server process
+    parser.add_argument("--protocol", choices=["h1", "h2", "both"], default="both")
+    parser.add_argument("--runs", type=int, default=7, help="cold loads per page and server")
+    parser.add_argument("--serve", nargs=3, help=argparse.SUPPRESS)  # a server process
     args = parser.parse_args()
     if args.serve:
-        serve(args.serve.resolve())
+        serve(Path(args.serve[0]).resolve(), args.serve[1], Path(args.serve[2]))
         return
     checkouts = [path.resolve() for path in args.checkout or [HERE.parent.parent]]
+    protocols = ["h1", "h2"] if args.protocol == "both" else [args.protocol]
 
     from playwright.sync_api import sync_playwright
 
-    servers, sites = [], []
+    processes, sites = [], []
+    scratch = tempfile.TemporaryDirectory(prefix="cold-load-")
     try:
-        for checkout in checkouts:
-            server = subprocess.Popen([sys.executable, str(HERE), "--serve", str(checkout)],
-                                      stdout=subprocess.PIPE, text=True, cwd=checkout,
-                                      env={**os.environ, "FLASK_DEBUG": "0"})
-            servers.append(server)
-            assert server.stdout is not None
-            sites.append(json.loads(server.stdout.readline()))
+        for protocol in protocols:
+            for checkout in checkouts:
+                folder = Path(scratch.name) / str(len(processes))
+                folder.mkdir()
+                process = subprocess.Popen(
+                    [sys.executable, str(HERE), "--serve", str(checkout), protocol, str(folder)],
+                    stdout=subprocess.PIPE, text=True, cwd=checkout,
+                    env={**os.environ, "FLASK_DEBUG": "0"})
+                processes.append(process)
+                assert process.stdout is not None
+                sites.append({**json.loads(process.stdout.readline()), "checkout": checkout,
+                              "protocol": PROTOCOLS[protocol]})
         figures: dict[tuple[str, int], list[dict]] = {}
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(
@@ -139,19 +179,21 @@ def main() -> None:
                             load(browser, site, site["pages"][name]))
             browser.close()
     finally:
-        for server in servers:
-            server.terminate()
-            server.wait()
+        for process in processes:
+            process.terminate()
+            process.wait()
+        scratch.cleanup()
     print(f"{args.runs} cold loads each, {LATENCY_MS} ms latency, "
           f"{BYTES_PER_SECOND // 1000} KB/s; ms: median (min to max)")
-    print("| page | checkout | DOMContentLoaded | load | requests | bytes |")
-    print("|---|---|---|---|---|---|")
+    print("| page | protocol | checkout | DOMContentLoaded | load | requests | bytes |")
+    print("|---|---|---|---|---|---|---|")
     for (name, i), runs in figures.items():
         def spread(key: str, runs: list[dict] = runs) -> str:
             values = sorted(run[key] for run in runs)
             return f"{statistics.median(values):.0f} ({values[0]:.0f} to {values[-1]:.0f})"
-        print(f"| {name} | {checkouts[i]} | {spread('ready')} | {spread('load')} | "
-              f"{runs[0]['requests']} | {runs[0]['bytes']:,} |")
+        site = sites[i]
+        print(f"| {name} | {site['protocol']} | {site['checkout']} | {spread('ready')} | "
+              f"{spread('load')} | {runs[0]['requests']} | {runs[0]['bytes']:,} |")
 
 
 if __name__ == "__main__":
