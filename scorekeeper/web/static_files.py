@@ -2,8 +2,10 @@
 
 ``url_for('static', filename='css/app.css')`` gives ``/static/css/app.3f2a1b9c.css``.
 That name changes whenever the file does, so a browser may keep it for a year
-without asking again. The plain name still answers, with a short lifetime, for
-links written by hand and for relative imports between JavaScript modules.
+without asking again (and it is sent in brotli at its best, compressed once).
+The plain name still answers, with a short lifetime, for links written by hand
+and for relative imports between JavaScript modules in a browser without
+import maps (web/modules.py maps them to the fingerprinted names).
 """
 
 import hashlib
