@@ -1,7 +1,6 @@
 // Registers the service worker (sw.js, served by web/offline.py) and keeps a
 // form that could not be sent as typed, saying so by its button; a new round's
 // form goes to queue.js instead, which keeps the round until it can be sent.
-// A page shown from the worker's copy gets new keys for its forms.
 
 import {newKey} from "./core/keys.js";
 
@@ -60,13 +59,10 @@ document.addEventListener("submit", (event) => {
   }
 });
 
-// A page from the worker's cache (sw.js marks it with this bar): a form shown
-// again is a new change, so its key (web/once.py) is made anew, or a round
-// entered on it would be taken for the one entered on it before. The key
-// keeps the time the server made the form at (a key from before keys told
-// it: the time the page was kept), so a form too old is refused as such.
-// The bar then follows the network. Once something is typed, its link goes:
-// a reload would lose what was typed.
+// A page from the worker's cache (sw.js adds this bar): a form shown again is
+// a new change, so it gets a new key, of the time its form was made (or the
+// page kept). The bar follows the network; once something is typed, its link
+// goes: a reload would lose what was typed.
 const bar = document.querySelector(".offline-bar");
 if (bar) {
   for (const field of document.querySelectorAll("input[type=hidden][name=key]")) {

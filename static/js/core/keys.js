@@ -1,9 +1,7 @@
-// Once-only keys (web/once.py): the time the change's form was made, in
-// seconds since 1970 by the server's clock, a dot and 22 random characters
-// (16 bytes in base64url): "1764403200.kP3…". No DOM: pages and tests alike.
+// A change's key (web/once.py): the second its form was made, by the
+// server's clock, a dot and 16 random bytes in base64url. No DOM.
 
 /**
- * A new key for one change whose form was made at `seconds`.
  * @param {number | string} seconds
  * @returns {string}
  */
