@@ -152,7 +152,6 @@ def test_the_worker_is_served_at_the_root_as_javascript(anonymous):
     # A static script, the same whatever the version asked for: nothing rendered in.
     assert response.data == (ROOT / "static" / "js" / "sw.js").read_bytes()
     assert anonymous.get("/sw.js?v=0").data == response.data
-    assert not (ROOT / "templates" / "offline" / "sw.js").exists()
 
 
 def test_the_worker_is_registered_under_the_version_of_its_data(anonymous):
