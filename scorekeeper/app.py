@@ -26,7 +26,7 @@ from . import logs
 from .extensions import compress, csrf, db, migrate
 from .limits import ID_MAX
 from .services.throttle import Limit, TooManyGuesses
-from .web import static_files
+from .web import modules, static_files
 from .web.body_deadline import BodyDeadline
 from .web.sent_json import JSONRequest, StrictJSONProvider, refuse_json_elsewhere
 
@@ -247,6 +247,7 @@ def register_blueprints(app):
     )
 
     static_files.init_app(app, ROOT / "static")
+    modules.init_app(app)
     app.register_blueprint(health.bp)
     app.register_blueprint(home.bp)
     app.register_blueprint(groups.bp)
@@ -330,6 +331,7 @@ def register_errorhandlers(app):
 
 
 # Our own files only: no inline script or style, no other host, no framing.
+# A page's import map, the one inline script, is allowed by its hash (web/modules.py).
 CONTENT_SECURITY_POLICY = "; ".join([
     "default-src 'self'",
     "img-src 'self' data:",
@@ -343,7 +345,10 @@ CONTENT_SECURITY_POLICY = "; ".join([
 def register_security_headers(app):
     @app.after_request
     def add_security_headers(response):
-        response.headers["Content-Security-Policy"] = CONTENT_SECURITY_POLICY
+        policy = CONTENT_SECURITY_POLICY
+        if hashes := g.get("script_hashes"):
+            policy += "; script-src 'self' " + " ".join(f"'{each}'" for each in sorted(hashes))
+        response.headers["Content-Security-Policy"] = policy
         response.headers["X-Content-Type-Options"] = "nosniff"
         response.headers["Referrer-Policy"] = "same-origin"
         response.headers["X-Frame-Options"] = "DENY"

@@ -1,6 +1,6 @@
 """Installable, and readable offline: the web app manifest, the service worker
-(templates/offline/sw.js), the page it shows for a page never seen, and the
-manifest's shortcut to the scoreboard.
+(static/js/sw.js) and what it needs to know, the page it shows for a page
+never seen, and the manifest's shortcut to the scoreboard.
 
 The worker keeps a copy of the group pages a phone opens and shows it when the
 network is gone. What it may keep, and for which sign-in, the server says in
@@ -18,7 +18,7 @@ two headers on every HTML page:
 """
 
 import hashlib
-import posixpath
+import json
 from pathlib import Path
 
 from flask import (
@@ -85,37 +85,67 @@ def _icon(name: str, purpose: str) -> dict:
             "sizes": f"{size}x{size}", "type": "image/png", "purpose": purpose}
 
 
+WORKER_SCRIPT = "js/sw.js"
+
+
 @bp.get("/sw.js")
 def worker():
-    """The service worker, at the root so that it sees every page. It lists
-    the static files under their current fingerprinted names, so a deploy that
-    changes one makes a new worker, which caches the new files."""
-    files = _static_files()
-    offline_page = _offline_html()
-    version = hashlib.sha256("\n".join([*files.values(), offline_page]).encode()).hexdigest()
-    script = _render("offline/sw.js", version=version[:12], files=files,
-                     offline_url=url_for("offline.page"),
-                     shortcut_url=url_for("offline.scoreboard"),
-                     sign_out_url=url_for("groups.sign_out"),
-                     sign_in_header=SIGN_IN_HEADER, keep_header=KEEP_HEADER)
-    response = Response(script, mimetype="text/javascript")
+    """The service worker, a static script, served at the root so that it
+    sees every page (its scope is its folder: no Service-Worker-Allowed) and
+    asked again at every update check (no-cache). Pages register it as
+    /sw.js?v=<version> (worker_url): a deploy that changes any static file
+    changes the address, so the browser installs a new worker, which caches
+    the new files and drops the old."""
+    folder = Path(current_app.extensions["static_files"]["folder"])
+    response = Response((folder / WORKER_SCRIPT).read_bytes(), mimetype="text/javascript")
+    response.cache_control.no_cache = True
+    response.add_etag()
+    return response.make_conditional(request)
+
+
+@bp.get("/sw.json")
+def worker_data():
+    """What the worker needs from the server, fetched as it installs (the
+    ``v`` it asks with only keeps caches out of the way)."""
+    response = jsonify(_worker_data())
     response.cache_control.no_cache = True
     return response
 
 
+@bp.app_template_global()
+def worker_url() -> str:
+    return url_for("offline.worker", v=_worker_data()["version"])
+
+
+def _worker_data() -> dict:
+    """Read once per process (per URL prefix), and afresh in debug mode."""
+    known = current_app.extensions.setdefault("offline_worker", {})
+    key = url_for("home.index")
+    if key not in known or current_app.debug:
+        data = {"files": _static_files(), "offline": url_for("offline.page"),
+                "shortcut": url_for("offline.scoreboard"),
+                "signOut": url_for("groups.sign_out"),
+                "signInHeader": SIGN_IN_HEADER, "keepHeader": KEEP_HEADER}
+        # The worker itself counts: a new worker for a change to it too.
+        content = [json.dumps(data, sort_keys=True), _offline_html(),
+                   static_files.digest(WORKER_SCRIPT) or ""]
+        version = hashlib.sha256("\n".join(content).encode()).hexdigest()[:12]
+        known[key] = {"version": version, **data}
+    return known[key]
+
+
 def _static_files() -> dict[str, str]:
-    """Every file in static/ (hidden ones aside): its plain URL and its
-    fingerprinted one. The worker answers either with the cached file, as
-    the server answers an old fingerprint with the current file."""
+    """Every file in static/ (hidden ones and the worker aside): its plain
+    URL and its fingerprinted one. The worker answers either with the cached
+    file, as the server answers an old fingerprint with the current file."""
     folder = Path(current_app.extensions["static_files"]["folder"])
     files = {}
     for path in sorted(folder.rglob("*")):
         name = path.relative_to(folder).as_posix()
-        if not path.is_file() or any(part.startswith(".") for part in name.split("/")):
+        if (not path.is_file() or name == WORKER_SCRIPT
+                or any(part.startswith(".") for part in name.split("/"))):
             continue
-        current = url_for("static", filename=name)
-        root, ext = posixpath.splitext(current)
-        files[root.removesuffix(f".{static_files.digest(name)}") + ext] = current
+        files[static_files.plain_url(name)] = url_for("static", filename=name)
     return files
 
 

@@ -5,7 +5,7 @@ tap or a retry after a timeout applies it once, and is answered as the first.
 A key is the time its form was made, in seconds since 1970 by the server's
 clock, a dot and 16 to 43 random characters: "1764403200.kP3…". The server
 makes the keys of the forms it renders; the browser makes more from them,
-keeping their time (together.js for each hand, the service worker for a page
+keeping their time (together.js for each hand, offline.js for a page
 shown again from its copy). A key is taken for KEY_LIFE after its time: a
 form older than that may have been applied once, its key deleted since
 (services.versioning deletes the old ones), so it is refused (KeyTooOld),

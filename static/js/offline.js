@@ -1,6 +1,8 @@
-// Registers the service worker (sw.js, from web/offline.py) and keeps a form
-// that could not be sent as typed, saying so by its button; a new round's
+// Registers the service worker (sw.js, served by web/offline.py) and keeps a
+// form that could not be sent as typed, saying so by its button; a new round's
 // form goes to queue.js instead, which keeps the round until it can be sent.
+
+import {newKey} from "./core/keys.js";
 
 const script = document.querySelector("script[data-worker]");
 const WAITING = "scorekeeper-waiting";  // queue.js keeps these two
@@ -57,10 +59,16 @@ document.addEventListener("submit", (event) => {
   }
 });
 
-// A page from the worker's cache: its bar follows the network. Once something
-// is typed, its link goes: a reload would lose what was typed.
+// A page from the worker's cache (sw.js adds this bar): a form shown again is
+// a new change, so it gets a new key, of the time its form was made (or the
+// page kept). The bar follows the network; once something is typed, its link
+// goes: a reload would lose what was typed.
 const bar = document.querySelector(".offline-bar");
 if (bar) {
+  for (const field of document.querySelectorAll("input[type=hidden][name=key]")) {
+    const made = /^([0-9]+)\./.exec(field.value);
+    field.value = newKey(made ? made[1] : bar.dataset.kept);
+  }
   const text = bar.querySelector(".offline-bar-text");
   const again = bar.querySelector(".offline-bar-again");
   const follow = () => {

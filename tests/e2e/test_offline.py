@@ -84,12 +84,19 @@ def test_pages_seen_open_offline_marked_with_the_time(member, table):
     before = phone_clock(page)
     see(page, urls.values())
     seen = {before, phone_clock(page)}  # the minute may turn meanwhile
+    kept_key = page.locator("form.round-form [name=key]").input_value()  # the round form's
     page.context.set_offline(True)
     for name, url in urls.items():
         page.goto(url)
         bar = page.locator(".offline-bar")
         expect(bar).to_contain_text(re.compile(r"Offline, as of \d\d:\d\d"))
         assert bar.inner_text().split("as of ")[1][:5] in seen, name
+        if name == "round form":
+            # A form shown again is a new change: a new key, of the time the form was made.
+            key = page.locator("form.round-form [name=key]")
+            expect(key).not_to_have_value(kept_key)
+            made, _ = kept_key.split(".")
+            assert re.fullmatch(rf"{made}\.[A-Za-z0-9_-]{{22}}", key.input_value())
         expect(page.locator("h1")).to_have_count(1)
         if name == "scoreboard":
             expect(page.get_by_role("rowheader", name="Dan")).to_be_visible()

@@ -6,6 +6,9 @@ Example data is in examples.py; probing.py probes every URL rule."""
 
 from __future__ import annotations
 
+import base64
+import gzip
+import hashlib
 import io
 import re
 import socket
@@ -245,6 +248,26 @@ def hand_check(client, cards: str, preset: str) -> str:
 
 # Where a policy may load from: our own origin, nothing, or (images) data: URLs.
 ALLOWED_SOURCES = {"'self'", "'none'", "data:"}
+# A page's one inline script: its import map (web/modules.py), allowed by its hash.
+IMPORT_MAP = re.compile(r'<script type="importmap">(.*?)</script>', re.S)
+
+
+def import_maps(response) -> list[str]:
+    """The import maps of an HTML page, as written."""
+    if response.mimetype != "text/html":
+        return []
+    data = response.get_data()
+    encoding = response.headers.get("Content-Encoding")
+    if encoding == "gzip":
+        data = gzip.decompress(data)
+    else:
+        assert encoding is None, encoding
+    return IMPORT_MAP.findall(data.decode())
+
+
+def hash_source(script: str) -> str:
+    """How a Content-Security-Policy allows this inline script."""
+    return f"'sha256-{base64.b64encode(hashlib.sha256(script.encode()).digest()).decode()}'"
 
 
 def policy(response) -> dict[str, list[str]]:
@@ -265,8 +288,10 @@ def assert_safe_headers(response):
     assert directives["default-src"] == ["'self'"]
     assert directives["frame-ancestors"] == ["'none'"]
     assert directives["object-src"] == ["'none'"]
+    maps = {hash_source(each) for each in import_maps(response)}
     for name, sources in directives.items():
-        assert set(sources) <= ALLOWED_SOURCES, (name, sources)
+        assert set(sources) <= ALLOWED_SOURCES | (maps if name == "script-src" else set()), (
+            name, sources)
         assert "data:" not in sources or name == "img-src", name
     assert "unsafe" not in response.headers["Content-Security-Policy"]
     assert response.headers["X-Content-Type-Options"] == "nosniff"

@@ -2,7 +2,6 @@
 manifest, the service worker, the offline page, the scoreboard shortcut, and
 the headers that tell the worker which pages it may keep, for which sign-in."""
 
-import json
 import re
 import shutil
 import struct
@@ -51,8 +50,24 @@ def css_token(name: str) -> str:
     return re.search(rf"--{name}:\s*(#[0-9a-f]{{6}})", css)[1]
 
 
-def worker_files(script: str) -> dict[str, str]:
-    return json.loads(re.search(r"^const FILES = (\{.*\});", script, re.M)[1])
+def worker_data(client) -> dict:
+    response = client.get("/sw.json")
+    assert response.status_code == 200 and response.mimetype == "application/json"
+    return response.json
+
+
+def worker_files(client) -> dict[str, str]:
+    return worker_data(client)["files"]
+
+
+WORKER = re.compile(r'<script type="module" src="/static/js/offline\.\w{8}\.js" '
+                    r'data-worker="(/sw\.js\?v=(\w+))" data-scope="/" '
+                    r'data-queue="/static/js/queue\.\w{8}\.js"></script>')
+
+
+def registered_worker(client) -> str:
+    """The worker's address as the pages register it."""
+    return WORKER.search(client.get("/").text)[1]
 
 
 # The manifest
@@ -99,9 +114,7 @@ def test_the_manifest_is_the_same_for_every_phone(client, anonymous):
 def test_every_page_links_the_manifest_and_the_worker(client):
     html = client.get("/").text
     assert '<link rel="manifest" href="/manifest.webmanifest">' in html
-    assert re.search(r'<script type="module" src="/static/js/offline\.\w{8}\.js" '
-                     r'data-worker="/sw.js" data-scope="/" '
-                     r'data-queue="/static/js/queue\.\w{8}\.js"></script>', html)
+    assert WORKER.search(html)
 
 
 # The scoreboard shortcut
@@ -130,38 +143,52 @@ def test_the_shortcut_of_a_signed_out_phone_goes_by_sign_in(anonymous):
 
 
 def test_the_worker_is_served_at_the_root_as_javascript(anonymous):
-    response = anonymous.get("/sw.js")
+    response = anonymous.get(registered_worker(anonymous))
     assert response.status_code == 200
     assert response.mimetype == "text/javascript"
     assert response.headers["Cache-Control"] == "no-cache"  # checked at every update
     assert "Service-Worker-Allowed" not in response.headers  # / is its own folder
     assert response.headers["Content-Security-Policy"].startswith("default-src 'self'")
+    # A static script, the same whatever the version asked for: nothing rendered in.
+    assert response.data == (ROOT / "static" / "js" / "sw.js").read_bytes()
+    assert anonymous.get("/sw.js?v=0").data == response.data
+
+
+def test_the_worker_is_registered_under_the_version_of_its_data(anonymous):
+    data = worker_data(anonymous)
+    assert registered_worker(anonymous) == f"/sw.js?v={data['version']}"
+    assert re.fullmatch(r"[0-9a-f]{12}", data["version"])
+    response = anonymous.get(f"/sw.json?v={data['version']}")
+    assert response.headers["Cache-Control"] == "no-cache"
+    assert response.json == data
+    assert {key: data[key] for key in ("offline", "shortcut", "signOut")} == {
+        "offline": "/offline", "shortcut": "/scoreboard", "signOut": "/sign-out"}
+    assert (data["signInHeader"], data["keepHeader"]) == (SIGN_IN_HEADER, KEEP_HEADER)
 
 
 def test_the_worker_caches_every_static_file_by_its_current_name(anonymous):
-    script = anonymous.get("/sw.js").text
-    files = worker_files(script)
+    files = worker_files(anonymous)
     folder = ROOT / "static"
     on_disk = {f"/static/{p.relative_to(folder).as_posix()}"
                for p in folder.rglob("*") if p.is_file()}
-    assert set(files) == on_disk
+    assert set(files) == on_disk - {"/static/js/sw.js"}  # the worker is not a page's file
     for plain, current in files.items():
         root, ext = plain.rsplit(".", 1)
         assert re.fullmatch(rf"{re.escape(root)}\.[0-9a-f]{{8}}\.{ext}", current)
         with anonymous.get(current) as response:
             assert response.status_code == 200, current
-    assert 'const OFFLINE = "/offline";' in script
 
 
 def test_a_kept_page_finds_its_stylesheets_and_scripts_in_the_worker(app, client):
     """Each page links app.css and its area's stylesheet: all cached ahead, by
-    the names the pages link them by."""
+    the names the pages link them by, with the modules they preload."""
     game = start(app, EXAMPLE_1)
-    cached = set(worker_files(client.get("/sw.js").text).values())
+    cached = set(worker_files(client).values())
     for page in ("", "/rounds/new", "/rounds/1", "/rounds/1/edit", "/settle", "/changes"):
         html = client.get(f"/sessions/{game}{page}").text
         linked = re.findall(r'(?:href|src)="(/static/[^"]+)"', html)
         assert len([url for url in linked if url.endswith(".css")]) >= 2, page
+        assert re.search(r'<link rel="modulepreload" href="/static/', html), page
         assert set(linked) <= cached, page
 
 
@@ -175,17 +202,19 @@ def own_static(app, tmp_path):
 
 
 def test_a_deploy_that_changes_a_file_makes_a_new_worker(anonymous, own_static):
-    before = anonymous.get("/sw.js").text
-    assert anonymous.get("/sw.js").text == before  # the same files, the same worker
+    before, files = registered_worker(anonymous), worker_files(anonymous)
+    assert registered_worker(anonymous) == before  # the same files, the same worker
     css = own_static / "css" / "app.css"
     css.write_text(css.read_text() + "\n/* changed */\n")
-    after = anonymous.get("/sw.js").text
-    version = re.compile(r'^const VERSION = "(\w+)";', re.M)
-    assert version.search(after)[1] != version.search(before)[1]
-    assert worker_files(after)["/static/css/app.css"] != worker_files(before)[
-        "/static/css/app.css"]
-    assert worker_files(after)["/static/js/cards.js"] == worker_files(before)[
-        "/static/js/cards.js"]
+    after = registered_worker(anonymous)
+    assert after != before
+    assert worker_files(anonymous)["/static/css/app.css"] != files["/static/css/app.css"]
+    assert worker_files(anonymous)["/static/js/cards.js"] == files["/static/js/cards.js"]
+    # A change to the worker alone makes a new one too.
+    script = own_static / "js" / "sw.js"
+    script.write_text(script.read_text() + "\n// changed\n")
+    assert registered_worker(anonymous) not in (before, after)
+    assert anonymous.get("/sw.js").data == script.read_bytes()
 
 
 # The offline page
@@ -200,7 +229,7 @@ def test_the_offline_page_shows_nothing_of_the_group(client):
     assert SIGN_IN_HEADER not in response.headers
 
 
-@pytest.mark.parametrize("url", ["/offline", "/sw.js", "/manifest.webmanifest"])
+@pytest.mark.parametrize("url", ["/offline", "/sw.js", "/sw.json", "/manifest.webmanifest"])
 def test_what_the_worker_fetches_asks_no_database(app, client, url):
     assert count_statements(app, client, url) == 0
 

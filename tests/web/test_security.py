@@ -7,7 +7,16 @@ from http.cookies import SimpleCookie
 import pytest
 
 from tests.conftest import GROUP_NAME, PASSPHRASE, fresh_app, the_group
-from tests.web.helpers import ROOT, assert_safe_headers, csrf_token, token_in
+from tests.web.helpers import (
+    IMPORT_MAP,
+    ROOT,
+    assert_safe_headers,
+    csrf_token,
+    hash_source,
+    import_maps,
+    policy,
+    token_in,
+)
 from tests.web.probing import listed_rules, rule_id, rule_url, site_for_probing
 
 TEMPLATES = ROOT / "templates"
@@ -65,7 +74,12 @@ def test_every_page_has_the_headers_and_no_inline_script_or_style(site, rule):
         response = client.get(rule_url(rule, site.alpha))
         assert_safe_headers(response)
         if response.mimetype == "text/html":
-            html = response.get_data(as_text=True)
+            # But the import map, which the policy allows by its hash alone.
+            maps = import_maps(response)
+            assert len(maps) <= 1
+            if maps:
+                assert policy(response)["script-src"] == ["'self'", hash_source(maps[0])]
+            html = IMPORT_MAP.sub("", response.get_data(as_text=True))
             assert INLINE_SCRIPT.findall(html) == []
             assert STYLE.findall(html) == []
             assert HANDLER.findall(html) == []

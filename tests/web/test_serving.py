@@ -230,6 +230,23 @@ def test_static_files_are_compressed_too(anonymous):
     assert_safe_headers(response)
 
 
+def test_a_fingerprinted_file_goes_in_brotli_at_its_best(anonymous):
+    url = MODULE.search(anonymous.get("/").text).group(1)
+    source = (STATIC / "js" / url.rsplit("/", 1)[1].split(".")[0]).with_suffix(".js")
+    phone = {"Accept-Encoding": "gzip, deflate, br, zstd"}  # what Chromium sends
+    with anonymous.get(url, headers=phone) as response:
+        assert response.headers["Content-Encoding"] == "br"
+        assert "immutable" in response.headers["Cache-Control"]
+        assert "Accept-Encoding" in response.headers["Vary"]
+        assert brotli.decompress(response.data) == source.read_bytes()
+        # Smaller than brotli at Flask-Compress's level for pages, made anew each time.
+        assert len(response.data) < len(brotli.compress(source.read_bytes(), quality=4))
+        etag = response.headers["ETag"]
+    with anonymous.get(url, headers={**phone, "If-None-Match": etag}) as again:
+        assert (again.status_code, again.data) == (304, b"")
+    assert_safe_headers(response)
+
+
 # Behind a reverse proxy
 
 

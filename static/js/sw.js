@@ -1,28 +1,48 @@
-// The service worker (rendered by web/offline.py, whose docstring says what
-// the server tells it). Static files are cached ahead, under this deploy's
-// names; the group pages this phone opens are kept as it sees them (network
-// first), and shown from the cache when the network is gone, marked
-// "Offline, as of 21:04"; a page never seen gets the offline page.
+// The service worker, served at /sw.js by web/offline.py (whose docstring says
+// what the server tells it) and registered by offline.js as /sw.js?v=<version>.
+// What it needs from the server comes as data (/sw.json): the static files'
+// current names, the offline page, the addresses and headers it watches.
+// Static files are cached ahead, under this deploy's names; the group pages
+// this phone opens are kept as it sees them (network first), and shown from
+// the cache when the network is gone, marked "Offline, as of 21:04"; a page
+// never seen gets the offline page.
 "use strict";
 
-const VERSION = {{ version|tojson }};
+const VERSION = new URL(self.location.href).searchParams.get("v") || "unversioned";
 const STATIC = "static-" + VERSION;
-const FILES = {{ files|tojson }};  // plain URL: fingerprinted URL
-const OFFLINE = {{ offline_url|tojson }};
-const SHORTCUT = {{ shortcut_url|tojson }};
-const SIGN_OUT = {{ sign_out_url|tojson }};
-const SIGN_IN = {{ sign_in_header|tojson }};
-const KEEP = {{ keep_header|tojson }};
+const DATA = new URL("sw.json?v=" + encodeURIComponent(VERSION), self.location.href).href;
 const SEEN = "Scorekeeper-Seen-At";  // when this phone kept the page (ms)
 const PAGES = "pages-";  // and the sign-in's public id: one sign-in's pages at a time
 const MAX_PAGES = 100;
-const FINGERPRINT = /^(.+)\.[0-9a-f]{8}(\.[^./]+)?$/;
+const FINGERPRINT = /^(.+)\.[0-9a-f]{8}(\.[^./]+)?$/;  // web/static_files.py
 const SERVER_DOWN = new Set([502, 503, 504]);
 
+// {files: {plain URL: fingerprinted URL}, offline, shortcut, signOut (URLs),
+// signInHeader, keepHeader}: fetched as the worker installs, kept with the
+// files, and read once each time the browser starts the worker.
+let told = null;
+
+function server() {
+  told ||= caches.match(DATA, {cacheName: STATIC})
+    .then((kept) => kept || fetch(DATA))
+    .then((response) => response.json())
+    .catch((error) => {
+      told = null;
+      throw error;
+    });
+  return told;
+}
+
 self.addEventListener("install", (event) => {
-  event.waitUntil(caches.open(STATIC)
-    .then((cache) => cache.addAll([...Object.values(FILES), OFFLINE]))
-    .then(() => self.skipWaiting()));
+  event.waitUntil((async () => {
+    const response = await fetch(DATA, {cache: "no-store"});
+    if (!response.ok) throw new Error(`${DATA}: ${response.status}`);
+    const data = await response.clone().json();
+    const cache = await caches.open(STATIC);
+    await cache.addAll([...Object.values(data.files), data.offline]);
+    await cache.put(DATA, response);
+    await self.skipWaiting();
+  })());
 });
 
 self.addEventListener("activate", (event) => {
@@ -42,11 +62,12 @@ self.addEventListener("message", (event) => {
 // The pages open when the worker starts were loaded before it: fetched again
 // to be kept, so that the page a phone first installs from works offline too.
 async function keepOpenPages() {
+  const data = await server();
   for (const client of await self.clients.matchAll({type: "window"})) {
     const request = new Request(client.url);
     try {
       const response = await fetch(request);
-      await remember(request, response, response);
+      await remember(data, request, response, response);
     } catch (error) {
       // Offline already: nothing to keep.
     }
@@ -55,29 +76,37 @@ async function keepOpenPages() {
 
 self.addEventListener("fetch", (event) => {
   const request = event.request;
-  const url = new URL(request.url);
-  if (url.origin !== self.location.origin) return;
+  if (new URL(request.url).origin !== self.location.origin) return;
   if (request.method === "POST" && request.mode === "navigate") {
-    event.respondWith(url.pathname === SIGN_OUT ? forget().then(() => send(request))
-      : send(request));
+    event.respondWith(sendForm(request));
   } else if (request.method !== "GET" || request.headers.get("Accept") === "text/event-stream") {
     // Other POSTs and the live pages' streams go their own way.
-  } else if (currentFile(url)) {
-    event.respondWith(staticFile(request, currentFile(url)));
-  } else if (request.mode === "navigate") {
-    event.respondWith(page(event));
   } else {
-    // A script fetching a page (live.js brings it up to date): kept as seen.
-    event.respondWith(fetch(request).then((response) => observe(event, response)));
+    event.respondWith(answer(event));
   }
 });
 
+async function answer(event) {
+  const request = event.request;
+  let data;
+  try {
+    data = await server();
+  } catch (error) {
+    return fetch(request);  // told nothing: the network alone
+  }
+  const current = currentFile(data, new URL(request.url));
+  if (current) return staticFile(request, current);
+  if (request.mode === "navigate") return page(data, event);
+  // A script fetching a page (live.js brings it up to date): kept as seen.
+  return fetch(request).then((response) => observe(data, event, response));
+}
+
 // Static files
 
-function currentFile(url) {
-  if (FILES[url.pathname]) return FILES[url.pathname];
+function currentFile(data, url) {
+  if (data.files[url.pathname]) return data.files[url.pathname];
   const parts = FINGERPRINT.exec(url.pathname);
-  return parts ? FILES[parts[1] + (parts[2] || "")] : undefined;
+  return parts ? data.files[parts[1] + (parts[2] || "")] : undefined;
 }
 
 async function staticFile(request, current) {
@@ -86,29 +115,29 @@ async function staticFile(request, current) {
 
 // Pages
 
-async function page(event) {
+async function page(data, event) {
   const request = event.request;
   let response;
   try {
     response = await fetch(request);
   } catch (error) {
-    return (await keptPage(request)) || offlinePage();
+    return (await keptPage(data, request)) || offlinePage(data);
   }
-  if (SERVER_DOWN.has(response.status)) return (await keptPage(request)) || response;
-  return observe(event, response);
+  if (SERVER_DOWN.has(response.status)) return (await keptPage(data, request)) || response;
+  return observe(data, event, response);
 }
 
 // The response goes to the page; a copy of its body only if it is to be kept
 // (a download the worker leaves alone is not read twice).
-function observe(event, response) {
-  const copy = response.headers.get(KEEP) ? response.clone() : null;
-  event.waitUntil(remember(event.request, response, copy));
+function observe(data, event, response) {
+  const copy = response.headers.get(data.keepHeader) ? response.clone() : null;
+  event.waitUntil(remember(data, event.request, response, copy));
   return response;
 }
 
 // What the server said of a page (offline.py): whose it is, whether to keep it.
-async function remember(request, response, copy) {
-  const signIn = response.headers.get(SIGN_IN);
+async function remember(data, request, response, copy) {
+  const signIn = response.headers.get(data.signInHeader);
   if (response.status === 403 || signIn === "none") return forget();
   if (!signIn) return;
   const name = PAGES + signIn;
@@ -140,46 +169,37 @@ async function pages() {
   return name ? caches.open(name) : null;
 }
 
-async function keptPage(request) {
+async function keptPage(data, request) {
   const cache = await pages();
   if (!cache) return null;
-  if (new URL(request.url).pathname === SHORTCUT) return lastScoreboard(cache);
+  if (new URL(request.url).pathname === data.shortcut) return lastScoreboard(data, cache);
   const kept = await cache.match(request.url, {ignoreVary: true});
   return kept ? marked(kept) : null;
 }
 
-async function lastScoreboard(cache) {
+async function lastScoreboard(data, cache) {
   for (const key of (await cache.keys()).reverse()) {
     const kept = await cache.match(key, {ignoreVary: true});
-    if (kept && kept.headers.get(KEEP) === "scoreboard") return Response.redirect(key.url, 302);
+    if (kept && kept.headers.get(data.keepHeader) === "scoreboard") {
+      return Response.redirect(key.url, 302);
+    }
   }
   return null;
 }
 
-// The kept page, with a bar at the top of its content saying since when.
+// The kept page, with a bar at the top of its content saying since when; it
+// tells offline.js that the page is a copy (whose forms then get new keys)
+// and the time it was kept.
 async function marked(kept) {
-  const when = clock(Number(kept.headers.get(SEEN)));
-  const bar = `<p class="offline-bar" role="status" data-seen="${when}">` +
-    `<span class="offline-bar-text">Offline, as of ${when}</span> ` +
-    `<a class="offline-bar-again" href="">Try again</a></p>`;
-  const seen = Math.floor(Number(kept.headers.get(SEEN)) / 1000);
-  const text = (await kept.text())
-    .replace(KEY, (field, start, made) => start + newKey(made || seen));
+  const seen = Number(kept.headers.get(SEEN));
+  const when = clock(seen);
+  const bar = `<p class="offline-bar" role="status" data-seen="${when}" ` +
+    `data-kept="${Math.floor(seen / 1000)}"><span class="offline-bar-text">Offline, as of ` +
+    `${when}</span> <a class="offline-bar-again" href="">Try again</a></p>`;
+  const text = await kept.text();
   const top = /<main\b[^>]*>/.test(text) ? /<main\b[^>]*>/ : /<body\b[^>]*>/;
   const html = text.replace(top, (tag) => tag + bar);
   return new Response(html, {status: 200, headers: kept.headers});
-}
-
-// A form shown again is a new change: its key (web/once.py) is made anew, or
-// a round entered on it would be taken for the one entered on it before. It
-// keeps the time the server made the form at (a key from before keys told
-// it: the time the page was kept), so a form too old is refused as such.
-const KEY = /(<input type="hidden" name="key" value=")(?:([0-9]+)\.)?[^"]*/g;
-
-function newKey(made) {
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  return made + "." + btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-")
-    .replace(/\//g, "_").replace(/=+$/, "");
 }
 
 const DAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
@@ -195,14 +215,17 @@ function clock(ms) {
   return `${DAYS[seen.getDay()]} ${seen.getDate()} ${MONTHS[seen.getMonth()]}, ${time}`;
 }
 
-async function offlinePage() {
-  return (await caches.match(OFFLINE, {cacheName: STATIC})) ||
+async function offlinePage(data) {
+  return (await caches.match(data.offline, {cacheName: STATIC})) ||
     new Response("Offline", {status: 503, headers: {"Content-Type": "text/plain"}});
 }
 
 // A form sent: with no network, the page stays as it is (a 204 leaves it,
 // and what was typed, in place) and offline.js says that nothing was sent.
-async function send(request) {
+// Signing out deletes the kept pages first, whether or not it then goes.
+async function sendForm(request) {
+  const data = await server().catch(() => null);
+  if (data && new URL(request.url).pathname === data.signOut) await forget();
   try {
     return await fetch(request);
   } catch (error) {
