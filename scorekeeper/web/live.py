@@ -21,9 +21,9 @@ from flask import Blueprint, Flask, Response, abort, current_app, g, render_temp
 from .. import queries
 from ..models import GameSession
 from .access import current_group
-from .changes import describe_all
 from .loading import group_row_or_404
-from .share import shared_session
+from .presenters.changes import describe_all
+from .share_links import shared_session
 from .watch import GONE, Watch
 
 bp = Blueprint("live", __name__)
