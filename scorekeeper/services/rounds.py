@@ -57,7 +57,7 @@ from ._common import (
     snapshot,
     total_seats,
 )
-from .protocol import Change, Once, Repeated, ServiceError, applied, applying
+from .protocol import Change, Repeated, ServiceError, applied, applying
 from .sessions import active_players
 
 
@@ -141,16 +141,17 @@ def _score(order: list[Player], entries: dict[str, Entry], rules: HouseRules,
     return score
 
 
-def _confirm(warnings: list[Problem], confirmed: str | None, group_id: int | None = None,
-             once: Once | None = None) -> None:
+def _confirm(warnings: list[Problem], confirmed: str | None,
+             change: Change | None = None) -> None:
     """NeedsConfirmation for warnings the table has not confirmed; but the
-    repeat of a change applied under its key (``once``) gets the first's
-    answer (Repeated), not a question about the round the first one saved."""
+    repeat of a ``change`` applied under its key gets the first's answer
+    (Repeated), not a question about the round the first one saved."""
     if not warnings or confirmed == warnings_digest(warnings):
         return
-    first = applied(group_id, once.key) if once is not None and group_id is not None else None
-    if first is not None:
-        raise Repeated(first)
+    if change is not None and change.once is not None:
+        first = applied(change.group.id, change.once.key)
+        if first is not None:
+            raise Repeated(first)
     raise NeedsConfirmation(warnings)
 
 
@@ -187,8 +188,7 @@ def record_round(change: Change, entries: dict[str, Entry], confirmed: str | Non
     check_open(session)
     coming = coming or upcoming(session)
     score = score_round([p.name for p in coming.order], entries, session.rules)
-    _confirm([*score.warnings, *repeat_warnings(session, coming, entries)], confirmed,
-             session.group_id, change.once)
+    _confirm([*score.warnings, *repeat_warnings(session, coming, entries)], confirmed, change)
     rows = _entry_values(active_players(session), coming.order, entries, score)
     with applying(change) as done:
         entered_by = _take_draft(session, coming.order, entries, draft, change.device)
