@@ -16,11 +16,11 @@ not one.
 A view that changes a session says, with its decorator, how the change is
 answered; ``changing`` makes the services.Change the view hands its
 service, once, from the request: the page's session, the version it was
-built on, the key with that answer, and the phone. The key is written in the
-change's transaction (services.protocol), unique in the group: a repeat
-that gets as far is rolled back (services.Repeated);
-a repeat refused before (its page's version is old now, its round moved, its
-key too old) is answered with the first one's answer if the key has been
+built on, the key with that answer, and the phone. The key is written in
+the change's transaction (services.protocol), unique in the group: a
+repeat that gets as far is rolled back (services.Repeated); a repeat
+refused before (its page's version is old now, its round moved, its key
+too old) is answered with the first one's answer if the key has been
 applied and is still kept. A POST without a key (a page cached before keys,
 a script) is applied as before, unguarded; a key that is not one is a 400.
 """
