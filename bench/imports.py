@@ -69,7 +69,7 @@ from scorekeeper.audit import (
 )
 from scorekeeper.backup.export import file_time
 from scorekeeper.extensions import db
-from scorekeeper.records import RoundData
+from scorekeeper.records import RoundData, SessionData
 from scorekeeper.rules import (
     JOKER,
     Card,
@@ -80,7 +80,7 @@ from scorekeeper.rules import (
     score_round,
 )
 from scorekeeper.rules.cards import SUITS
-from scorekeeper.services.versioning import event_columns
+from scorekeeper.services.protocol import event_columns
 
 NOW = datetime(2026, 11, 20, 12)
 AT = "2026-01-01T00:00:00Z"
@@ -119,14 +119,14 @@ def snapshot(played: RoundData) -> RoundSnapshot:
         for e in played.entries))
 
 
-def real_document(sessions: list[demo.DemoSession], players: list[str],
+def real_document(sessions: list[SessionData], players: list[str],
                   since: datetime) -> dict:
     """A group's backup as the JSON export writes it, of ``sessions`` played by
     ``players``, with the history of changes the services would have written."""
     audit = [audit_event(since, PlayerAdded(name)) for name in players]
     documents = []
     for index, s in enumerate(sessions):
-        rules = s.rules.to_json()
+        rules = s.house_rules.to_json()
         documents.append({
             "started_at": file_time(s.started_at), "ended_at": file_time(s.ended_at),
             "version": s.version, "currency": "RM", "house_rules": rules,
@@ -141,7 +141,7 @@ def real_document(sessions: list[demo.DemoSession], players: list[str],
                           "paid_at": file_time(p.paid_at)} for p in s.payments],
         })
         changes: list[tuple[datetime, Payload]] = [
-            (s.started_at, SessionStarted(tuple(s.table), s.first_dealer, "RM", rules))]
+            (s.started_at, SessionStarted(tuple(s.first_table), s.first_dealer, "RM", rules))]
         changes += [(r.created_at, RoundAdded(snapshot(r))) for r in s.rounds]
         changes += [(p.paid_at, PaymentPaid(p.payer, p.payee, p.cents)) for p in s.payments]
         if s.ended_at:
@@ -341,7 +341,8 @@ def neighbour(url: str, stop, results) -> None:
     app = fresh_app(url, empty=False)
     with app.app_context():
         group = services.create_group("Next door", "next door passphrase")
-        session = services.start_session(group, ["Ann", "Bob", "Cat"], HouseRules.penang(),
+        session = services.start_session(services.Change(group),
+                                         ["Ann", "Bob", "Cat"], HouseRules.penang(),
                                          first_dealer="Ann")
         times, errors = [], []
         low = 0
@@ -349,9 +350,9 @@ def neighbour(url: str, stop, results) -> None:
             started = time.perf_counter()
             low = low % 8 + 2  # Bob's low card: each round another game (the same would ask)
             try:
-                services.record_round(session, {"Ann": Entry("dead", "KS"),
-                                                "Bob": Entry("dead", f"{low}H 3C"),
-                                                "Cat": Entry("hu")})
+                services.record_round(services.Change.to(session),
+                                      {"Ann": Entry("dead", "KS"),
+                                       "Bob": Entry("dead", f"{low}H 3C"), "Cat": Entry("hu")})
             except Exception as error:
                 db.session.rollback()
                 errors.append(type(error).__name__ + ": " + str(error).splitlines()[0][:80])

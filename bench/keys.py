@@ -61,7 +61,8 @@ def sizes() -> dict[str, int]:
 
 
 def new_session(group) -> GameSession:
-    return services.start_session(group, list(ROUND), HouseRules.rummi(), first_dealer="Ann")
+    return services.start_session(services.Change(group), list(ROUND), HouseRules.rummi(),
+                                  first_dealer="Ann")
 
 
 def save_rounds(group, count: int) -> None:
@@ -71,9 +72,9 @@ def save_rounds(group, count: int) -> None:
             session = new_session(group)
         # Rounds alike but one card, so that none repeats the one before.
         played = {**ROUND, "Ann": Entry("dead", "2C 5D 9H" if len(session.rounds) % 2 else "4C")}
-        services.record_round(session, played, once=services.Once(
+        services.record_round(services.Change.to(session, once=services.Once(
             new_key(), utcnow(), lambda n, s=session.id: {
-                "redirect": f"/sessions/{s}/rounds/{n}"}))
+                "redirect": f"/sessions/{s}/rounds/{n}"})), played)
 
 
 def save_hands(app, group, count: int) -> None:
@@ -85,12 +86,12 @@ def save_hands(app, group, count: int) -> None:
             (outcome, cards), number = HANDS[name], len(session.rounds) + 1
             if n % 8 >= 4:  # every other time round the table: a hand changed, saved anew
                 cards += " 3S"
-            services.save_hand(session, players[name], outcome, cards,
-                               base=_version(session, players[name]), number=number,
-                               device=f"{name}'s phone", phone_player_id=players[name],
-                               once=services.Once(new_key(), utcnow(),
-                                                  lambda saved: {"status": 200,
-                                                                 "json": _kept(saved)}))
+            once = services.Once(new_key(), utcnow(),
+                                 lambda saved: {"status": 200, "json": _kept(saved)})
+            services.save_hand(services.Change.to(session, device=f"{name}'s phone",
+                                                  player_id=players[name], once=once),
+                               players[name], outcome, cards,
+                               base=_version(session, players[name]), number=number)
 
 
 def _version(session: GameSession, player_id: int) -> int:

@@ -164,8 +164,8 @@ def start_tables(app, phones: int) -> list[Table]:
             names = list(db.session.scalars(
                 sa.select(Player.name).where(Player.group_id == group.id)
                 .order_by(Player.id).limit(TABLE)))
-            game = services.start_session(group, names, RULES, first_dealer=names[0],
-                                          device="Load benchmark")
+            game = services.start_session(services.Change(group, device="Load benchmark"),
+                                          names, RULES, first_dealer=names[0])
             tables.append(Table(group.name, game.id))
     return tables
 

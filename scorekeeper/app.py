@@ -356,7 +356,7 @@ def register_security_headers(app):
 
 
 def register_private_caching(app):
-    from .web.share import PUBLIC as SHARED_PAGES
+    from .web.share_links import PUBLIC as SHARED_PAGES
 
     @app.after_request
     def keep_private_pages_private(response):

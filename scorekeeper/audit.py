@@ -49,6 +49,12 @@ class Action(enum.StrEnum):
         """A round's change: its payload holds round snapshots, and it belongs to a session."""
         return self.value.startswith("round.")
 
+    @property
+    def of_group(self) -> bool:
+        """The group's own change (its players, passphrase, time zone, an
+        import): its events belong to no session."""
+        return self.value.startswith(("player.", "group."))
+
 
 # Round snapshots: a round as the trail keeps it, enough to show and restore it
 

@@ -22,7 +22,7 @@ def set_passphrase(name, passphrase):
     if group is None:
         raise click.ClickException(f"No group is named {name!r}")
     try:
-        services.set_passphrase(group, passphrase)
+        services.set_passphrase(services.Change(group), passphrase)  # from the server
     except services.ServiceError as error:
         raise click.ClickException(str(error)) from None
     click.echo(f"{group.name} (id {group.id}) has a new passphrase.")

@@ -5,7 +5,8 @@ of the session's house rules, and every round is scored by the rules engine,
 so the money is exactly what the app would have saved. Dealers and playing
 orders follow the engine as queries.upcoming does.
 
-Nothing here writes: services.seed_demo_group puts a plan in the database.
+Nothing here writes: a plan is made of records (records.SessionData), which
+services.seed_demo_group puts in the database.
 """
 
 from __future__ import annotations
@@ -13,12 +14,11 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections import Counter
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from collections.abc import Iterator
 from datetime import datetime, timedelta
 from functools import cache
 
-from .records import EntryData, PaymentData, RoundData, SeatData
+from .records import DemoGroup, EntryData, PaymentData, RoundData, SeatData, SessionData
 from .rules import (
     JOKER,
     Card,
@@ -36,6 +36,7 @@ from .rules.cards import SUITS
 from .rules.melds import display_order
 
 DEMO_PASSPHRASE = "demo passphrase"
+DEMO_CURRENCY = "RM"
 
 NAMES = (
     "Ah Seng", "Mei Ling", "Kok Wai", "Siew Lan", "Ravi", "Aisyah", "Boon Hock",
@@ -54,27 +55,7 @@ DEAD_CARDS = (1, 10)  # cards a dead player is left with, before melds are taken
 ROUND_MINUTES = (3, 8)
 
 
-@dataclass(frozen=True)
-class DemoSession:
-    started_at: datetime
-    ended_at: datetime | None
-    rules: HouseRules
-    first_dealer: str
-    table: list[str]  # who sat down at the start, clockwise
-    seats: list[SeatData]  # as the session ends, those who left included
-    rounds: list[RoundData]
-    payments: list[PaymentData]
-    version: int  # as services would have left it: one more per change
-
-
-@dataclass(frozen=True)
-class DemoGroup:
-    players: list[str]
-    since: datetime  # before the first session
-    sessions: Iterable[DemoSession]  # oldest first; the last one still open
-
-
-def moved(session: DemoSession, by: timedelta) -> DemoSession:
+def moved(session: SessionData, by: timedelta) -> SessionData:
     """The same session played ``by`` later (many sessions from a few played ones)."""
     return dataclasses.replace(
         session, started_at=session.started_at + by,
@@ -96,7 +77,7 @@ def play_group(rng: random.Random, sessions: int, rounds: int, now: datetime) ->
     gap = min(timedelta(days=7), timedelta(days=3650) / sessions)
     since = now - sessions * gap
 
-    def played() -> Iterator[DemoSession]:
+    def played() -> Iterator[SessionData]:
         for i in range(sessions):
             rules = other if rng.random() < OTHER_PRESET else home
             start = since + i * gap + rng.random() * gap / 4
@@ -123,7 +104,7 @@ def fits(rules: HouseRules, players: int) -> bool:
 
 
 def play_session(rng: random.Random, pool: list[str], rules: HouseRules, started_at: datetime,
-                 rounds: int, finished: bool = True) -> DemoSession:
+                 rounds: int, finished: bool = True) -> SessionData:
     """A session of ``rounds`` rounds among players of ``pool``."""
     size = rng.randint(*TABLE_SIZE)
     while not fits(rules, size):
@@ -160,8 +141,8 @@ def play_session(rng: random.Random, pool: list[str], rules: HouseRules, started
         payments = _payments(rng, played, everyone, ended_at)
         version += len(payments) + 1
     seats = [SeatData(name, i, name not in left) for i, name in enumerate(everyone)]
-    return DemoSession(started_at, ended_at, rules, first_dealer, table, seats, played,
-                       payments, version)
+    return SessionData(started_at, ended_at, version, DEMO_CURRENCY, rules, first_dealer,
+                       seats, played, payments)
 
 
 def _change_seats(rng: random.Random, pool: list[str], rules: HouseRules,

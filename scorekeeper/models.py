@@ -362,7 +362,7 @@ class ChangeKey(Base):
     code, "json": body}), told again to every repeat. ``made_at`` is when the
     key's form was made, as the key itself says: past KEY_LIFE the key is
     refused, and its row is deleted. Written in the change's transaction
-    (services.versioning)."""
+    (services.protocol)."""
 
     __tablename__ = "change_key"
     __table_args__ = (sa.UniqueConstraint("group_id", "key"),)

@@ -3,6 +3,7 @@ what the demo generator plans, both written by services.bulk."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -55,9 +56,17 @@ class SessionData:
     currency: str
     house_rules: HouseRules
     first_dealer: str
-    seats: list[SeatData]
+    seats: list[SeatData]  # as the session stands, those who left included
     rounds: list[RoundData]
     payments: list[PaymentData]
+
+    @property
+    def first_table(self) -> list[str]:
+        """Who sat down at the start, clockwise: the players of the first
+        round in their seats' order (those seated now, before any round)."""
+        if not self.rounds:
+            return [s.player for s in sorted(self.seats, key=lambda s: s.position) if s.active]
+        return [e.player for e in sorted(self.rounds[0].entries, key=lambda e: e.seat)]
 
 
 @dataclass(frozen=True)
@@ -90,3 +99,13 @@ class Backup:
     @property
     def rounds(self) -> int:
         return sum(len(s.rounds) for s in self.sessions)
+
+
+@dataclass(frozen=True)
+class DemoGroup:
+    """Demo play (demo.play_group): the group's players, a moment before its
+    first session, and its sessions, oldest first, made as they are read."""
+
+    players: list[str]
+    since: datetime
+    sessions: Iterable[SessionData]

@@ -1,15 +1,13 @@
 """Use cases: each loads rows, calls the rules engine, writes rows and commits.
 The services are the only code that commits. One module per area; every
-change to a session follows the protocol of ``versioning``. Call sites read
+change takes a Change (what the request brings: the session, the version
+its page saw, its key, the phone) and is written inside the one construct
+of ``protocol``, which claims the version, audits, keeps the key and
+commits. What the services share is in ``_common``. Call sites read
 ``services.record_round(...)``, whichever module holds it."""
 
-from .bulk import (
-    DEMO_GROUP,
-    analyze_tables,
-    import_group,
-    next_demo_group_name,
-    seed_demo_group,
-)
+from ._common import SEAT_TOTALS
+from .bulk import DEMO_GROUP, analyze_tables, next_demo_group_name
 from .drafts import (
     Draft,
     Hand,
@@ -29,11 +27,23 @@ from .groups import (
     create_group,
     find_group,
     group_for_sign_in,
+    import_group,
     passphrase_mark,
+    seed_demo_group,
     set_passphrase,
     set_timezone,
 )
 from .money import Settlement, balances, set_paid, settlement
+from .protocol import (
+    Change,
+    Conflict,
+    KeyTooOld,
+    Once,
+    Repeated,
+    ServiceError,
+    applied,
+    check_version,
+)
 from .rounds import (
     DraftChanged,
     NeedsConfirmation,
@@ -49,7 +59,6 @@ from .rounds import (
 from .sessions import (
     active_players,
     end_session,
-    find_or_create_players,
     group_players,
     join_session,
     leave_session,
@@ -60,23 +69,11 @@ from .sessions import (
 from .sharing import create_share_link, revoke_share_link
 from .sign_ins import sign_in_phone, sign_in_used, sign_out_phone, token_hash
 from .streams import StreamCaps, close_stream, open_stream, renew_streams
-from .totals import SEAT_TOTALS
-from .versioning import (
-    SNAPSHOT_FIELDS,
-    Conflict,
-    KeyTooOld,
-    Once,
-    Repeated,
-    ServiceError,
-    applied,
-    check_version,
-    round_snapshot,
-)
 
 __all__ = [
     "DEMO_GROUP",
     "SEAT_TOTALS",
-    "SNAPSHOT_FIELDS",
+    "Change",
     "Conflict",
     "Draft",
     "DraftChanged",
@@ -109,7 +106,6 @@ __all__ = [
     "edit_round",
     "end_session",
     "find_group",
-    "find_or_create_players",
     "group_for_sign_in",
     "group_players",
     "import_group",
@@ -126,7 +122,6 @@ __all__ = [
     "restore_round",
     "restored_deletions",
     "revoke_share_link",
-    "round_snapshot",
     "save_hand",
     "seed_demo_group",
     "set_autosave_rounds",

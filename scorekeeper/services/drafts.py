@@ -26,9 +26,9 @@ from ..queries.turns import Upcoming, upcoming
 from ..rules import Entry, Problem, RoundError, format_cards, score_round
 from ..rules.cards import scan_cards
 from ..rules.scoring import OUTCOMES
+from ._common import check_open, session_of
+from .protocol import Change, ServiceError, answer_again, applying
 from .rounds import DraftChanged, NeedsConfirmation, record_round, repeat_warnings
-from .sessions import _check_open
-from .versioning import Once, ServiceError, _answer_again, _remember
 
 
 @dataclass(frozen=True)
@@ -159,17 +159,17 @@ def _assess(session: GameSession, coming: Upcoming, hands: dict[int, Hand]) -> D
                  tuple(shared), tuple(warnings))
 
 
-def save_hand(session: GameSession, player_id: int, outcome: str, cards: str, *,
-              base: int, number: int, device: str = "",
-              phone_player_id: int | None = None, once: Once | None = None) -> Saved:
+def save_hand(change: Change, player_id: int, outcome: str, cards: str, *,
+              base: int, number: int) -> Saved:
     """Save a player's hand in round ``number`` as typed, kept even with
     problems. ``base`` is the hand's version the phone last saw (0: none).
     Refused (HandConflict) if another phone saved a different hand since;
     RoundGone if the round was saved, or the player no longer plays it. With
     the group's autosave_rounds, the last hand in saves the round at once,
-    unless something in it needs a look. ``once``: the save's key
-    (versioning), given what it returns."""
-    _check_open(session)
+    unless something in it needs a look. The change's key answers with the
+    Saved."""
+    session = session_of(change)
+    check_open(session)
     if outcome not in OUTCOMES:
         raise ServiceError(f"The outcome {outcome!r} is not one of {', '.join(OUTCOMES)}")
     version = _take_draft_version(session)
@@ -191,24 +191,26 @@ def save_hand(session: GameSession, player_id: int, outcome: str, cards: str, *,
         return Saved(hands[player_id], _unwritten(session, coming, hands))  # nothing new
     if row is not None and row.version != base:
         raise HandConflict(hands[player_id], _unwritten(session, coming, hands))
-    phone_player = phone_player_id if phone_player_id in {p.id for p in coming.order} else None
-    if row is None:
-        row = DraftEntry(session_id=session.id, player_id=player_id, version=0)
-        db.session.add(row)
-    row.outcome, row.cards, row.version = outcome, cards, row.version + 1
-    row.draft_version, row.device = session.draft_version, device[:DEVICE_MAX]
-    row.phone_player_id, row.at = phone_player, utcnow()
-    db.session.flush()
-    hands[player_id] = Hand.of(row)
-    draft = _assess(session, coming, hands)
-    saved = Saved(hands[player_id], draft)
-    _remember(session.group_id, once, saved, session=session)
-    db.session.commit()
-    recorded = _autosave(session, coming, draft, device)
+    players = {p.id for p in coming.order}
+    # A hand claims the draft version (above), not the session's, and is not
+    # audited: its round is, when it is saved.
+    with applying(change, claim=False, audited=False) as done:
+        if row is None:
+            row = DraftEntry(session_id=session.id, player_id=player_id, version=0)
+            db.session.add(row)
+        row.outcome, row.cards, row.version = outcome, cards, row.version + 1
+        row.draft_version, row.device = session.draft_version, change.device[:DEVICE_MAX]
+        row.phone_player_id = change.player_id if change.player_id in players else None
+        row.at = utcnow()
+        db.session.flush()
+        hands[player_id] = Hand.of(row)
+        draft = _assess(session, coming, hands)
+        done.result = saved = Saved(hands[player_id], draft)
+    recorded = _autosave(change, coming, draft)
     if recorded is None:
         return saved
     saved = replace(saved, recorded=recorded)
-    _answer_again(session.group_id, once, saved)
+    answer_again(change, saved)
     return saved
 
 
@@ -233,27 +235,31 @@ def _unwritten(session: GameSession, coming: Upcoming, hands: dict[int, Hand]) -
     return replace(draft, draft_version=draft.draft_version - 1)
 
 
-def _autosave(session: GameSession, coming: Upcoming, draft: Draft, device: str) -> int | None:
+def _autosave(change: Change, coming: Upcoming, draft: Draft) -> int | None:
     """Record the round if the group saves a round as soon as its last hand is
-    in, and nothing in it needs a look; its number, or None."""
-    group = db.session.get(Group, session.group_id)
+    in, and nothing in it needs a look; its number, or None. The hand's key
+    is not the round's: the round is recorded in a change of its own."""
+    group = db.session.get(Group, change.group.id)
     if group is None or not group.autosave_rounds or not draft.complete or draft.warnings:
         return None
     try:
-        return record_round(session, draft.entries(), device=device, version=draft.version,
+        return record_round(replace(change, seen=draft.version, once=None), draft.entries(),
                             coming=coming, draft=draft.draft_version)
     except (RoundError, NeedsConfirmation, DraftChanged, ServiceError):
         return None  # a change meanwhile: the hands stay, for Save
 
 
-def drop_hands(session: GameSession, hands: dict[int, tuple[str, str]], device: str) -> int:
+def drop_hands(change: Change, hands: dict[int, tuple[str, str]]) -> int:
     """ "Same game: drop mine": take away the hands of the coming round that
-    this phone saved and that are ``hands`` (player id: outcome, cards as
-    typed), those of a round refused because another phone saved it first;
-    how many went. Every phone's strip follows, by the draft version."""
+    the change's phone saved and that are ``hands`` (player id: outcome, cards
+    as typed), those of a round refused because another phone saved it first;
+    how many went. Every phone's strip follows, by the draft version. Like
+    any change of a hand, it is not audited; nor does it carry a key: done
+    twice, it drops nothing the second time."""
+    session = session_of(change)
     _take_draft_version(session)
     gone = [row for player_id, row in _hands(session).items()
-            if row.device == device[:DEVICE_MAX] and player_id in hands
+            if row.device == change.device[:DEVICE_MAX] and player_id in hands
             and _as_typed(row.outcome, row.cards) == _as_typed(*hands[player_id])]
     if not gone:
         db.session.rollback()  # the draft version taken is given back
@@ -270,7 +276,7 @@ def _as_typed(outcome: str, cards: str) -> tuple[str, str]:
     return outcome, " ".join(cards.upper().split()) if errors else format_cards(readable)
 
 
-def set_autosave_rounds(group: Group, on: bool) -> None:
+def set_autosave_rounds(group: Group, on: bool) -> None:  # a house setting: not audited
     """The house setting: save a round filled in together as soon as its last
     hand is in (when nothing needs a look), or only when someone taps Save."""
     group.autosave_rounds = on

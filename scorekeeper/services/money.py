@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..audit import PaymentPaid, PaymentUnpaid
-from ..extensions import db
 from ..models import (
     GameSession,
     Payment,
@@ -14,7 +13,8 @@ from ..rules import (
     Transfer,
     settle,
 )
-from .versioning import Once, ServiceError, _audit, _claim, _remember
+from ._common import session_of
+from .protocol import Change, ServiceError, applying
 
 
 def balances(session: GameSession) -> dict[int, int]:
@@ -42,24 +42,20 @@ def settlement(session: GameSession) -> list[Settlement]:
     return result
 
 
-def set_paid(session: GameSession, payer_id: int, payee_id: int, cents: int,
-             paid: bool, *, device: str = "", version: int | None = None,
-             once: Once | None = None) -> None:
+def set_paid(change: Change, payer_id: int, payee_id: int, cents: int, paid: bool) -> None:
     """Mark one of the session's transfers as paid, or not paid."""
+    session = session_of(change)
     due = {(s.transfer.payer.id, s.transfer.payee.id, s.transfer.cents)
            for s in settlement(session)}
     key = (payer_id, payee_id, cents)
     if key not in due:
         raise ServiceError("That transfer is not part of the settlement any more")
-    _claim(session, version)
-    names = {seat.player_id: seat.player.name for seat in session.seats}
-    marked = PaymentPaid if paid else PaymentUnpaid
-    _audit(session.group_id, marked(names[payer_id], names[payee_id], cents), session=session,
-           device=device)
-    for payment in list(session.payments):
-        if (payment.payer_id, payment.payee_id, payment.cents) == key:
-            session.payments.remove(payment)
-    if paid:
-        session.payments.append(Payment(payer_id=payer_id, payee_id=payee_id, cents=cents))
-    _remember(session.group_id, once, session=session)
-    db.session.commit()
+    with applying(change) as done:
+        names = {seat.player_id: seat.player.name for seat in session.seats}
+        marked = PaymentPaid if paid else PaymentUnpaid
+        done.audit(marked(names[payer_id], names[payee_id], cents))
+        for payment in list(session.payments):
+            if (payment.payer_id, payment.payee_id, payment.cents) == key:
+                session.payments.remove(payment)
+        if paid:
+            session.payments.append(Payment(payer_id=payer_id, payee_id=payee_id, cents=cents))

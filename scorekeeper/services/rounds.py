@@ -47,21 +47,18 @@ from ..rules import (
     score_round,
 )
 from ..rules.cards import scan_cards
-from .sessions import _check_open, _check_rules, _check_table, active_players
-from .totals import _add_round_to_seats, _total_seats
-from .versioning import (
-    Once,
-    Repeated,
-    ServiceError,
-    _audit,
-    _claim,
-    _remember,
-    _saving,
-    _snapshot,
-    applied,
-    check_version,
+from ._common import (
+    add_round_to_seats,
+    check_open,
+    check_rules,
+    check_table,
     round_snapshot,
+    session_of,
+    snapshot,
+    total_seats,
 )
+from .protocol import Change, Repeated, ServiceError, applied, applying
+from .sessions import active_players
 
 
 class NeedsConfirmation(Exception):
@@ -144,16 +141,17 @@ def _score(order: list[Player], entries: dict[str, Entry], rules: HouseRules,
     return score
 
 
-def _confirm(warnings: list[Problem], confirmed: str | None, group_id: int | None = None,
-             once: Once | None = None) -> None:
+def _confirm(warnings: list[Problem], confirmed: str | None,
+             change: Change | None = None) -> None:
     """NeedsConfirmation for warnings the table has not confirmed; but the
-    repeat of a change applied under its key (``once``) gets the first's
-    answer (Repeated), not a question about the round the first one saved."""
+    repeat of a ``change`` applied under its key gets the first's answer
+    (Repeated), not a question about the round the first one saved."""
     if not warnings or confirmed == warnings_digest(warnings):
         return
-    first = applied(group_id, once.key) if once is not None and group_id is not None else None
-    if first is not None:
-        raise Repeated(first)
+    if change is not None and change.once is not None:
+        first = applied(change.group.id, change.once.key)
+        if first is not None:
+            raise Repeated(first)
     raise NeedsConfirmation(warnings)
 
 
@@ -172,42 +170,37 @@ def repeat_warnings(session: GameSession, coming: Upcoming,
     return repeated_round(coming.number - 1, by_id, last)
 
 
-def record_round(session: GameSession, entries: dict[str, Entry],
-                 confirmed: str | None = None, *, device: str = "",
-                 version: int | None = None, coming: Upcoming | None = None,
-                 draft: int | None = None, once: Once | None = None) -> int:
-    """Save the next round and return its number. ``entries`` are by player
-    name; ``confirmed`` is the digest of the warnings the table has accepted;
-    ``version`` is the session's version the form was built on; ``coming`` is
-    upcoming(session) if the caller has read it in this transaction; ``draft``
-    is the draft version the form saw of the round filled in together (None:
-    the caller does not follow one). The draft's hands are taken away with it.
-    ``once``: the change's key (versioning), given the round's number. Hands
-    that are all the last round's are a warning too (repeat_warnings).
+def record_round(change: Change, entries: dict[str, Entry], confirmed: str | None = None,
+                 *, coming: Upcoming | None = None, draft: int | None = None) -> int:
+    """Save the session's next round and return its number. ``entries`` are
+    by player name; ``confirmed`` is the digest of the warnings the table has
+    accepted; ``coming`` is upcoming(session) if the caller has read it in
+    this transaction; ``draft`` is the draft version the form saw of the
+    round filled in together (None: the caller does not follow one). The
+    draft's hands are taken away with it. Hands that are all the last
+    round's are a warning too (repeat_warnings). The change's key answers
+    with the round's number.
 
     It is written without ORM objects (the most frequent write, kept lean):
     the round, its entries in one statement, and its totals added to the seats
     in another."""
-    _check_open(session)
-    check_version(session, version)  # before scoring: a stale page's errors don't matter
+    session = session_of(change)
+    check_open(session)
     coming = coming or upcoming(session)
     score = score_round([p.name for p in coming.order], entries, session.rules)
-    _confirm([*score.warnings, *repeat_warnings(session, coming, entries)], confirmed,
-             session.group_id, once)
+    _confirm([*score.warnings, *repeat_warnings(session, coming, entries)], confirmed, change)
     rows = _entry_values(active_players(session), coming.order, entries, score)
-    _claim(session, version)
-    with _saving(session, version):
-        entered_by = _take_draft(session, coming.order, entries, draft, device)
+    with applying(change) as done:
+        entered_by = _take_draft(session, coming.order, entries, draft, change.device)
         round_id = db.session.execute(_insert_round(), {
             "session_id": session.id, "number": coming.number, "dealer_id": coming.dealer.id,
         }).scalar_one()
         db.session.execute(_insert_entries(), [{**row, "round_id": round_id} for row in rows])
-        db.session.execute(_add_round_to_seats(), {"round_id": round_id})
+        db.session.execute(add_round_to_seats(), {"round_id": round_id})
         names = [p.name for p in coming.order]
-        _audit(session.group_id, RoundAdded(_snapshot(
-            coming.number, coming.dealer.name, list(zip(names, rows, strict=True))), entered_by),
-               session=session, device=device)
-        _remember(session.group_id, once, coming.number, session=session)
+        done.audit(RoundAdded(snapshot(coming.number, coming.dealer.name,
+                                       list(zip(names, rows, strict=True))), entered_by))
+        done.result = coming.number
     return coming.number
 
 
@@ -229,8 +222,7 @@ def _take_draft(session: GameSession, order: list[Player], entries: dict[str, En
             newer.append(row)
         entered_by.append((player.name, row.device if same and row is not None else device))
     if newer:
-        db.session.rollback()
-        raise DraftChanged(newer)
+        raise DraftChanged(newer)  # the change is rolled back
     raised = db.session.execute(
         sa.update(GameSession).where(GameSession.id == session.id)
         .values(draft_version=GameSession.draft_version + 1)
@@ -269,36 +261,32 @@ def _round_seats(round_: Round) -> list[Player]:
     return [e.player for e in sorted(round_.entries, key=lambda e: e.seat)]
 
 
-def edit_round(round_: Round, entries: dict[str, Entry], confirmed: str | None = None, *,
-               device: str = "", version: int | None = None, once: Once | None = None) -> Round:
-    """Change what was entered for a round; later rounds are scored again."""
-    session = round_.session
-    _check_open(session)
-    check_version(session, version)  # before scoring: a stale page's errors don't matter
+def edit_round(change: Change, round_: Round, entries: dict[str, Entry],
+               confirmed: str | None = None) -> int:
+    """Change what was entered for a round; later rounds are scored again.
+    Its number, which the change's key answers with (as record_round's)."""
+    session = _session_of_round(change, round_)
+    check_open(session)
     order = [e.player for e in sorted(round_.entries, key=lambda e: e.turn)]
     score = _score(order, entries, session.rules, confirmed)
     before = round_snapshot(round_)
-    _claim(session, version)
-    with _saving(session, version):
+    with applying(change) as done:
         _write_score(round_, _round_seats(round_), order, entries, score)
         _rescore_after(session, round_.number)
-        _total_seats(session)
-        _audit(session.group_id, RoundEdited(before, round_snapshot(round_)), session=session,
-               device=device)
-        _remember(session.group_id, once, round_, session=session)
-    return round_
+        total_seats(session)
+        done.audit(RoundEdited(before, round_snapshot(round_)))
+        done.result = number = round_.number
+    return number
 
 
-def delete_round(round_: Round, *, device: str = "", version: int | None = None,
-                 once: Once | None = None) -> None:
+def delete_round(change: Change, round_: Round) -> None:
     """Remove a round; the rounds after it move up a number and are scored again.
     The audit trail keeps the round, so it can be restored."""
-    session = round_.session
-    _check_open(session)
+    session = _session_of_round(change, round_)
+    check_open(session)
     number = round_.number
     before = round_snapshot(round_)
-    _claim(session, version)
-    with _saving(session, version):
+    with applying(change) as done:
         session.rounds.remove(round_)
         db.session.flush()
         for later in session.rounds:
@@ -306,23 +294,29 @@ def delete_round(round_: Round, *, device: str = "", version: int | None = None,
                 later.number -= 1
                 db.session.flush()  # one at a time keeps (session, number) unique
         _rescore_after(session, number - 1)
-        _total_seats(session)
-        _audit(session.group_id, RoundDeleted(before), session=session, device=device)
-        _remember(session.group_id, once, session=session)
+        total_seats(session)
+        done.audit(RoundDeleted(before))
 
 
-def restore_round(session: GameSession, deletion: AuditEvent, *, device: str = "",
-                  version: int | None = None, once: Once | None = None) -> Round:
+def _session_of_round(change: Change, round_: Round) -> GameSession:
+    """The session of a change to ``round_``, which is one of its rounds."""
+    session = session_of(change)
+    if round_.session_id != session.id:
+        raise ServiceError("That round is another session's")
+    return session
+
+
+def restore_round(change: Change, deletion: AuditEvent) -> Round:
     """Put a deleted round back at the number it had (or last, if there are
     fewer rounds now); the rounds after it move down a number and are scored again."""
-    _check_open(session)
+    session = session_of(change)
+    check_open(session)
     if deletion.action != Action.ROUND_DELETE or deletion.session_id != session.id:
         raise ServiceError("Only a deleted round of this session can be restored")
     if deletion.id in restored_deletions(session):
         raise ServiceError("That round has been restored already")
     number, dealer, entries = _deleted_round(session, deletion)
-    _claim(session, version)
-    with _saving(session, version):
+    with applying(change) as done:
         number = min(number, len(session.rounds) + 1)
         for later in sorted(session.rounds, key=lambda r: -r.number):
             if later.number >= number:
@@ -338,12 +332,10 @@ def restore_round(session: GameSession, deletion: AuditEvent, *, device: str = "
         try:
             _rescore_after(session, number - 1)
         except ValueError as error:  # a record the rules engine refuses (an edited import)
-            db.session.rollback()
             raise ServiceError(f"That round can't be scored: {error}") from None
-        _total_seats(session)
-        _audit(session.group_id, RoundRestored(round_snapshot(round_), deletion.id),
-               session=session, device=device)
-        _remember(session.group_id, once, round_, session=session)
+        total_seats(session)
+        done.audit(RoundRestored(round_snapshot(round_), deletion.id))
+        done.result = round_
     return round_
 
 
@@ -448,19 +440,17 @@ def _rescore_after(session: GameSession, number: int) -> None:
         previous = round_
 
 
-def change_house_rules(session: GameSession, rules: HouseRules, currency: str, *,
-                       device: str = "", version: int | None = None,
-                       once: Once | None = None) -> None:
+def change_house_rules(change: Change, rules: HouseRules, currency: str) -> None:
     """Correct a session's house rules: every round is scored again under them.
 
     Who dealt and the order of play stay as they were at the table; the points,
     places and money follow the new rules. Refused, with nothing changed, if a
     round can't be scored under them.
     """
-    _check_open(session)
-    check_version(session, version)  # before scoring: a stale page's errors don't matter
-    _check_rules(rules)
-    _check_table(rules, len(active_players(session)))
+    session = session_of(change)
+    check_open(session)
+    check_rules(rules)
+    check_table(rules, len(active_players(session)))
     scores = []
     for round_ in session.rounds:
         try:
@@ -469,14 +459,11 @@ def change_house_rules(session: GameSession, rules: HouseRules, currency: str, *
             raise ServiceError(
                 f"Round {round_.number} can't be scored under these rules: {error}") from None
     was = session.rules.to_json(), session.currency
-    _claim(session, version)
-    session.rules = rules  # frozen: a new HouseRules is how the row changes
-    session.currency = currency.strip() or session.currency
-    for round_, score in zip(session.rounds, scores, strict=True):
-        order = [e.player for e in sorted(round_.entries, key=lambda e: e.turn)]
-        _write_score(round_, _round_seats(round_), order, {}, score)
-    _total_seats(session)
-    _audit(session.group_id, RulesChanged(*was, rules.to_json(), session.currency),
-           session=session, device=device)
-    _remember(session.group_id, once, session=session)
-    db.session.commit()
+    with applying(change) as done:
+        session.rules = rules  # frozen: a new HouseRules is how the row changes
+        session.currency = currency.strip() or session.currency
+        for round_, score in zip(session.rounds, scores, strict=True):
+            order = [e.player for e in sorted(round_.entries, key=lambda e: e.turn)]
+            _write_score(round_, _round_seats(round_), order, {}, score)
+        total_seats(session)
+        done.audit(RulesChanged(*was, rules.to_json(), session.currency))

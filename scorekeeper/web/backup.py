@@ -22,7 +22,7 @@ from ..forms.backup import ImportGroupForm
 from ..models import utcnow
 from .access import client_address, sign_in, signed_in, signed_in_group
 from .filters import local_time
-from .groups import (
+from .new_groups import (
     group_form,
     group_name,
     may_create_group,

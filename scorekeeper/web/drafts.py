@@ -10,15 +10,27 @@ from flask import Blueprint, g, request, url_for
 from .. import services
 from ..forms.rounds import read_sent_hand
 from ..services import Draft, Hand
-from .access import device_label, phone_player_id
-from .changes import phone_words
 from .loading import add_session_id, load_game_session
-from .once import answering, once
+from .once import changing, once
+from .presenters.changes import phone_words
 from .sent_json import takes_json
 
 bp = Blueprint("drafts", __name__, url_prefix="/sessions/<int:session_id>/draft")
 bp.url_value_preprocessor(load_game_session)
 bp.url_defaults(add_session_id)
+
+
+def _kept(saved: services.Saved) -> dict:
+    """What a repeat of the save is answered (its key keeps it): the hand as
+    saved, and the round it recorded; not the round's state, which the phone
+    asks for anew (together.js)."""
+    hand = saved.hand
+    answer: dict = {"hand": {"outcome": hand.outcome, "cards": hand.cards,
+                             "version": hand.version}}
+    if saved.recorded is not None:
+        answer["recorded"] = {"number": saved.recorded,
+                              "url": url_for("rounds.show", number=saved.recorded)}
+    return answer
 
 
 @bp.get("")
@@ -28,7 +40,7 @@ def state():
 
 @bp.post("/<int:player_id>")
 @takes_json
-@once
+@once(json_of=_kept)
 def save(player_id: int):
     sent = read_sent_hand(request.get_json())  # a body that is no JSON: a 400 (sent_json)
     if sent is None:
@@ -37,10 +49,8 @@ def save(player_id: int):
     if g.game.is_finished:
         return {"error": "This session has ended: its rounds can't be changed."}, 409
     try:
-        saved = services.save_hand(g.game, player_id, sent.outcome, sent.cards, base=sent.base,
-                                   number=sent.number, device=device_label(),
-                                   phone_player_id=phone_player_id(),
-                                   once=answering(_kept))
+        saved = services.save_hand(changing(), player_id, sent.outcome, sent.cards,
+                                   base=sent.base, number=sent.number)
     except services.HandConflict as conflict:
         return {"error": str(conflict), "hand": _hand(conflict.hand),
                 "state": _state(conflict.draft, True)}, 409
@@ -57,19 +67,6 @@ def _saved(saved: services.Saved, player_id: int) -> dict:
     return {**_kept(saved), "hand": _hand(saved.hand),
             "problems": list(saved.draft.place_of(player_id).problems),
             "state": _state(saved.draft, True)}
-
-
-def _kept(saved: services.Saved) -> dict:
-    """What a repeat of the save is answered (its key keeps it): the hand as
-    saved, and the round it recorded; not the round's state, which the phone
-    asks for anew (together.js)."""
-    hand = saved.hand
-    answer: dict = {"hand": {"outcome": hand.outcome, "cards": hand.cards,
-                             "version": hand.version}}
-    if saved.recorded is not None:
-        answer["recorded"] = {"number": saved.recorded,
-                              "url": url_for("rounds.show", number=saved.recorded)}
-    return answer
 
 
 def _state(draft: Draft, is_open: bool) -> dict:

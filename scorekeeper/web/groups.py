@@ -1,16 +1,7 @@
 """Groups: create one, sign in and out, and the group's own page (passphrase,
 this phone's name, time zone, how a round filled in together is saved)."""
 
-from flask import (
-    Blueprint,
-    abort,
-    current_app,
-    make_response,
-    redirect,
-    render_template,
-    request,
-    url_for,
-)
+from flask import Blueprint, abort, redirect, render_template, request, url_for
 
 from .. import queries, services
 from ..forms.groups import (
@@ -36,44 +27,19 @@ from .access import (
 from .access import (
     sign_out as forget_group,
 )
-from .changes import describe_all
 from .devices import known_devices
+from .new_groups import (
+    group_form,
+    group_name,
+    may_create_group,
+    refused_for_now,
+    single_group,
+    too_many,
+)
+from .once import changing
+from .presenters.changes import describe_all
 
 bp = Blueprint("groups", __name__)
-
-
-def guess_device() -> str:
-    """A first name for this phone, from its browser; the user may change it."""
-    agent = request.headers.get("User-Agent", "")
-    for marker, label in (("iPhone", "iPhone"), ("iPad", "iPad"), ("Android", "Android phone")):
-        if marker in agent:
-            return label
-    return "Computer"
-
-
-def single_group() -> str | None:
-    return current_app.config["SINGLE_GROUP"]
-
-
-def may_create_group() -> bool:
-    """Whether this instance takes a new group now."""
-    if (name := single_group()) is not None:
-        return services.find_group(name) is None
-    return current_app.config["NEW_GROUPS"]
-
-
-def group_form(form_class, **data):
-    """A form naming a group and this phone: the phone's name filled in, and no
-    group name to type on an instance that serves one group."""
-    form = form_class(data={"device": device_label() or guess_device(), **data})
-    if single_group():
-        del form.name
-    return form
-
-
-def group_name(form) -> str:
-    """The group a form of group_form names."""
-    return single_group() or form.name.data
 
 
 @bp.route("/groups/new", methods=["GET", "POST"])
@@ -97,20 +63,6 @@ def new():
             return redirect(url_for("home.index"))
     return render_template("groups/new.html", form=form, error=error,
                            fixed_name=single_group())
-
-
-def too_many(what: str, full: services.TooManyNewGroups) -> str:
-    """Why a new group (or an import) is refused for now."""
-    minutes = -(-full.retry_after // 60)
-    return (f"there have been too many {what} from here, or on this whole site, in the "
-            f"last hour; try again in {minutes} minute{'s' if minutes != 1 else ''}")
-
-
-def refused_for_now(full: services.TooManyNewGroups, page: str):
-    """The form shown back as typed, answered 429 with Retry-After."""
-    response = make_response(page, 429)
-    response.headers["Retry-After"] = str(full.retry_after)
-    return response
 
 
 @bp.route("/sign-in", methods=["GET", "POST"])
@@ -168,9 +120,8 @@ def change_passphrase():
     if form.validate():
         group = signed_in_group()
         try:
-            services.change_passphrase(group, form.current.data, form.passphrase.data,
-                                       device=device_label(), address=client_address(),
-                                       known=known_devices())
+            services.change_passphrase(changing(), form.current.data, form.passphrase.data,
+                                       address=client_address(), known=known_devices())
         except services.ServiceError as problem:
             form.current.errors.append(str(problem))
         else:
@@ -205,7 +156,7 @@ def change_timezone():
     form = TimeZoneForm()
     if form.validate():
         try:
-            services.set_timezone(signed_in_group(), form.timezone.data, device=device_label())
+            services.set_timezone(changing(), form.timezone.data)
         except services.ServiceError as problem:
             form.timezone.errors.append(str(problem))
         else:

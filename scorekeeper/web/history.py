@@ -6,11 +6,13 @@ from wtforms.fields.choices import SelectChoice
 from .. import queries, services
 from ..forms.history import HistoryFilterForm, RenameForm
 from ..models import Player
-from ..rules import HouseRules, parse_cards, preset_name
-from .access import device_label, require_group, signed_in_group
-from .filters import isolated, money_scheme, priced
+from ..rules import parse_cards, preset_name
+from .access import require_group, signed_in_group
+from .filters import isolated
 from .loading import group_row_or_404
+from .once import changing
 from .paging import page_number
+from .presenters.rules import rules_summary
 
 bp = Blueprint("history", __name__)
 bp.url_value_preprocessor(require_group)
@@ -75,32 +77,9 @@ def rename(player_id: int):
     form = RenameForm()
     if form.validate():
         try:
-            services.rename_player(person, form.name.data, device=device_label())
+            services.rename_player(changing(), person, form.name.data)
         except services.ServiceError as error:
             form.name.errors.append(str(error))
         else:
             return redirect(url_for(".player", player_id=person.id))
     return render_player(person, form)
-
-
-DEALERS = {"winner": "the winner", "loser": "the worst loser", "rotate": "the next seat"}
-
-
-def rules_summary(rules: HouseRules, currency: str) -> list[tuple[str, str]]:
-    """The settings that matter most when reading a session back, as (name, value)."""
-    summary = [("Passport", "any meld" if rules.passport == "any" else "a run only")]
-    if rules.scheme == "none":
-        summary.append(("Money", "none, points only"))
-    else:
-        summary += [
-            ("Money", money_scheme(rules, currency)),
-            ("Hu", f"{priced(rules.hu_cents, currency)} from each player"),
-            ("Tien Hu", f"{priced(rules.tien_hu_cents, currency)} from each player"),
-            ("Joker/ace", f"{priced(rules.joker_ace_cents, currency)} a unit"
-             if rules.joker_ace_cents else "off"),
-        ]
-    summary += [
-        ("Play goes", rules.direction),
-        ("Next dealer", DEALERS[rules.dealer_rule]),
-    ]
-    return summary

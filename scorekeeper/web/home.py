@@ -4,7 +4,7 @@ from .. import queries
 from ..forms.home import CheckHandForm
 from ..rules import PRESETS, CardError, best_melds, hand_problems, parse_cards
 from .access import current_group
-from .groups import may_create_group
+from .new_groups import may_create_group
 
 bp = Blueprint("home", __name__)
 

@@ -27,10 +27,10 @@ from sqlalchemy import exc as sa_exc
 from .. import queries
 from ..models import GameSession
 from . import access, stream_caps
-from .changes import describe_all
 from .client_socket import client_gone, client_socket
 from .loading import group_row_or_404
-from .share import link_still_open, shared_link
+from .presenters.changes import describe_all
+from .share_links import link_still_open, shared_link
 from .watch import GONE, Watch
 
 log = logging.getLogger(__name__)

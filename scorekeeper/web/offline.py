@@ -35,7 +35,7 @@ from flask import (
 from .. import queries
 from . import static_files
 from .access import current_group, sign_in_public_id, signed_in, signed_in_group
-from .share import PUBLIC as SHARED_PAGES
+from .share_links import PUBLIC as SHARED_PAGES
 
 bp = Blueprint("offline", __name__)
 

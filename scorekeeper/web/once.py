@@ -8,15 +8,19 @@ makes the keys of the forms it renders; the browser makes more from them,
 keeping their time (together.js for each hand, offline.js for a page
 shown again from its copy). A key is taken for KEY_LIFE after its time: a
 form older than that may have been applied once, its key deleted since
-(services.versioning deletes the old ones), so it is refused (KeyTooOld),
+(services.protocol deletes the old ones), so it is refused (KeyTooOld),
 saying so, never applied twice. The time is not signed: a key only guards the
 phone that made it against its own repeats, and a key made later than now is
 not one.
 
-The key is written in the change's transaction (services.versioning), unique
-in the group: a repeat that gets as far is rolled back (services.Repeated);
-a repeat refused before (its page's version is old now, its round moved, its
-key too old) is answered with the first one's answer if the key has been
+A view that changes a session says, with its decorator, how the change is
+answered; ``changing`` makes the services.Change the view hands its
+service, once, from the request: the page's session, the version it was
+built on, the key with that answer, and the phone. The key is written in
+the change's transaction (services.protocol), unique in the group: a
+repeat that gets as far is rolled back (services.Repeated); a repeat
+refused before (its page's version is old now, its round moved, its key
+too old) is answered with the first one's answer if the key has been
 applied and is still kept. A POST without a key (a page cached before keys,
 a script) is applied as before, unguarded; a key that is not one is a 400.
 """
@@ -37,7 +41,7 @@ from werkzeug.exceptions import HTTPException
 from .. import services
 from ..limits import CLOCK_SLACK, KEY_MAX
 from ..models import utcnow
-from .access import signed_in_group
+from .access import device_label, phone_player_id, signed_in_group
 
 KEY = re.compile(r"(?P<made>[0-9]{10})\.[A-Za-z0-9_-]{16,43}")
 # A key made before keys told their time (migration 0013): taken as too old.
@@ -57,22 +61,39 @@ def new_key() -> str:
     return f"{seconds}.{secrets.token_urlsafe(16)}"
 
 
-def once(view):
-    """For a view whose POST changes a session: its key is applied at most once."""
+def once(*, redirect_to: Callable[[Any], str] | None = None,
+         json_of: Callable[[Any], dict] | None = None):
+    """For a view whose POST changes a session: its key is applied at most
+    once, and the change is answered (``answered``), and its repeats too, by
+    a redirect to ``redirect_to(what the change returns)``, or with the JSON
+    ``json_of(what it returns)`` (status 200; only what the repeats need)."""
+    if redirect_to is not None:
+        def answer(result) -> dict:
+            return {"redirect": redirect_to(result)}
+    elif json_of is not None:
+        def answer(result) -> dict:
+            return {"status": 200, "json": json_of(result)}
+    else:
+        raise TypeError("once: how is the change answered?")
 
-    @wraps(view)
-    def guarded(*args, **kwargs):
-        key = g.change_key = _posted_key()
-        try:
-            if key is None:
-                return view(*args, **kwargs)
-            return _once(key, view, *args, **kwargs)
-        finally:
-            g.pop("change_key")
-            g.pop("change_refused", None)
-            g.pop("key_too_old", None)
+    def decorator(view):
+        @wraps(view)
+        def guarded(*args, **kwargs):
+            key = g.change_key = _posted_key()
+            g.change_answer = answer
+            try:
+                if key is None:
+                    return view(*args, **kwargs)
+                return _once(key, view, *args, **kwargs)
+            finally:
+                g.pop("change_key")
+                g.pop("change_answer")
+                g.pop("change_refused", None)
+                g.pop("key_too_old", None)
 
-    return guarded
+        return guarded
+
+    return decorator
 
 
 def _once(key: Key, view, *args, **kwargs):
@@ -96,25 +117,28 @@ def _once(key: Key, view, *args, **kwargs):
     return response
 
 
-def redirecting(to: Callable[[Any], str]) -> services.Once | None:
-    """This request's key, if it has one, for a change answered by a redirect
-    to ``to(what the change returns)``; KeyTooOld if the key is too old."""
-    return _this_change(lambda result: {"redirect": to(result)})
+def changing(seen: int | None = None) -> services.Change:
+    """What this request brings to the change its view makes, for the
+    service: the session of the page (g.game; none: the signed-in group's
+    own change), ``seen``, the session's version the page was built on (None:
+    the page carries none), the key (KeyTooOld if it is too old), and this
+    phone. Made as the service is called, once."""
+    return services.Change(signed_in_group(), g.get("game"), seen, _this_once(),
+                           device_label(), phone_player_id())
 
 
-def answering(body: Callable[[Any], dict]) -> services.Once | None:
-    """This request's key, if it has one, for a change answered with the JSON
-    ``body(what the change returns)`` (status 200); KeyTooOld if the key is
-    too old. ``body`` is kept for the repeats: only what they need."""
-    return _this_change(lambda result: {"status": 200, "json": body(result)})
+def answered(result: Any):
+    """The answer to a change made (``result``: what it returned), as its
+    repeats are answered."""
+    return _answer(g.change_answer(result))
 
 
-def _this_change(answer: Callable[[Any], dict]) -> services.Once | None:
+def _this_once() -> services.Once | None:
     key: Key | None = g.get("change_key")
     if key is None:
         return None
     try:
-        return services.Once(key.text, key.made_at, answer)
+        return services.Once(key.text, key.made_at, g.change_answer)
     except services.KeyTooOld:
         g.key_too_old = True
         raise

@@ -11,8 +11,8 @@ from flask import g
 from ..audit import Action
 from ..forms.rounds import OUTCOME_LABELS, EntryForm, RoundForm
 from ..models import Player
-from .changes import Change, phone_words
 from .filters import isolated
+from .presenters.changes import Change, phone_words
 
 
 @dataclass

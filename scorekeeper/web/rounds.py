@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from flask import Blueprint, abort, flash, g, redirect, render_template, request, url_for
@@ -12,10 +14,10 @@ from ..forms.rounds import OUTCOME_LABELS, RoundForm, VersionForm
 from ..models import Player
 from ..rules import Entry, RoundError, format_cards, parse_cards, same_hands
 from ..rules.cards import scan_cards
-from .access import device_label, phone_player_id
-from .changes import Change, describe_all
+from .access import phone_player_id
 from .loading import add_session_id, load_game_session
-from .once import once, redirecting, refused
+from .once import answered, changing, once, refused
+from .presenters.changes import Change, describe_all
 from .round_form import (
     Conflicted,
     Notice,
@@ -34,8 +36,16 @@ bp.url_value_preprocessor(load_game_session)
 bp.url_defaults(add_session_id)
 
 
+def _round_page(number: int) -> str:
+    return url_for("rounds.show", number=number)
+
+
+def _board(_=None) -> str:
+    return url_for("sessions.board")
+
+
 @bp.route("/new", methods=["GET", "POST"])
-@once
+@once(redirect_to=_round_page)
 def new():
     if g.game.is_finished:
         return _closed()
@@ -50,12 +60,15 @@ def new():
              "cards": p.hand.cards if p.hand else ""} for p in draft.places])
         form.draft.data = draft.draft_version
     else:
+        version = form.parsed_version()
         try:
-            saved = _save(form, coming.number, coming.order, outcome,
-                          lambda entries, confirmed, version: services.record_round(
-                              g.game, entries, confirmed=confirmed, device=device_label(),
-                              version=version, coming=coming, draft=form.parsed_draft(),
-                              once=redirecting(lambda saved: url_for(".show", number=saved))))
+            services.check_version(g.game, version)  # before the form is read
+            entries = _posted_entries(form, coming.number, coming.order, outcome, version)
+            if entries is not None:
+                with _refusals(outcome, coming.order):
+                    return answered(services.record_round(
+                        changing(version), entries, form.confirmed.data or None,
+                        coming=coming, draft=form.parsed_draft()))
         except services.Conflict as conflict:
             queries.load_board(g.game)  # afresh: a refused save rolled back
             coming = queries.upcoming(g.game)
@@ -71,9 +84,6 @@ def new():
             queries.load_board(g.game)  # afresh: a refused save rolled back
             outcome.news = take_hands(form, coming.order, changed.hands)
             form.draft.data = g.game.draft_version
-        else:
-            if saved is not None:
-                return redirect(url_for(".show", number=saved))
     rows = form_rows(form, coming.order, coming.dealer, outcome, phone_player_id())
     return render_template("rounds/new.html", form=form, rows=rows, outcome=outcome,
                            coming=coming, saved_round=_saved_round(outcome.conflict),
@@ -86,7 +96,7 @@ def drop():
     """ "Same game: drop mine", on the form of a round refused because another
     phone saved it first: any of its hands that this phone sent to the round
     filled in together go too (the phone's own copy, queue.js drops first)."""
-    services.drop_hands(g.game, posted_hands(RoundForm()), device_label())
+    services.drop_hands(changing(), posted_hands(RoundForm()))
     flash("Your round is dropped: nothing of it was saved.")
     see = request.form.get("see", type=int)
     if see is not None and 1 <= see <= queries.round_count(g.game):
@@ -141,13 +151,14 @@ def _saved_as_sent(conflict: Conflicted,
 
 
 @bp.route("/<int:number>/edit", methods=["GET", "POST"])
-@once
+@once(redirect_to=_round_page)
 def edit(number):
     round_ = queries.load_round(g.game, number)
     form = RoundForm()
+    version = form.parsed_version()
     if form.is_submitted():
         try:  # before the round is looked for: changes since may have moved it
-            services.check_version(g.game, form.parsed_version())
+            services.check_version(g.game, version)
         except services.Conflict as conflict:
             return _edit_conflict(form, number, conflict.since)
     if round_ is None:
@@ -162,16 +173,15 @@ def edit(number):
                              for e in stored])
     else:
         try:
-            saved = _save(form, number, order, outcome,
-                          lambda entries, confirmed, version: services.edit_round(
-                              round_, entries, confirmed=confirmed, device=device_label(),
-                              version=version,
-                              once=redirecting(lambda _: url_for(".show", number=number))))
+            entries = _posted_entries(form, number, order, outcome, version)
+            if entries is not None:
+                with _refusals(outcome, order):
+                    edited = services.edit_round(changing(version), round_, entries,
+                                                 form.confirmed.data or None)
+                    flash(f"Round {number} is saved with your changes.")
+                    return answered(edited)
         except services.Conflict as conflict:
             return _edit_conflict(form, number, conflict.since)
-        if saved is not None:
-            flash(f"Round {number} is saved with your changes.")
-            return redirect(url_for(".show", number=number))
     rows = form_rows(form, order, round_.dealer, outcome)
     return render_template("rounds/edit.html", form=form, rows=rows, outcome=outcome,
                            round=round_)
@@ -204,7 +214,7 @@ def _edit_conflict(form: RoundForm, number: int, since: int):
 
 
 @bp.post("/<int:number>/delete")
-@once
+@once(redirect_to=_board)
 def delete(number):
     round_ = queries.load_round(g.game, number)
     form = VersionForm()
@@ -220,12 +230,11 @@ def delete(number):
     if not form.validate() or version is None:
         abort(400)
     try:
-        services.delete_round(round_, device=device_label(), version=version,
-                              once=redirecting(lambda _: url_for("sessions.board")))
+        services.delete_round(changing(version), round_)
     except services.Conflict as conflict:
         return _delete_conflict(number, conflict.since)
     flash(f"Round {number} is deleted. The history of changes can restore it.")
-    return redirect(url_for("sessions.board"))
+    return answered(None)
 
 
 def _delete_conflict(number: int, since: int):
@@ -267,18 +276,17 @@ def _closed(conflict: Conflicted | None = None):
     return render_template("rounds/closed.html", conflict=conflict), 409
 
 
-def _save(form: RoundForm, number: int, order: list[Player], outcome: Outcome, save):
-    """Validate a posted round form and save it with ``save(entries, confirmed,
-    version)``; what ``save`` returned, or None with what went wrong put in
-    ``outcome``. Raises services.Conflict if the form missed another phone's change,
-    services.DraftChanged if it missed a hand saved from another phone."""
-    version = form.parsed_version()
+def _posted_entries(form: RoundForm, number: int, order: list[Player], outcome: Outcome,
+                    version: int | None) -> dict[str, Entry] | None:
+    """The entries of a posted round form (the page checked ``version``, the
+    one it was built on, already), by player name; or None, with what is
+    wrong put in ``outcome``. Raises services.Conflict if the form missed
+    another phone's change."""
     if version is None:
         rebuild(form, number, order)
         outcome.problems = [Notice(
             "This page was out of date: check the entries below and save again.", [])]
         return None
-    services.check_version(g.game, version)
     if not matches(form, number, order):
         # Saved from another phone between this request's reads of the
         # version and of the rounds?
@@ -290,10 +298,17 @@ def _save(form: RoundForm, number: int, order: list[Player], outcome: Outcome, s
         return None
     if not form.validate():
         return None
-    entries = {player.name: Entry(sub.outcome.data, sub.cards.data or "")
-               for player, sub in zip(order, form.entries, strict=False)}
+    return {player.name: Entry(sub.outcome.data, sub.cards.data or "")
+            for player, sub in zip(order, form.entries, strict=False)}
+
+
+@contextmanager
+def _refusals(outcome: Outcome, order: list[Player]) -> Iterator[None]:
+    """Why the round the block saves was refused, put in ``outcome`` (the page
+    shows the form again); services.Conflict and services.DraftChanged go
+    on, for the page to show what changed."""
     try:
-        return save(entries, form.confirmed.data or None, version)
+        yield
     except RoundError as error:
         outcome.problems = notices(error.problems, order)
     except services.NeedsConfirmation as exc:
@@ -303,7 +318,6 @@ def _save(form: RoundForm, number: int, order: list[Player], outcome: Outcome, s
         raise
     except services.ServiceError as error:
         outcome.problems = [Notice(str(error), [])]
-    return None
 
 
 @dataclass(frozen=True)

@@ -17,12 +17,13 @@ from ..forms.sessions import (
     rule_data,
     rule_texts,
 )
-from ..rules import PRESETS, preset_name
-from .access import device_label, phone_player_id, set_phone_player, signed_in_group
-from .filters import isolated, local_time, money_scheme, priced
+from ..rules import PRESETS
+from .access import phone_player_id, set_phone_player, signed_in_group
+from .filters import isolated, local_time, priced
 from .loading import add_session_id, load_game_session
-from .once import new_key, once, redirecting
+from .once import answered, changing, new_key, once
 from .paging import page_number
+from .presenters.rules import last_time_summary
 
 bp = Blueprint("sessions", __name__)
 bp.url_value_preprocessor(load_game_session)
@@ -53,8 +54,20 @@ def phone_player() -> int | None:
     return queries.seated_player(g.game, phone_player_id())
 
 
+def _to_board(_=None) -> str:
+    return url_for("sessions.board")
+
+
+def _to_transfers(_=None) -> str:
+    return url_for("sessions.settle", _anchor="transfers")
+
+
+def _to_new_board(session) -> str:
+    return url_for("sessions.board", session_id=session.id)
+
+
 @bp.route("/sessions/new", methods=["GET", "POST"])
-@once
+@once(redirect_to=_to_new_board)
 def new():
     last = queries.last_time(signed_in_group())
     last_rules = None if last is None else (last.rules, last.currency)
@@ -67,15 +80,12 @@ def new():
         form = NewSessionForm.with_preset(form)
     elif form.validate_on_submit():
         try:
-            session = services.start_session(
-                signed_in_group(), form.names(), form.house_rules(), form.dealer_name(),
-                form.currency.data, device=device_label(),
-                once=redirecting(lambda started: url_for("sessions.board",
-                                                         session_id=started.id)))
+            session = services.start_session(changing(), form.names(), form.house_rules(),
+                                             form.dealer_name(), form.currency.data)
         except services.ServiceError as error:
             start_error = str(error)
         else:
-            return redirect(url_for("sessions.board", session_id=session.id))
+            return answered(session)
     presets = {key: rule_texts(make()) for key, (_, make) in PRESETS.items()}
     if last is not None:
         presets[LAST] = {**rule_texts(last.rules), "currency": last.currency}
@@ -83,35 +93,6 @@ def new():
         "sessions/new.html", form=form, start_error=start_error, last=last,
         last_summary=None if last is None else last_time_summary(last),
         known=queries.known_players(signed_in_group()), presets=json.dumps(presets))
-
-
-def last_time_summary(last: queries.LastTime) -> str:
-    """Last time's rules in a line: "Rummi rules as they come, money in RM."
-    for a preset, else what sets them apart ("own rules, money in RM. 8
-    jokers at 25 points · …")."""
-    rules, currency = last.rules, last.currency
-    name = preset_name(rules)  # "Penang", "Rummi" or "Own rules"
-    if name != "Own rules":
-        return f"{name} rules as they come, money in {currency}."
-
-    parts = [f"{rules.packs} packs" if rules.packs != 2 else "",
-             f"{rules.jokers} jokers at {rules.joker_points} points",
-             "run passport" if rules.passport == "run" else "any passport",
-             rules.direction, DEALS[rules.dealer_rule],
-             "no passport ranks last" if rules.no_passport_last else ""]
-    if rules.scheme == "none":
-        parts.append("points only, no money")
-    else:
-        parts += [money_scheme(rules, currency),
-                  f"Hu {priced(rules.hu_cents, currency)}",
-                  f"Tien Hu {priced(rules.tien_hu_cents, currency)}",
-                  f"joker/ace {priced(rules.joker_ace_cents, currency)}"
-                  if rules.joker_ace_cents else ""]
-    return f"own rules, money in {currency}. " + " · ".join(part for part in parts if part) + "."
-
-
-DEALS = {"winner": "the winner deals", "loser": "the biggest loser deals",
-         "rotate": "the deal goes round"}
 
 
 @bp.get("/sessions/open")
@@ -186,30 +167,28 @@ def seat_choices(seated):
 
 
 @bp.post("/sessions/<int:session_id>/players")
-@once
+@once(redirect_to=_to_board)
 def join():
     form = JoinForm()
     form.position.choices = seat_choices(services.active_players(g.game))
     if form.validate():
         try:
-            services.join_session(g.game, form.name.data, form.position.data,
-                                  device=device_label(), once=redirecting(_to_board))
+            player = services.join_session(changing(), form.name.data, form.position.data)
         except services.ServiceError as error:
             form.name.errors.append(str(error))
         else:
-            return redirect(url_for("sessions.board"))
+            return answered(player)
     return render_players(join_form=form)
 
 
 @bp.post("/sessions/<int:session_id>/players/<int:player_id>/leave")
-@once
+@once(redirect_to=_to_board)
 def leave(player_id):
     try:
-        services.leave_session(g.game, player_id, device=device_label(),
-                               once=redirecting(_to_board))
+        services.leave_session(changing(), player_id)
     except services.ServiceError as error:
         return render_players(leave_error=str(error), leaving=player_id)
-    return redirect(url_for("sessions.board"))
+    return answered(None)
 
 
 @bp.get("/sessions/<int:session_id>/settle")
@@ -243,43 +222,43 @@ def share_text(game, plan) -> str:
 
 
 @bp.post("/sessions/<int:session_id>/settle/paid")
-@once
+@once(redirect_to=_to_transfers)
 def paid():
     form = PaidForm()
     if not form.validate():
         abort(400)
     try:
-        services.set_paid(g.game, form.payer_id.data, form.payee_id.data, form.cents.data,
-                          form.paid.data, device=device_label(), once=redirecting(_to_transfers))
+        services.set_paid(changing(), form.payer_id.data, form.payee_id.data, form.cents.data,
+                          form.paid.data)
     except services.ServiceError as error:
         return render_settle(error=str(error))
-    return redirect(_to_transfers())
+    return answered(None)
 
 
 @bp.post("/sessions/<int:session_id>/reopen")
-@once
+@once(redirect_to=_to_board)
 def reopen():
     try:
-        services.reopen_session(g.game, device=device_label(), once=redirecting(_to_board))
+        services.reopen_session(changing())
     except services.KeyTooOld:
         raise  # web/once.py says so
     except services.ServiceError:
         pass  # already open: the scoreboard shows it as it is
-    return redirect(url_for("sessions.board"))
+    return answered(None)
 
 
 @bp.post("/sessions/<int:session_id>/end")
-@once
+@once(redirect_to=_to_board)
 def end():
     try:
-        services.end_session(g.game, device=device_label(), once=redirecting(_to_board))
+        services.end_session(changing())
     except services.ServiceError as error:
         return render_settle(error=str(error))
-    return redirect(url_for("sessions.board"))
+    return answered(None)
 
 
 @bp.route("/sessions/<int:session_id>/rules", methods=["GET", "POST"])
-@once
+@once(redirect_to=_to_board)
 def rules():
     """Correct the house rules or currency: every round is scored again."""
     game = g.game
@@ -292,26 +271,19 @@ def rules():
         form = EditRulesForm()
     error, status = None, 200
     if form.validate_on_submit():
+        version = form.parsed_version()
         try:
-            services.change_house_rules(game, form.house_rules(), form.currency.data,
-                                        device=device_label(),
-                                        version=form.parsed_version(),
-                                        once=redirecting(_to_board))
+            services.check_version(game, version)  # before every round is scored again
+            services.change_house_rules(changing(version), form.house_rules(),
+                                        form.currency.data)
         except services.Conflict as conflict:
             error, status = str(conflict), 409
             form.version.data = str(game.version)  # saving again applies these rules
         except services.ServiceError as refused:
             error, status = str(refused), 422
         else:
-            return redirect(url_for("sessions.board"))
+            return answered(None)
     elif form.errors:
         status = 422
     return render_template("sessions/rules.html", game=game, form=form, error=error), status
 
-
-def _to_board(_=None) -> str:
-    return url_for("sessions.board")
-
-
-def _to_transfers(_=None) -> str:
-    return url_for("sessions.settle", _anchor="transfers")

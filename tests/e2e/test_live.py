@@ -38,7 +38,8 @@ def phones(new_context, live_app):
 @pytest.fixture
 def table(live_app):
     with live_app.app_context():
-        game = services.start_session(the_group(), PLAYERS, HouseRules.rummi(), "Ann")
+        game = services.start_session(services.Change(the_group()),
+                                      PLAYERS, HouseRules.rummi(), "Ann")
         return f"/sessions/{game.id}"
 
 
@@ -107,8 +108,8 @@ def test_a_share_page_follows_the_session_without_signing_in(phones, table, live
     (reader,) = phones(1, signed_in=False)
     with live_app.test_request_context():
         session_id = int(table.rsplit("/", 1)[1])
-        link = services.create_share_link(db.session.get(GameSession, session_id),
-                                          device="Ann's phone")
+        game = db.session.get(GameSession, session_id)
+        link = services.create_share_link(services.Change.to(game, device="Ann's phone"))
         token = share_url(link, the_group()).rsplit("/", 1)[1]
     reader.goto(f"/share/{token}")
     mark(reader)

@@ -27,11 +27,12 @@ OTHER_GROUP = ("Saturday table", "another passphrase")
 def table(live_app):
     """A session in play with one round, and a share link to it."""
     with live_app.app_context():
-        game = services.start_session(the_group(), ["Ann", "Ben", "Cat", "Dan"],
+        game = services.start_session(services.Change(the_group()), ["Ann", "Ben", "Cat", "Dan"],
                                       HouseRules.rummi(), "Ann")
-        services.record_round(game, {"Ann": Entry("dead", "3C"), "Ben": Entry("dead", "8H"),
-                                     "Cat": Entry("dead", "QS"), "Dan": Entry("hu")})
-        link = services.create_share_link(game, device="Ann's phone")
+        services.record_round(services.Change.to(game),
+                              {"Ann": Entry("dead", "3C"), "Ben": Entry("dead", "8H"),
+                               "Cat": Entry("dead", "QS"), "Dan": Entry("hu")})
+        link = services.create_share_link(services.Change.to(game, device="Ann's phone"))
         with live_app.test_request_context():
             shared = share_url(link, the_group()).split("://", 1)[1].split("/", 1)[1]
         services.create_group(*OTHER_GROUP)
@@ -206,7 +207,8 @@ def test_without_a_worker_the_app_works_online_as_before(new_context, live_app):
     """An old browser, or one that refuses service workers: nothing is kept,
     and a round is saved as it always was."""
     with live_app.app_context():
-        game = services.start_session(the_group(), ["Eve", "Fay", "Gus"], HouseRules.penang(),
+        game = services.start_session(services.Change(the_group()),
+                                      ["Eve", "Fay", "Gus"], HouseRules.penang(),
                                       "Eve")
         board = f"/sessions/{game.id}"
     page = new_context(service_workers="block").new_page()

@@ -24,8 +24,9 @@ HANDS = [{"Ann": "5S 9H", "Ben": "KD", "Cat": "2C", "Dan": "7H"},
 def start(live_app) -> dict:
     """A session in play with one round."""
     with live_app.app_context():
-        game = services.start_session(the_group(), PLAYERS, HouseRules.rummi(), "Ann")
-        services.record_round(game, entries(FIRST))
+        game = services.start_session(services.Change(the_group()),
+                                      PLAYERS, HouseRules.rummi(), "Ann")
+        services.record_round(services.Change.to(game), entries(FIRST))
         board = f"/sessions/{game.id}"
         return {"id": game.id, "board": board, "form": f"{board}/rounds/new"}
 
@@ -48,9 +49,10 @@ def nets(live_app, session_id) -> dict:
 def twin(live_app, rounds: list[dict]) -> dict:
     """The money of the same rounds saved on another session, straight."""
     with live_app.app_context():
-        game = services.start_session(the_group(), PLAYERS, HouseRules.rummi(), "Ann")
+        game = services.start_session(services.Change(the_group()),
+                                      PLAYERS, HouseRules.rummi(), "Ann")
         for hands in [FIRST, *rounds]:
-            services.record_round(game, entries(hands))
+            services.record_round(services.Change.to(game), entries(hands))
         return nets(live_app, game.id)
 
 
@@ -229,7 +231,7 @@ REFUSED_AND_SENT_AGAIN = """(number) => new Promise((resolve, reject) => {
 def record_elsewhere(live_app, session_id, hands) -> None:
     with live_app.app_context():
         game = db.session.get(GameSession, session_id)
-        services.record_round(game, entries(hands), device="Ben's phone")
+        services.record_round(services.Change.to(game, device="Ben's phone"), entries(hands))
 
 
 def test_a_round_kept_when_the_page_is_closed_is_sent_on_the_next_visit(member, live_app):

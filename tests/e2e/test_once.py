@@ -19,7 +19,7 @@ from tests.e2e.conftest import sign_in
 @pytest.fixture(scope="module")
 def game(live_app):
     with live_app.app_context():
-        return services.start_session(the_group(), ["Ann", "Ben", "Cat", "Dan"],
+        return services.start_session(services.Change(the_group()), ["Ann", "Ben", "Cat", "Dan"],
                                       HouseRules.rummi(), "Ann").id
 
 

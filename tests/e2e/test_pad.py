@@ -36,7 +36,7 @@ NO_PASSPORT = "AS 3S 5S 7S 9S JS KS 2H 4H 6H 8H 10H QH AD 5D 9D KD 2C 4C 6C"
 def round_page(live_app, member):
     """A new session of four, on its first round's form."""
     with live_app.app_context():
-        session = services.start_session(the_group(), ["Ann", "Ben", "Cat", "Dan"],
+        session = services.start_session(services.Change(the_group()), ["Ann", "Ben", "Cat", "Dan"],
                                          HouseRules.rummi(), "Ann")
         session_id = session.id
     member.goto(f"/sessions/{session_id}/rounds/new")
@@ -282,7 +282,7 @@ def test_a_no_passport_hand_and_slips(round_page):
 
 def test_warnings_and_tien_hu_without_javascript(new_context, live_app):
     with live_app.app_context():
-        session = services.start_session(the_group(), ["Ann", "Ben", "Cat", "Dan"],
+        session = services.start_session(services.Change(the_group()), ["Ann", "Ben", "Cat", "Dan"],
                                          HouseRules.rummi(), "Ann")
         url = f"/sessions/{session.id}/rounds/new"
     page = new_context(java_script_enabled=False).new_page()

@@ -19,24 +19,29 @@ WEIGHT_LIMIT = 60 * 1024  # bytes of HTML, CSS and JS a page may load, uncompres
 def seeded(live_app):
     """A finished session (for history), one in play with a round, and a fresh one."""
     with live_app.app_context():
-        done = services.start_session(the_group(), ["Ann", "Ben", "Cat", "Dan"],
+        done = services.start_session(services.Change(the_group()), ["Ann", "Ben", "Cat", "Dan"],
                                       HouseRules.rummi(), "Ann")
-        services.record_round(done, {"Dan": Entry("dead", "5S 9H"), "Cat": Entry("dead", "4D"),
-                                     "Ben": Entry("dead", "JK 7C"), "Ann": Entry("dead", "AC")})
-        services.record_round(done, {"Dan": Entry("dead", "2S"), "Ben": Entry("hu"),
-                                     "Ann": Entry("dead", "KD"), "Cat": Entry("dead", "AH")})
-        services.record_round(done, {"Ann": Entry("dead", "9S"), "Ben": Entry("dead", "2H"),
-                                     "Cat": Entry("dead", "5C"), "Dan": Entry("hu")})
-        services.delete_round(done.rounds[2], device="Ben's phone")
-        services.set_paid(done, *_first_transfer(done), True)
-        services.end_session(done)
-        playing = services.start_session(the_group(), ["Ann", "Ben", "Cat", "Dan"],
+        services.record_round(services.Change.to(done),
+                              {"Dan": Entry("dead", "5S 9H"), "Cat": Entry("dead", "4D"),
+                               "Ben": Entry("dead", "JK 7C"), "Ann": Entry("dead", "AC")})
+        services.record_round(services.Change.to(done),
+                              {"Dan": Entry("dead", "2S"), "Ben": Entry("hu"),
+                               "Ann": Entry("dead", "KD"), "Cat": Entry("dead", "AH")})
+        services.record_round(services.Change.to(done),
+                              {"Ann": Entry("dead", "9S"), "Ben": Entry("dead", "2H"),
+                               "Cat": Entry("dead", "5C"), "Dan": Entry("hu")})
+        services.delete_round(services.Change.to(done, device="Ben's phone"), done.rounds[2])
+        services.set_paid(services.Change.to(done), *_first_transfer(done), True)
+        services.end_session(services.Change.to(done))
+        playing = services.start_session(services.Change(the_group()), ["Ann", "Ben", "Cat", "Dan"],
                                          HouseRules.rummi(), "Ben")
-        services.record_round(playing, {"Ann": Entry("dead", "3C"), "Dan": Entry("dead", "8H"),
-                                        "Cat": Entry("dead", "QS"), "Ben": Entry("dead", "JK")})
-        fresh = services.start_session(the_group(), ["Eve", "Fay", "Gus"], HouseRules.penang(),
+        services.record_round(services.Change.to(playing),
+                              {"Ann": Entry("dead", "3C"), "Dan": Entry("dead", "8H"),
+                               "Cat": Entry("dead", "QS"), "Ben": Entry("dead", "JK")})
+        fresh = services.start_session(services.Change(the_group()),
+                                       ["Eve", "Fay", "Gus"], HouseRules.penang(),
                                        "Eve")
-        link = services.create_share_link(playing, device="Ann's phone")
+        link = services.create_share_link(services.Change.to(playing, device="Ann's phone"))
         with live_app.test_request_context():
             token = share_url(link, the_group()).rsplit("/", 1)[1]
         ids = {"done": done.id, "playing": playing.id, "fresh": fresh.id,

@@ -177,13 +177,14 @@ def evening(live_app):
     """A session of three rounds at the tests' group: Ann −13.50, 4th, pays Ben 3.50
     and Dan 10.00; Cat pays Ben 2.00."""
     with live_app.app_context():
-        session = services.start_session(the_group(), SEATS, HouseRules.rummi(), "Dan")
+        session = services.start_session(services.Change(the_group()),
+                                         SEATS, HouseRules.rummi(), "Dan")
         for hands in ({"Ann": "QS QH 3C", "Ben": "JK 7C", "Cat": "4D KC", "Dan": "5S 9H"},
                       {"Ann": "JK 6S", "Ben": "hu", "Cat": "AH 2C", "Dan": "4S 4D"},
                       {"Ann": "AC AC 2S", "Ben": "AS 9H", "Cat": "JK 7H", "Dan": "3D 4D"}):
-            services.record_round(session, {name: Entry("hu") if cards == "hu"
-                                            else Entry("dead", cards)
-                                            for name, cards in hands.items()})
+            services.record_round(services.Change.to(session), {name: Entry("hu") if cards == "hu"
+                                                                else Entry("dead", cards)
+                                                                for name, cards in hands.items()})
         return session.id
 
 

@@ -28,7 +28,8 @@ PLAYERS = ["Ann", "Ben", "Cat"]
 def table(live_app):
     """A Rummi session for Ann, Ben and Cat, Ann dealing; its URL and players' ids."""
     with live_app.app_context():
-        game = services.start_session(the_group(), PLAYERS, HouseRules.rummi(), "Ann")
+        game = services.start_session(services.Change(the_group()),
+                                      PLAYERS, HouseRules.rummi(), "Ann")
         return f"/sessions/{game.id}", {s.player.name: s.player_id for s in game.seats}
 
 
@@ -330,9 +331,9 @@ def test_a_save_refused_for_another_game_sends_its_hands_to_no_round(phone, tabl
     session_id = int(url.rsplit("/", 1)[1])
     with live_app.app_context():  # meanwhile, from another phone, Cat's hand otherwise
         other = {**hands, "Cat": "KD QD 4C"}
-        services.record_round(db.session.get(GameSession, session_id),
-                              {name: Entry("dead", cards) for name, cards in other.items()},
-                              device="Ann's phone")
+        game = db.session.get(GameSession, session_id)
+        services.record_round(services.Change.to(game, device="Ann's phone"),
+                              {name: Entry("dead", cards) for name, cards in other.items()})
     sent = []
     ben.context.on("request", lambda request: sent.append(request.url)
                    if request.method == "POST" and "/draft/" in request.url else None)

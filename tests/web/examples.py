@@ -51,40 +51,49 @@ def build_evenings(app) -> None:
     """
     with app.app_context():
         group = the_group()
-        one = services.start_session(group, ["Ann", "Bob", "Cat", "Dan"], HouseRules.rummi(),
-                                     first_dealer="Dan", device="Phone A")
+        one = services.start_session(services.Change(group, device="Phone A"),
+                                     ["Ann", "Bob", "Cat", "Dan"], HouseRules.rummi(),
+                                     first_dealer="Dan")
         for entries in (NO_HU, TIE, HU, NO_HU):
-            services.record_round(one, entries, device="Phone A")
-        services.delete_round(one.rounds[1], device="Phone A")
+            services.record_round(services.Change.to(one, device="Phone A"), entries)
+        services.delete_round(services.Change.to(one, device="Phone A"), one.rounds[1])
         first = services.settlement(one)[0].transfer
-        services.set_paid(one, first.payer.id, first.payee.id, first.cents, True)
-        services.end_session(one)
+        services.set_paid(services.Change.to(one),
+                          first.payer.id, first.payee.id, first.cents, True)
+        services.end_session(services.Change.to(one))
 
-        two = services.start_session(group, ["Ann", "Eve", "Fay", "Gus"], CUSTOM,
+        two = services.start_session(services.Change(group), ["Ann", "Eve", "Fay", "Gus"], CUSTOM,
                                      first_dealer="Eve", currency="S$")
-        services.record_round(two, {"Ann": Entry("dead", "2S 9H"), "Eve": Entry("dead", "KD"),
-                                    "Fay": Entry("dead", "5C 5D"), "Gus": Entry("hu")})
-        services.record_round(two, {"Ann": Entry("tien_hu", "AS 2S 3S 4H 4D 4C JK"),
-                                    "Eve": Entry("dead"), "Fay": Entry("dead"),
-                                    "Gus": Entry("dead")})
-        services.record_round(two, {"Ann": Entry("dead", "QS"), "Eve": Entry("dead", "3H 8C"),
-                                    "Fay": Entry("dead", "JK"), "Gus": Entry("dead", "10D")})
-        services.delete_round(two.rounds[0])
+        services.record_round(services.Change.to(two),
+                              {"Ann": Entry("dead", "2S 9H"), "Eve": Entry("dead", "KD"),
+                               "Fay": Entry("dead", "5C 5D"), "Gus": Entry("hu")})
+        services.record_round(services.Change.to(two),
+                              {"Ann": Entry("tien_hu", "AS 2S 3S 4H 4D 4C JK"),
+                               "Eve": Entry("dead"), "Fay": Entry("dead"),
+                               "Gus": Entry("dead")})
+        services.record_round(services.Change.to(two),
+                              {"Ann": Entry("dead", "QS"), "Eve": Entry("dead", "3H 8C"),
+                               "Fay": Entry("dead", "JK"), "Gus": Entry("dead", "10D")})
+        services.delete_round(services.Change.to(two), two.rounds[0])
         deletion = db.session.scalar(sa.select(AuditEvent).where(
             AuditEvent.session_id == two.id, AuditEvent.action == "round.delete"))
-        services.restore_round(two, deletion)
+        services.restore_round(services.Change.to(two), deletion)
         fay = next(seat.player for seat in two.seats if seat.player.name == "Fay")
-        services.leave_session(two, fay.id)
-        services.join_session(two, "Hal", 1)
-        services.record_round(two, {"Ann": Entry("dead", "2C"), "Eve": Entry("hu"),
-                                    "Gus": Entry("dead", "7S 9S"), "Hal": Entry("dead", "KC KH")})
+        services.leave_session(services.Change.to(two), fay.id)
+        services.join_session(services.Change.to(two), "Hal", 1)
+        services.record_round(services.Change.to(two),
+                              {"Ann": Entry("dead", "2C"), "Eve": Entry("hu"),
+                               "Gus": Entry("dead", "7S 9S"), "Hal": Entry("dead", "KC KH")})
 
         three = services.start_session(
-            group, ["Ann", "Bob"], dataclasses.replace(HouseRules.penang(), scheme="per_point",
-                                                       point_cents=5), first_dealer="Bob")
-        services.record_round(three, {"Ann": Entry("dead", "KS"), "Bob": Entry("dead", "2H 3C")})
-        services.record_round(three, {"Ann": Entry("hu"), "Bob": Entry("dead", "9D")})
+            services.Change(group), ["Ann", "Bob"],
+            dataclasses.replace(HouseRules.penang(), scheme="per_point", point_cents=5),
+            first_dealer="Bob")
+        services.record_round(services.Change.to(three),
+                              {"Ann": Entry("dead", "KS"), "Bob": Entry("dead", "2H 3C")})
+        services.record_round(services.Change.to(three),
+                              {"Ann": Entry("hu"), "Bob": Entry("dead", "9D")})
         for plan in services.settlement(three):
             t = plan.transfer
-            services.set_paid(three, t.payer.id, t.payee.id, t.cents, True)
-        services.end_session(three)
+            services.set_paid(services.Change.to(three), t.payer.id, t.payee.id, t.cents, True)
+        services.end_session(services.Change.to(three))

@@ -62,16 +62,16 @@ def build_world(name: str, passphrase: str, players: list[str]) -> World:
     deletion to restore), a paid transfer and a share link. Needs an app context."""
     group = services.create_group(name, passphrase)
     letters = dict(zip("ABCD", players, strict=False))  # Beta has no D
-    game = services.start_session(group, players, EXAMPLE_RULES, first_dealer=players[-1],
-                                  device="Setup phone")
+    game = services.start_session(services.Change(group, device="Setup phone"),
+                                  players, EXAMPLE_RULES, first_dealer=players[-1])
     for example in (EXAMPLE_1, EXAMPLE_2):
-        services.record_round(game, {letters[k]: e for k, e in example.items() if k in letters},
-                              device="Setup phone")
-    services.delete_round(game.rounds[-1], device="Setup phone")
+        services.record_round(services.Change.to(game, device="Setup phone"),
+                              {letters[k]: e for k, e in example.items() if k in letters})
+    services.delete_round(services.Change.to(game, device="Setup phone"), game.rounds[-1])
     transfer = services.settlement(game)[0].transfer
-    services.set_paid(game, transfer.payer.id, transfer.payee.id, transfer.cents, True,
-                      device="Setup phone")
-    link = services.create_share_link(game, device="Setup phone")
+    services.set_paid(services.Change.to(game, device="Setup phone"),
+                      transfer.payer.id, transfer.payee.id, transfer.cents, True)
+    link = services.create_share_link(services.Change.to(game, device="Setup phone"))
     round_ = game.rounds[0]
 
     def first(model, *where) -> int:

@@ -20,26 +20,28 @@ from tests.web.helpers import text
 
 def every_kind_of_change(session: GameSession) -> None:
     """Every action the app records, on ``session`` and its group."""
-    services.record_round(session, EXAMPLE_1)
-    services.record_round(session, EXAMPLE_2)
-    services.edit_round(session.rounds[0], EXAMPLE_2)
-    services.delete_round(session.rounds[1])
+    services.record_round(services.Change.to(session), EXAMPLE_1)
+    services.record_round(services.Change.to(session), EXAMPLE_2)
+    services.edit_round(services.Change.to(session), session.rounds[0], EXAMPLE_2)
+    services.delete_round(services.Change.to(session), session.rounds[1])
     deletion = db.session.scalars(sa.select(AuditEvent).where(
         AuditEvent.action == Action.ROUND_DELETE)).one()
-    services.restore_round(session, deletion)
-    services.join_session(session, "Eve", 1)
+    services.restore_round(services.Change.to(session), deletion)
+    services.join_session(services.Change.to(session), "Eve", 1)
     eve = db.session.scalar(sa.select(Player.id).where(Player.name == "Eve"))
-    services.leave_session(session, eve)
+    services.leave_session(services.Change.to(session), eve)
     transfer = services.settlement(session)[0].transfer
     for paid in (True, False):
-        services.set_paid(session, transfer.payer.id, transfer.payee.id, transfer.cents, paid)
-    services.change_house_rules(session, HouseRules.penang(), "SGD")
-    services.revoke_share_link(services.create_share_link(session))
-    services.end_session(session)
-    services.reopen_session(session)
-    services.rename_player(session.seats[0].player, "Ah Seng")
-    services.set_timezone(session.group, "Asia/Singapore")
-    services.set_passphrase(session.group, "another long passphrase")
+        services.set_paid(services.Change.to(session),
+                          transfer.payer.id, transfer.payee.id, transfer.cents, paid)
+    services.change_house_rules(services.Change.to(session), HouseRules.penang(), "SGD")
+    link = services.create_share_link(services.Change.to(session))
+    services.revoke_share_link(services.Change.to(session), link)
+    services.end_session(services.Change.to(session))
+    services.reopen_session(services.Change.to(session))
+    services.rename_player(services.Change(session.group), session.seats[0].player, "Ah Seng")
+    services.set_timezone(services.Change(session.group), "Asia/Singapore")
+    services.set_passphrase(services.Change(session.group), "another long passphrase")
 
 
 def test_what_the_services_write_reads_back_as_its_payload(table):

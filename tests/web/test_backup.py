@@ -130,8 +130,10 @@ def test_the_json_export_is_a_download_of_everything(client, evenings):
 
 def test_the_json_export_reads_a_fixed_number_of_statements(app, client):
     with app.app_context():
-        session = services.start_session(the_group(), ["Ann", "Bob"], HouseRules.penang())
-        services.record_round(session, {"Ann": Entry("hu"), "Bob": Entry("dead", "9D")})
+        session = services.start_session(services.Change(the_group()),
+                                         ["Ann", "Bob"], HouseRules.penang())
+        services.record_round(services.Change.to(session),
+                              {"Ann": Entry("hu"), "Bob": Entry("dead", "9D")})
     with statements(app) as few:
         client.get("/group/export.json")
     build_evenings(app)
@@ -143,7 +145,7 @@ def test_the_json_export_reads_a_fixed_number_of_statements(app, client):
 def test_another_groups_export_holds_none_of_ours(app, evenings):
     with app.app_context():
         other = services.create_group("Other table", "another passphrase")
-        services.start_session(other, ["Zed", "Yan"], HouseRules.penang())
+        services.start_session(services.Change(other), ["Zed", "Yan"], HouseRules.penang())
         stranger = signed_in_client(app, other)
     text = stranger.get("/group/export.json").text
     document = json.loads(text)
@@ -194,11 +196,12 @@ def test_a_sessions_csv_holds_that_session_only(app, client, evenings):
 
 def test_csv_text_that_a_spreadsheet_would_run_is_escaped(app, client):
     with app.app_context():
-        session = services.start_session(the_group(), ["=1+2", "@x", "Bo"],
+        session = services.start_session(services.Change(the_group()), ["=1+2", "@x", "Bo"],
                                          HouseRules.penang(), first_dealer="Bo",
                                          currency="-RM")
-        services.record_round(session, {"=1+2": Entry("dead", "KS QH"), "@x": Entry("hu"),
-                                        "Bo": Entry("dead", "2C")})
+        services.record_round(services.Change.to(session),
+                              {"=1+2": Entry("dead", "KS QH"), "@x": Entry("hu"),
+                               "Bo": Entry("dead", "2C")})
     _header, *rows = csv_rows(client.get("/group/export.csv"))
     players = {row[5]: row for row in rows}
     assert set(players) == {"'=1+2", "'@x", "Bo"}
@@ -281,9 +284,9 @@ def test_a_round_can_be_added_to_an_imported_open_session(app, anonymous, export
         group = services.find_group("Back again")
         session = db.session.scalars(sa.select(GameSession).where(
             GameSession.group_id == group.id, GameSession.ended_at.is_(None))).one()
-        assert services.record_round(session, {
+        assert services.record_round(services.Change.to(session, seen=session.version), {
             "Ann": Entry("dead", "3C"), "Eve": Entry("dead", "8H"), "Gus": Entry("hu"),
-            "Hal": Entry("dead", "QD")}, version=session.version) == 5
+            "Hal": Entry("dead", "QD")}) == 5
 
 
 # Import: refused

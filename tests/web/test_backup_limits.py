@@ -376,7 +376,7 @@ def test_an_import_that_fails_while_writing_writes_nothing_and_says_so(
     def locked(*where):
         raise sa.exc.OperationalError("UPDATE seat …", {}, Exception("database is locked"))
 
-    monkeypatch.setattr(services.bulk, "_total_seats_in_bulk", locked)
+    monkeypatch.setattr(services.bulk, "total_seats_in_bulk", locked)
     rows = group_rows(app)
     response = post_import(anonymous, body_of(evenings))
     assert response.status_code == 503

@@ -37,8 +37,8 @@ def game(session_id):
 
 def record(session_id, *rounds, device="Mei's phone"):
     for entries in rounds:
-        services.record_round(game(session_id), {n: Entry(*e) for n, e in entries.items()},
-                              device=device)
+        services.record_round(services.Change.to(game(session_id), device=device),
+                              {n: Entry(*e) for n, e in entries.items()})
 
 
 def state(session_id):
@@ -80,18 +80,19 @@ def changes_page(client, session_id, page=None):
 def test_the_page_lists_each_kind_of_change_with_its_phone(client, sid):
     record(sid, TYPED_1, TYPED_2)
     table = game(sid)
-    services.edit_round(table.rounds[0], {**ROUND_1, "D": Entry("dead", "2H")}, device="Raj")
-    services.delete_round(game(sid).rounds[1], device="")
-    services.join_session(game(sid), "Eve", 2, device="Kitchen tablet")
-    services.leave_session(game(sid), db.session.scalar(
-        sa.select(Player.id).where(Player.name == "Eve")), device="Ann's")
+    services.edit_round(services.Change.to(table, device="Raj"),
+                        table.rounds[0], {**ROUND_1, "D": Entry("dead", "2H")})
+    services.delete_round(services.Change.to(game(sid), device=""), game(sid).rounds[1])
+    services.join_session(services.Change.to(game(sid), device="Kitchen tablet"), "Eve", 2)
+    services.leave_session(services.Change.to(game(sid), device="Ann's"), db.session.scalar(
+        sa.select(Player.id).where(Player.name == "Eve")))
     transfer = services.settlement(game(sid))[0].transfer
-    services.set_paid(game(sid), transfer.payer.id, transfer.payee.id, transfer.cents, True,
-                      device="Raj")
-    services.set_paid(game(sid), transfer.payer.id, transfer.payee.id, transfer.cents, False,
-                      device="Raj")
-    services.end_session(game(sid), device="Raj")
-    services.reopen_session(game(sid), device="Raj")
+    services.set_paid(services.Change.to(game(sid), device="Raj"),
+                      transfer.payer.id, transfer.payee.id, transfer.cents, True)
+    services.set_paid(services.Change.to(game(sid), device="Raj"),
+                      transfer.payer.id, transfer.payee.id, transfer.cents, False)
+    services.end_session(services.Change.to(game(sid), device="Raj"))
+    services.reopen_session(services.Change.to(game(sid), device="Raj"))
 
     status, html = changes_page(client, sid)
     assert status == 200
@@ -118,9 +119,10 @@ def test_the_page_lists_each_kind_of_change_with_its_phone(client, sid):
 
 def test_house_rules_and_share_links_are_listed_too(client, sid):
     record(sid, TYPED_1)
-    services.change_house_rules(game(sid), HouseRules.penang(), "SGD", device="Raj")
-    link = services.create_share_link(game(sid), device="Mei")
-    services.revoke_share_link(link, device="")
+    services.change_house_rules(services.Change.to(game(sid), device="Raj"),
+                                HouseRules.penang(), "SGD")
+    link = services.create_share_link(services.Change.to(game(sid), device="Mei"))
+    services.revoke_share_link(services.Change.to(link.session, device=""), link)
     html = changes_page(client, sid)[1]
     titles = re.findall(r"<h2>(.*?)</h2>", html)
     assert titles[:3] == ["Share link revoked", "Share link made", "House rules changed"]
@@ -144,7 +146,8 @@ def test_a_round_shows_each_players_outcome_cards_points_and_money(client, sid):
 
 def test_an_edit_shows_who_changed_before_and_after(client, sid):
     record(sid, TYPED_1)
-    services.edit_round(game(sid).rounds[0], {**ROUND_1, "D": Entry("dead", "2H")}, device="Raj")
+    services.edit_round(services.Change.to(game(sid), device="Raj"),
+                        game(sid).rounds[0], {**ROUND_1, "D": Entry("dead", "2H")})
     html = changes_page(client, sid)[1]
     edit = html.split("<h2>Round 1 edited</h2>")[1].split("</ul>")[0]
     d = edit.split("<strong>D</strong>")[1].split("</li>")[0]
@@ -168,7 +171,8 @@ def test_the_changes_are_paged_fifteen_at_a_time(client, sid):
     record(sid, TYPED_1)
     transfer = services.settlement(game(sid))[0].transfer
     for paid in [True, False] * 8:  # 16 more changes: 18 in all
-        services.set_paid(game(sid), transfer.payer.id, transfer.payee.id, transfer.cents, paid)
+        services.set_paid(services.Change.to(game(sid)),
+                          transfer.payer.id, transfer.payee.id, transfer.cents, paid)
     status, first = changes_page(client, sid)
     assert status == 200 and first.count('class="changes-item"') == 15
     assert "Page 1 of 2" in first and f'href="/sessions/{sid}/changes?page=2"' in first
@@ -183,9 +187,9 @@ def test_the_page_takes_a_fixed_number_of_statements(app, client, sid):
     record(sid, TYPED_1)
     few = count_statements(app, client, f"/sessions/{sid}/changes")
     record(sid, TYPED_2, TYPED_3, TYPED_1)
-    services.delete_round(game(sid).rounds[0])
-    services.delete_round(game(sid).rounds[0])
-    services.restore_round(game(sid), db.session.scalar(
+    services.delete_round(services.Change.to(game(sid)), game(sid).rounds[0])
+    services.delete_round(services.Change.to(game(sid)), game(sid).rounds[0])
+    services.restore_round(services.Change.to(game(sid)), db.session.scalar(
         sa.select(AuditEvent).where(AuditEvent.action == "round.delete")))
     many = count_statements(app, client, f"/sessions/{sid}/changes")
     assert few == many <= 8
@@ -195,11 +199,12 @@ def test_a_page_of_six_players_rounds_stays_under_60_kb_with_its_css_and_js(clie
     names = ["Annabel", "Bartholomew", "Catherine", "Dan", "Eve", "Fong"]
     hands = ["AS 3H 5D 7C 9S JH KD 2C", "4S 6H 8D 10C QS AH 3D", "5C 7S 9H JD KC 2S",
              "4H 6D 8C 10S", "QH AD 3C 5S 7H 9D JC", "KH 2D 4C 6S 8H 10D QC"]
-    session = services.start_session(our_group, names, HouseRules.penang(), first_dealer="Dan")
+    session = services.start_session(services.Change(our_group),
+                                     names, HouseRules.penang(), first_dealer="Dan")
     for winner in names * 3:
         entries = {n: Entry("hu") if n == winner else Entry("dead", h)
                    for n, h in zip(names, hands, strict=True)}
-        services.record_round(session, entries)
+        services.record_round(services.Change.to(session), entries)
     page = client.get(f"/sessions/{session.id}/changes")
     assert page.data.count(b'class="changes-item"') == 15
     assert page_weight(page.data) < 60_000
@@ -233,7 +238,7 @@ def test_restore_puts_the_round_back_at_its_number_and_rescores(client, sid):
 
 def test_restoring_twice_is_refused(client, sid):
     record(sid, TYPED_1, TYPED_2)
-    services.delete_round(game(sid).rounds[1])
+    services.delete_round(services.Change.to(game(sid)), game(sid).rounds[1])
     action, data = restore_forms(changes_page(client, sid)[1])[2]
     assert client.post(action, data=data).status_code == 302
     # Another form (a new key), on a page that was current: the same POST is test_once's.
@@ -247,7 +252,7 @@ def test_restoring_twice_is_refused(client, sid):
 
 def test_a_stale_restore_shows_why_on_the_changes_page(client, sid):
     record(sid, TYPED_1, TYPED_2)
-    services.delete_round(game(sid).rounds[1])
+    services.delete_round(services.Change.to(game(sid)), game(sid).rounds[1])
     action, data = restore_forms(changes_page(client, sid)[1])[2]
     record(sid, TYPED_3)  # meanwhile, from another phone
     before = written()
@@ -262,9 +267,9 @@ def test_a_stale_restore_shows_why_on_the_changes_page(client, sid):
 
 def test_a_finished_session_must_be_reopened_to_restore(client, sid):
     record(sid, TYPED_1, TYPED_2)
-    services.delete_round(game(sid).rounds[0])
+    services.delete_round(services.Change.to(game(sid)), game(sid).rounds[0])
     action, data = restore_forms(changes_page(client, sid)[1])[1]
-    services.end_session(game(sid))
+    services.end_session(services.Change.to(game(sid)))
     html = changes_page(client, sid)[1]
     assert restore_forms(html) == {}
     assert "To restore this round, reopen the session from its scoreboard first." in html
@@ -277,16 +282,19 @@ def test_a_finished_session_must_be_reopened_to_restore(client, sid):
 
 def test_another_groups_or_sessions_event_is_404(app, client, sid, our_group):
     record(sid, TYPED_1, TYPED_2)
-    services.delete_round(game(sid).rounds[0])
+    services.delete_round(services.Change.to(game(sid)), game(sid).rounds[0])
     ours = db.session.scalar(sa.select(AuditEvent.id).where(AuditEvent.action == "round.delete"))
     other_group = services.create_group("Other table", "another passphrase")
-    theirs = services.start_session(other_group, list("WXYZ"), examples.EXAMPLE_RULES,
+    theirs = services.start_session(services.Change(other_group),
+                                    list("WXYZ"), examples.EXAMPLE_RULES,
                                     first_dealer="Z")
-    services.record_round(theirs, dict(zip("WXYZ", ROUND_1.values(), strict=True)))
-    services.delete_round(theirs.rounds[0])
+    services.record_round(services.Change.to(theirs),
+                          dict(zip("WXYZ", ROUND_1.values(), strict=True)))
+    services.delete_round(services.Change.to(theirs), theirs.rounds[0])
     their_deletion = db.session.scalar(sa.select(AuditEvent.id).where(
         AuditEvent.action == "round.delete", AuditEvent.session_id == theirs.id))
-    sibling = services.start_session(our_group, list("ABC"), examples.EXAMPLE_RULES,
+    sibling = services.start_session(services.Change(our_group),
+                                     list("ABC"), examples.EXAMPLE_RULES,
                                      first_dealer="A")
     their_id, sibling_id = theirs.id, sibling.id
     data = dict(restore_forms(changes_page(client, sid)[1])[1][1])
@@ -346,7 +354,7 @@ def test_a_change_that_added_no_round_keeps_the_number(client, sid):
     base = f"/sessions/{sid}/rounds"
     record(sid, TYPED_1)
     page = text(client.get(f"{base}/new"))
-    services.join_session(game(sid), "Eve", 4, device="Raj")
+    services.join_session(services.Change.to(game(sid), device="Raj"), "Eve", 4)
     response = client.post(f"{base}/new", data=filled(page, TYPED_2))
     html = text(response)
     assert response.status_code == 409
@@ -364,8 +372,8 @@ def test_a_save_that_loses_the_race_in_the_service_is_refused_the_same_way(
     record(sid, TYPED_1)
     new_page, edit_page = text(client.get(f"{base}/new")), text(client.get(f"{base}/1/edit"))
     transfer = services.settlement(game(sid))[0].transfer
-    services.set_paid(game(sid), transfer.payer.id, transfer.payee.id, transfer.cents, True,
-                      device="Raj")
+    services.set_paid(services.Change.to(game(sid), device="Raj"),
+                      transfer.payer.id, transfer.payee.id, transfer.cents, True)
     # The pages' checks (services.check_version) see no change; record_round's
     # and edit_round's own do.
     monkeypatch.setattr(services, "check_version", lambda *args, **kwargs: None)
@@ -382,8 +390,8 @@ def test_a_stale_edit_lists_the_other_edit_and_keeps_the_typing(client, sid):
     base = f"/sessions/{sid}/rounds"
     record(sid, TYPED_1)
     page = text(client.get(f"{base}/1/edit"))
-    services.edit_round(game(sid).rounds[0], {**ROUND_1, "C": Entry("dead", "3D 4D 9C")},
-                        device="Raj")
+    services.edit_round(services.Change.to(game(sid), device="Raj"),
+                        game(sid).rounds[0], {**ROUND_1, "C": Entry("dead", "3D 4D 9C")})
     before = written()
     response = client.post(f"{base}/1/edit", data=filled(page, {"D": ("dead", "2H")}))
     html = text(response)
@@ -410,7 +418,7 @@ def test_an_edit_follows_its_round_when_an_earlier_one_is_deleted(client, sid):
     base = f"/sessions/{sid}/rounds"
     record(sid, TYPED_1, TYPED_2, TYPED_3)
     page = text(client.get(f"{base}/2/edit"))
-    services.delete_round(game(sid).rounds[0], device="Raj")
+    services.delete_round(services.Change.to(game(sid), device="Raj"), game(sid).rounds[0])
     response = client.post(f"{base}/2/edit", data=filled(page, {"D": ("dead", "KS")}))
     html = text(response)
     assert response.status_code == 409
@@ -428,7 +436,7 @@ def test_an_edit_of_a_round_deleted_meanwhile_is_refused_with_a_way_back(client,
     base = f"/sessions/{sid}/rounds"
     record(sid, TYPED_1, TYPED_2)
     page = text(client.get(f"{base}/2/edit"))
-    services.delete_round(game(sid).rounds[1], device="Raj")
+    services.delete_round(services.Change.to(game(sid), device="Raj"), game(sid).rounds[1])
     before = written()
     response = client.post(f"{base}/2/edit", data=filled(page, {"D": ("dead", "KS")}))
     html = text(response)
@@ -444,7 +452,7 @@ def test_a_stale_delete_is_refused_and_deletes_nothing(client, sid):
     base = f"/sessions/{sid}/rounds"
     record(sid, TYPED_1, TYPED_2)
     page = text(client.get(f"{base}/2"))
-    services.delete_round(game(sid).rounds[0], device="Raj")
+    services.delete_round(services.Change.to(game(sid), device="Raj"), game(sid).rounds[0])
     before = written()
     response = client.post(f"{base}/2/delete", data=form_values(page))
     html = text(response)
@@ -482,7 +490,7 @@ def test_a_session_ended_meanwhile_says_so_with_the_change(client, sid):
     base = f"/sessions/{sid}/rounds"
     record(sid, TYPED_1)
     page = text(client.get(f"{base}/1/edit"))
-    services.end_session(game(sid), device="Raj")
+    services.end_session(services.Change.to(game(sid), device="Raj"))
     response = client.post(f"{base}/1/edit", data=filled(page, {"D": ("dead", "KS")}))
     html = text(response)
     assert response.status_code == 409
@@ -492,7 +500,7 @@ def test_a_session_ended_meanwhile_says_so_with_the_change(client, sid):
 
 def test_a_restore_without_its_csrf_token_is_refused(client, sid):
     record(sid, TYPED_1)
-    services.delete_round(game(sid).rounds[0])
+    services.delete_round(services.Change.to(game(sid)), game(sid).rounds[0])
     action, data = restore_forms(changes_page(client, sid)[1])[1]
     before = written()
     response = client.post(action, data={"version": data["version"]})

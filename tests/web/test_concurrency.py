@@ -45,7 +45,7 @@ def served(tmp_path_factory):
     """The app on a free port, with the tests' group and a session of players A to D."""
     with fresh_app(tmp_path_factory.mktemp("race")) as app:
         with app.app_context():
-            game = services.start_session(the_group(), list("ABCD"), EXAMPLE_RULES,
+            game = services.start_session(services.Change(the_group()), list("ABCD"), EXAMPLE_RULES,
                                           first_dealer="D")
             session_id = game.id
             names = {p.id: p.name for p in db.session.scalars(sa.select(Player))}
@@ -142,7 +142,8 @@ def test_a_round_saved_while_the_page_loads_is_a_conflict(app, group):
     """The race above made certain: another phone's round is saved after this
     request has read the session's version but before it reads its rounds."""
     with app.app_context():
-        game = services.start_session(db.session.get(Group, group.id), list("ABCD"),
+        game = services.start_session(services.Change(db.session.get(Group, group.id)),
+                                      list("ABCD"),
                                       EXAMPLE_RULES, first_dealer="D")
         session_id, names = game.id, {p.id: p.name for p in db.session.scalars(sa.select(Player))}
         engine = db.engine
@@ -157,7 +158,8 @@ def test_a_round_saved_while_the_page_loads_is_a_conflict(app, group):
         saved.append(True)
         with app.app_context():  # the other phone's request, with a connection of its own
             other = db.session.get(GameSession, session_id)
-            services.record_round(other, EXAMPLE_1, device="Quick phone", version=other.version)
+            services.record_round(
+                services.Change.to(other, device="Quick phone", seen=other.version), EXAMPLE_1)
 
     event.listen(engine, "before_cursor_execute", another_phone_saves_now)
     try:

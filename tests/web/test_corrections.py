@@ -30,7 +30,7 @@ def last_event(action):
 
 def test_new_house_rules_rescore_every_round_and_keep_who_dealt(table):
     for example in (EXAMPLE_1, EXAMPLE_2, EXAMPLE_3):
-        services.record_round(table, example)
+        services.record_round(services.Change.to(table), example)
     dealt = dealers(table)
     orders = [[e.player.name for e in sorted(r.entries, key=lambda e: e.turn)]
               for r in table.rounds]
@@ -39,7 +39,8 @@ def test_new_house_rules_rescore_every_round_and_keep_who_dealt(table):
     before = [net_by_name(r) for r in table.rounds]
     version = table.version
 
-    services.change_house_rules(table, doubled, "SGD", device="Mei's phone", version=version)
+    services.change_house_rules(services.Change.to(table, device="Mei's phone", seen=version),
+                                doubled, "SGD")
 
     assert table.rules == doubled and table.currency == "SGD"
     assert dealers(table) == dealt
@@ -58,11 +59,12 @@ def test_new_house_rules_rescore_every_round_and_keep_who_dealt(table):
 
 
 def test_rules_a_round_breaks_are_refused_and_nothing_changes(table):
-    services.record_round(table, {**EXAMPLE_1, "A": Entry("dead", "JK JK JK 7H")})
+    services.record_round(services.Change.to(table),
+                          {**EXAMPLE_1, "A": Entry("dead", "JK JK JK 7H")})
     no_jokers = dataclasses.replace(EXAMPLE_RULES, jokers=2)
     version = table.version
     with pytest.raises(services.ServiceError, match="Round 1 can't be scored"):
-        services.change_house_rules(table, no_jokers, "RM", version=version)
+        services.change_house_rules(services.Change.to(table, seen=version), no_jokers, "RM")
     db.session.rollback()
     assert table.rules == EXAMPLE_RULES and table.version == version
     assert last_event("session.rules") is None
@@ -70,15 +72,16 @@ def test_rules_a_round_breaks_are_refused_and_nothing_changes(table):
 
 def test_stale_rules_change_is_a_conflict(table):
     version = table.version
-    services.record_round(table, EXAMPLE_1)
+    services.record_round(services.Change.to(table), EXAMPLE_1)
     with pytest.raises(services.Conflict):
-        services.change_house_rules(table, EXAMPLE_RULES, "RM", version=version)
+        services.change_house_rules(services.Change.to(table, seen=version), EXAMPLE_RULES, "RM")
 
 
 def test_a_rename_shows_everywhere_and_is_on_record(table):
-    services.record_round(table, EXAMPLE_1)
+    services.record_round(services.Change.to(table), EXAMPLE_1)
     player = table.seats[0].player
-    services.rename_player(player, "  Ah   Seng ", device="Ann's phone")
+    services.rename_player(services.Change(table.group, device="Ann's phone"), player,
+                           "  Ah   Seng ")
     assert player.name == "Ah Seng"
     assert next(s.player.name for s in table.seats) == "Ah Seng"
     event = last_event("player.rename")
@@ -91,16 +94,17 @@ def test_a_rename_shows_everywhere_and_is_on_record(table):
 def test_a_rename_to_a_taken_or_bad_name_is_refused(table, name, message):
     player = table.seats[0].player
     with pytest.raises(services.ServiceError, match=message):
-        services.rename_player(player, name)
+        services.rename_player(services.Change(table.group), player, name)
     db.session.rollback()
     assert player.name == "A"
 
 
 def test_a_rename_to_a_taken_name_in_other_letters_is_refused(table):
-    services.start_session(the_group(), ["Élise", "A"], HouseRules.penang(), first_dealer="A")
+    services.start_session(services.Change(the_group()),
+                           ["Élise", "A"], HouseRules.penang(), first_dealer="A")
     player = table.seats[1].player
     with pytest.raises(services.ServiceError, match="called élise already"):
-        services.rename_player(player, "élise")
+        services.rename_player(services.Change(table.group), player, "élise")
     db.session.rollback()
     assert player.name == "B"
 
@@ -109,10 +113,10 @@ def test_two_renames_to_one_name_at_once_keep_one(table, monkeypatch):
     """Another phone renamed a player "Casey" just after this one checked the
     group's names: the database refuses the twin, and the phone is told."""
     other, player = table.seats[0].player, table.seats[1].player
-    services.rename_player(other, "Casey")
+    services.rename_player(services.Change(table.group), other, "Casey")
     monkeypatch.setattr(services.sessions, "group_players", lambda group_id: [])
     with pytest.raises(services.ServiceError, match="called casey already"):
-        services.rename_player(player, "casey")
+        services.rename_player(services.Change(table.group), player, "casey")
     assert db.session.get(type(player), player.id).name == "B"
     assert db.session.scalar(sa.select(sa.func.count()).select_from(AuditEvent).where(
         AuditEvent.action == "player.rename")) == 1
@@ -145,15 +149,15 @@ def deleted_round_event(session):
 
 
 def test_a_round_deleted_before_a_rename_is_restored_to_the_renamed_player(table):
-    services.record_round(table, EXAMPLE_1)
-    services.record_round(table, EXAMPLE_2)
+    services.record_round(services.Change.to(table), EXAMPLE_1)
+    services.record_round(services.Change.to(table), EXAMPLE_2)
     money = net_by_name(table.rounds[0])
-    services.delete_round(table.rounds[0])
+    services.delete_round(services.Change.to(table), table.rounds[0])
     player = table.seats[0].player
-    services.rename_player(player, "Ah Seng")
-    services.rename_player(player, "Seng")
+    services.rename_player(services.Change(table.group), player, "Ah Seng")
+    services.rename_player(services.Change(table.group), player, "Seng")
 
-    restored = services.restore_round(table, deleted_round_event(table))
+    restored = services.restore_round(services.Change.to(table), deleted_round_event(table))
 
     assert restored.number == 1 and [r.number for r in table.rounds] == [1, 2]
     assert net_by_name(restored) == {("Seng" if n == "A" else n): c for n, c in money.items()}
@@ -167,8 +171,8 @@ def test_a_round_deleted_before_a_rename_is_restored_to_the_renamed_player(table
     lambda kept: kept.update(entries="A"),
 ])
 def test_a_damaged_record_of_a_deleted_round_is_refused_cleanly(table, damage):
-    services.record_round(table, EXAMPLE_1)
-    services.delete_round(table.rounds[0])
+    services.record_round(services.Change.to(table), EXAMPLE_1)
+    services.delete_round(services.Change.to(table), table.rounds[0])
     event = deleted_round_event(table)
     kept = json.loads(json.dumps(event.before))
     damage(kept)
@@ -176,7 +180,7 @@ def test_a_damaged_record_of_a_deleted_round_is_refused_cleanly(table, damage):
     db.session.commit()
     version = table.version
     with pytest.raises(services.ServiceError):
-        services.restore_round(table, event)
+        services.restore_round(services.Change.to(table), event)
     db.session.rollback()
     assert table.rounds == [] and table.version == version
 
@@ -188,7 +192,7 @@ def rules_form(client, session_id):
 
 
 def test_the_rules_page_rescores_the_session(client, table):
-    services.record_round(table, EXAMPLE_2)
+    services.record_round(services.Change.to(table), EXAMPLE_2)
     fields = rules_form(client, table.id)
     assert fields["unit_cents"] == "1.00" and fields["tiers"] == "0 1 2 3"
     assert fields["no_passport_last"] == "y" and fields["direction"] == "clockwise"
@@ -204,7 +208,7 @@ def test_the_rules_page_rescores_the_session(client, table):
 
 def test_a_stale_rules_page_is_refused_and_keeps_what_was_typed(client, table):
     fields = rules_form(client, table.id)
-    services.record_round(table, EXAMPLE_1)
+    services.record_round(services.Change.to(table), EXAMPLE_1)
     response = client.post(f"/sessions/{table.id}/rules", data={**fields, "hu_cents": "9.00"})
     assert response.status_code == 409
     assert "changed from another phone" in response.text
@@ -216,7 +220,8 @@ def test_a_stale_rules_page_is_refused_and_keeps_what_was_typed(client, table):
 
 
 def test_rules_a_round_breaks_are_shown_with_the_reason(client, table):
-    services.record_round(table, {**EXAMPLE_1, "A": Entry("dead", "JK JK JK 7H")})
+    services.record_round(services.Change.to(table),
+                          {**EXAMPLE_1, "A": Entry("dead", "JK JK JK 7H")})
     fields = rules_form(client, table.id)
     response = client.post(f"/sessions/{table.id}/rules", data={**fields, "jokers": "2"})
     assert response.status_code == 422
@@ -226,6 +231,6 @@ def test_rules_a_round_breaks_are_shown_with_the_reason(client, table):
 
 
 def test_an_ended_session_must_be_reopened_first(client, table):
-    services.end_session(table)
+    services.end_session(services.Change.to(table))
     response = client.get(f"/sessions/{table.id}/rules")
     assert response.status_code == 409 and "Reopen it" in response.text

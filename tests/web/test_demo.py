@@ -195,11 +195,11 @@ def plenty():
 def test_play_has_variety(plenty):
     outcomes = Counter(e.outcome for s in plenty for r in s.rounds for e in r.entries)
     assert outcomes["tien_hu"] >= 1 and outcomes["hu"] > len(plenty)
-    assert {s.rules for s in plenty} == {HouseRules.penang(), HouseRules.rummi()}
+    assert {s.house_rules for s in plenty} == {HouseRules.penang(), HouseRules.rummi()}
     assert any(not seat.active for s in plenty for seat in s.seats)
-    assert any(len(s.seats) > len(s.table) for s in plenty)
+    assert any(len(s.seats) > len(s.first_table) for s in plenty)
     assert any(s.payments for s in plenty)
-    assert {len(s.table) for s in plenty} == {3, 4, 5, 6}
+    assert {len(s.first_table) for s in plenty} == {3, 4, 5, 6}
 
 
 def test_a_tien_hu_hand_melds_completely():

@@ -95,7 +95,7 @@ def test_a_new_passphrase_voids_the_device_cookies_earned_before(app, group):
     phone is a stranger's until it signs in with the new passphrase."""
     former = known_phone(app)
     with app.app_context():
-        services.set_passphrase(services.find_group(GROUP_NAME), NEW_PASSPHRASE)
+        services.set_passphrase(services.Change(services.find_group(GROUP_NAME)), NEW_PASSPHRASE)
     strangers_guess(app, 10, "127.0.0.1")
     assert try_sign_in(former, NEW_PASSPHRASE).status_code == 429
     assert try_sign_in(former, NEW_PASSPHRASE, address="10.66.0.3").status_code == 429

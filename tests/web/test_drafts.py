@@ -167,7 +167,7 @@ def test_the_form_shows_the_hands_entered_and_saving_it_takes_them_away(client, 
 
 def test_a_round_saved_on_one_phone_takes_the_hands_away_too(client, sid):
     send(client, sid, "A", "dead", "QS")
-    services.record_round(game(sid), {n: Entry(*e) for n, e in TYPED_1.items()})
+    services.record_round(services.Change.to(game(sid)), {n: Entry(*e) for n, e in TYPED_1.items()})
     assert db.session.scalar(sa.select(sa.func.count(DraftEntry.id))) == 0
     added = db.session.scalars(sa.select(AuditEvent).where(AuditEvent.action == "round.add")).one()
     # A's hand was saved otherwise: the phone that saved the round entered it
@@ -195,7 +195,7 @@ def test_hands_of_players_who_left_do_not_count(client, sid):
     send(client, sid, "B", "dead", "2S")
     send(client, sid, "C", "dead", "3S")
     b = player_ids()["B"]
-    services.leave_session(game(sid), b)
+    services.leave_session(services.Change.to(game(sid)), b)
     body = state(client, sid)
     assert [p["name"] for p in body["players"]] == ["A", "C", "D"]
     assert send(client, sid, "B", "dead", "4S").status_code == 409
@@ -370,7 +370,7 @@ def test_without_the_setting_the_last_hand_saves_nothing(client, sid):
 def test_another_groups_session_is_a_404(app, client, sid):
     with app.app_context():
         other = services.create_group("Other table", "other passphrase")
-        services.start_session(other, ["X", "Y"], EXAMPLE_RULES, first_dealer="X")
+        services.start_session(services.Change(other), ["X", "Y"], EXAMPLE_RULES, first_dealer="X")
         stranger = signed_in_client(app, other)
     assert stranger.get(f"/sessions/{sid}/draft").status_code == 404
     token = csrf_token(stranger, "/group")
@@ -380,7 +380,8 @@ def test_another_groups_session_is_a_404(app, client, sid):
 
 
 def test_a_player_of_another_group_or_session_is_refused(app, client, sid, our_group):
-    other = services.start_session(our_group, ["A", "Zed"], EXAMPLE_RULES, first_dealer="A")
+    other = services.start_session(services.Change(our_group),
+                                   ["A", "Zed"], EXAMPLE_RULES, first_dealer="A")
     zed = player_ids()["Zed"]
     answer = send_hand(client, sid, zed, "dead", "2S")
     assert answer.status_code == 409
@@ -396,7 +397,7 @@ def test_a_hand_without_its_csrf_token_is_refused(client, sid):
 
 
 def test_a_finished_session_takes_no_hand(client, sid):
-    services.end_session(game(sid))
+    services.end_session(services.Change.to(game(sid)))
     answer = send(client, sid, "A", "dead", "2S", token=csrf_token(client, "/group"))
     assert answer.status_code == 409 and "ended" in answer.get_json()["error"]
     assert state(client, sid)["open"] is False
@@ -510,8 +511,8 @@ def test_a_backup_with_a_bad_entered_by_is_refused(client, anonymous, sid, enter
 
 
 def test_a_phone_on_a_round_whose_number_moved_is_told_so(client, sid):
-    services.record_round(game(sid), {n: Entry(*e) for n, e in TYPED_1.items()})
-    services.delete_round(game(sid).rounds[0])
+    services.record_round(services.Change.to(game(sid)), {n: Entry(*e) for n, e in TYPED_1.items()})
+    services.delete_round(services.Change.to(game(sid)), game(sid).rounds[0])
     answer = send(client, sid, "A", "dead", "2S", number=2)
     assert answer.status_code == 409
     assert answer.get_json()["error"] == (

@@ -27,7 +27,7 @@ def served(tmp_path_factory):
     """The app on a free port, with the tests' group and a session of A to D."""
     with fresh_app(tmp_path_factory.mktemp("draft-race")) as app:
         with app.app_context():
-            game = services.start_session(the_group(), list("ABCD"), EXAMPLE_RULES,
+            game = services.start_session(services.Change(the_group()), list("ABCD"), EXAMPLE_RULES,
                                           first_dealer="D")
             session_id = game.id
             ids = {p.name: p.id for p in db.session.scalars(sa.select(Player))}

@@ -32,17 +32,21 @@ def evenings(app):
     three: A Zed, in play, no rounds
     """
     with app.app_context():
-        one = services.start_session(the_group(), list("ABCD"), RULES, first_dealer="D")
+        one = services.start_session(services.Change(the_group()),
+                                     list("ABCD"), RULES, first_dealer="D")
         for entries in (EXAMPLE_1, EXAMPLE_2, EXAMPLE_3):
-            services.record_round(one, entries)
-        services.end_session(one)
-        two = services.start_session(the_group(), ["A", "B", "Eve"], RULES, first_dealer="A")
-        services.record_round(two, {"A": Entry("tien_hu", TIEN_HU),
-                                    "B": Entry("dead"), "Eve": Entry("dead")})
-        services.record_round(two, {"A": Entry("dead", "KS QS"), "B": Entry("dead", "5S"),
-                                    "Eve": Entry("dead", "2H")})
-        services.end_session(two)
-        three = services.start_session(the_group(), ["A", "Zed"], RULES, first_dealer="A")
+            services.record_round(services.Change.to(one), entries)
+        services.end_session(services.Change.to(one))
+        two = services.start_session(services.Change(the_group()),
+                                     ["A", "B", "Eve"], RULES, first_dealer="A")
+        services.record_round(services.Change.to(two), {"A": Entry("tien_hu", TIEN_HU),
+                                                        "B": Entry("dead"), "Eve": Entry("dead")})
+        services.record_round(services.Change.to(two),
+                              {"A": Entry("dead", "KS QS"), "B": Entry("dead", "5S"),
+                               "Eve": Entry("dead", "2H")})
+        services.end_session(services.Change.to(two))
+        three = services.start_session(services.Change(the_group()),
+                                       ["A", "Zed"], RULES, first_dealer="A")
         ids = {name: player_id(name) for name in ["A", "B", "C", "D", "Eve", "Zed"]}
         ids.update(one=one.id, two=two.id, three=three.id)
         return ids
@@ -52,8 +56,9 @@ def finished_sessions(app, count: int, names=("P", "Q")) -> list[int]:
     with app.app_context():
         ids = []
         for _ in range(count):
-            session = services.start_session(the_group(), list(names), RULES, first_dealer=names[0])
-            services.end_session(session)
+            session = services.start_session(services.Change(the_group()),
+                                             list(names), RULES, first_dealer=names[0])
+            services.end_session(services.Change.to(session))
             ids.append(session.id)
         return ids
 
@@ -73,7 +78,8 @@ def test_long_date():
 
 def test_history_without_finished_sessions(client, app):
     with app.app_context():
-        services.start_session(the_group(), ["A", "B"], RULES, first_dealer="A")  # in play
+        services.start_session(services.Change(the_group()),
+                               ["A", "B"], RULES, first_dealer="A")  # in play
     page = visible_text(client.get("/history"))
     assert "No finished sessions yet" in page
 
@@ -95,11 +101,13 @@ def test_history_lists_finished_sessions_newest_first(client, app, evenings):
 
 def test_history_names_every_top_winner_of_a_tie(client, app):
     with app.app_context():
-        session = services.start_session(the_group(), ["A", "B", "C"], RULES, first_dealer="A")
+        session = services.start_session(services.Change(the_group()),
+                                         ["A", "B", "C"], RULES, first_dealer="A")
         # A and B tie for first at 2 points; C pays 2 units, A and B split it
-        services.record_round(session, {"A": Entry("dead", "2S"), "B": Entry("dead", "2H"),
-                                        "C": Entry("dead", "KS")})
-        services.end_session(session)
+        services.record_round(services.Change.to(session),
+                              {"A": Entry("dead", "2S"), "B": Entry("dead", "2H"),
+                               "C": Entry("dead", "KS")})
+        services.end_session(services.Change.to(session))
     assert "Top: A & B RM 1.00" in visible_text(client.get("/history"))
 
 
@@ -132,8 +140,9 @@ def test_the_player_filter_isolates_names(client, app):
     could reorder the text after it comes between U+2068 and U+2069."""
     bob = "Bob\u202e"
     with app.app_context():
-        services.end_session(services.start_session(the_group(), ["Ann", bob], RULES,
-                                                    first_dealer="Ann"))
+        started = services.start_session(services.Change(the_group()), ["Ann", bob], RULES,
+                                         first_dealer="Ann")
+        services.end_session(services.Change.to(started))
     body = client.get("/history").get_data(as_text=True)
     options = re.findall(r'<option[^>]*value="([^"]*)"[^>]*>([^<]*)</option>', body)
     assert [label for _, label in options] == ["All players", "Ann", f"\u2068{bob}\u2069"]
@@ -213,7 +222,7 @@ def test_session_record(client, app, evenings):
         one = db.session.get(GameSession, evenings["one"])
         plan = services.settlement(one)
         paid = plan[0].transfer
-        services.set_paid(one, paid.payer.id, paid.payee.id, paid.cents, True)
+        services.set_paid(services.Change.to(one), paid.payer.id, paid.payee.id, paid.cents, True)
         plan = services.settlement(one)
         day = long_date(one.started_at, DEFAULT_TIMEZONE)
         transfers = [(s.transfer.payer.name, s.transfer.payee.name, s.transfer.cents, s.paid)
@@ -259,10 +268,12 @@ def test_session_record_with_a_tien_hu(client, evenings):
 
 def test_session_rounds_twenty_at_a_time(client, app):
     with app.app_context():
-        session = services.start_session(the_group(), ["A", "B"], RULES, first_dealer="A")
+        session = services.start_session(services.Change(the_group()),
+                                         ["A", "B"], RULES, first_dealer="A")
         for n in range(23):
-            services.record_round(session, {"A": Entry("dead", "2S"),
-                                            "B": Entry("dead", f"{2 + n % 9}H 10C")})
+            services.record_round(services.Change.to(session),
+                                  {"A": Entry("dead", "2S"),
+                                   "B": Entry("dead", f"{2 + n % 9}H 10C")})
         url = f"/history/sessions/{session.id}"
     first = client.get(url)
     page = visible_text(first)
@@ -282,10 +293,12 @@ def test_a_long_session_page_stays_light(client, app):
     leaving room for the style sheet."""
     hands = ["2S 4H 6D 8C 10S", "3S 5H 7D 9C JS", "4S 6H 8D 10C QS", "5S 7H 9D JC KS"]
     with app.app_context():
-        session = services.start_session(the_group(), list("ABCD"), RULES, first_dealer="A")
+        session = services.start_session(services.Change(the_group()),
+                                         list("ABCD"), RULES, first_dealer="A")
         for i in range(25):  # each round's hands in other seats: no round repeats the last
             entries = map(Entry, ["dead"] * 4, hands[i % 4:] + hands[:i % 4])
-            services.record_round(session, dict(zip("ABCD", entries, strict=True)))
+            services.record_round(services.Change.to(session),
+                                  dict(zip("ABCD", entries, strict=True)))
         url = f"/history/sessions/{session.id}"
     body = client.get(url).get_data()
     assert body.count(b"</b>") == 20 * 4 * 5
@@ -381,11 +394,12 @@ def test_player_without_rounds(client, evenings):
 def test_player_money_by_currency(client, app):
     with app.app_context():
         for currency, winner in (("RM", "A"), ("SGD", "B"), ("SGD", "A")):
-            session = services.start_session(the_group(), ["A", "B"], RULES, first_dealer="A",
-                                              currency=currency)
+            session = services.start_session(services.Change(the_group()),
+                                             ["A", "B"], RULES, first_dealer="A",
+                                             currency=currency)
             loser = "B" if winner == "A" else "A"
-            services.record_round(session, {winner: Entry("dead", "2S"),
-                                            loser: Entry("dead", "KS")})
+            services.record_round(services.Change.to(session), {winner: Entry("dead", "2S"),
+                                                                loser: Entry("dead", "KS")})
         a = player_id("A")
     page = visible_text(client.get(f"/players/{a}"))
     # one unit (1.00) a round; SGD has two sessions so it comes first
@@ -418,9 +432,11 @@ def pages(ids) -> list[str]:
 
 def test_statements_per_page_do_not_grow_with_the_data(client, app):
     with app.app_context():
-        small = services.start_session(the_group(), ["A", "B"], RULES, first_dealer="A")
-        services.record_round(small, {"A": Entry("dead", "2S"), "B": Entry("dead", "KS")})
-        services.end_session(small)
+        small = services.start_session(services.Change(the_group()),
+                                       ["A", "B"], RULES, first_dealer="A")
+        services.record_round(services.Change.to(small),
+                              {"A": Entry("dead", "2S"), "B": Entry("dead", "KS")})
+        services.end_session(services.Change.to(small))
         little = {"A": player_id("A"), "session": small.id}
     before = [count_statements(app, client, url) for url in pages(little)]
 
@@ -431,17 +447,18 @@ def test_statements_per_page_do_not_grow_with_the_data(client, app):
             {"A": Entry("tien_hu", TIEN_HU), "B": Entry("dead"), "C": Entry("dead")},
         ]
         for n in range(14):
-            big = services.start_session(the_group(), ["A", "B", "C", f"X{n}"][: 3 + n % 2], RULES,
+            big = services.start_session(services.Change(the_group()),
+                                         ["A", "B", "C", f"X{n}"][: 3 + n % 2], RULES,
                                          first_dealer="A")
             for k in range(25 if n == 13 else 6):
                 entries = dict(rounds[k % 3])
                 if n % 2:
                     entries[f"X{n}"] = Entry("dead", "9C 9D")
-                services.record_round(big, entries)
+                services.record_round(services.Change.to(big), entries)
             for s in services.settlement(big)[:1]:
-                services.set_paid(big, s.transfer.payer.id, s.transfer.payee.id,
+                services.set_paid(services.Change.to(big), s.transfer.payer.id, s.transfer.payee.id,
                                   s.transfer.cents, True)
-            services.end_session(big)
+            services.end_session(services.Change.to(big))
         much = {"A": player_id("A"), "session": big.id}
     after = [count_statements(app, client, url) for url in pages(much)]
 

@@ -15,13 +15,15 @@ from tests.web.helpers import hand_check, statements
 
 def make_session(app, names=("Ann", "Bob"), rounds=0, ended=False):
     with app.app_context():
-        session = services.start_session(the_group(), list(names), HouseRules.penang(),
+        session = services.start_session(services.Change(the_group()),
+                                         list(names), HouseRules.penang(),
                                          first_dealer=names[0])
         for i in range(rounds):  # each another game: the same twice asks first
-            services.record_round(session, {names[0]: Entry("dead", "5S 5H"),
-                                            names[1]: Entry("dead", f"{10 - i}C")})
+            services.record_round(services.Change.to(session),
+                                  {names[0]: Entry("dead", "5S 5H"),
+                                   names[1]: Entry("dead", f"{10 - i}C")})
         if ended:
-            services.end_session(session)
+            services.end_session(services.Change.to(session))
         return session.id
 
 
@@ -61,10 +63,10 @@ def test_a_left_player_is_listed_only_once_the_session_ends(app, client):
     sid = make_session(app, names=("Ann", "Bob", "Cat"))
     with app.app_context():
         session = db.session.get(GameSession, sid)
-        services.leave_session(session, session.seats[1].player_id)
+        services.leave_session(services.Change.to(session), session.seats[1].player_id)
     assert '<span class="home-players">Ann, Cat</span>' in client.get("/").text
     with app.app_context():
-        services.end_session(db.session.get(GameSession, sid))
+        services.end_session(services.Change.to(db.session.get(GameSession, sid)))
     assert '<span class="home-players">Ann, Bob, Cat</span>' in client.get("/").text
 
 

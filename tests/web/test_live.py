@@ -21,14 +21,16 @@ from tests.web.phones import SAVED, Gunicorn, Phone, serving
 @pytest.fixture
 def game(app, group):
     with app.app_context():
-        game = services.start_session(db.session.merge(group), list("ABCD"), EXAMPLE_RULES,
+        game = services.start_session(services.Change(db.session.merge(group)),
+                                      list("ABCD"), EXAMPLE_RULES,
                                       first_dealer="D")
         return game.id
 
 
 def save_round(app, session_id, device="Mei's phone"):
     with app.app_context():
-        services.record_round(db.session.get(GameSession, session_id), EXAMPLE_1, device=device)
+        game = db.session.get(GameSession, session_id)
+        services.record_round(services.Change.to(game, device=device), EXAMPLE_1)
 
 
 def state_of(app, session_id):

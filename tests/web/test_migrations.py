@@ -71,14 +71,18 @@ def test_seat_totals_are_computed_for_rounds_played_before_0004(app, runner):
     assert runner.invoke(args=["db", "upgrade"]).exit_code == 0
     with app.app_context():
         group = services.create_group("Old table", "an old passphrase")
-        game = services.start_session(group, ["A", "B", "Eve"], EXAMPLE_RULES, first_dealer="A")
-        services.record_round(game, {"A": Entry("tien_hu", TIEN_HU),
-                                     "B": Entry("dead"), "Eve": Entry("dead")})
-        services.record_round(game, {"A": Entry("dead", "KS QS"), "B": Entry("hu"),
-                                     "Eve": Entry("dead", "2H")})
-        services.leave_session(game, game.seats[2].player_id)
-        services.record_round(game, {"A": Entry("dead", "5S"), "B": Entry("dead", "2D")})
-        services.start_session(group, ["A", "Zed"], EXAMPLE_RULES, first_dealer="A")
+        game = services.start_session(services.Change(group),
+                                      ["A", "B", "Eve"], EXAMPLE_RULES, first_dealer="A")
+        services.record_round(services.Change.to(game), {"A": Entry("tien_hu", TIEN_HU),
+                                                         "B": Entry("dead"), "Eve": Entry("dead")})
+        services.record_round(services.Change.to(game),
+                              {"A": Entry("dead", "KS QS"), "B": Entry("hu"),
+                               "Eve": Entry("dead", "2H")})
+        services.leave_session(services.Change.to(game), game.seats[2].player_id)
+        services.record_round(services.Change.to(game),
+                              {"A": Entry("dead", "5S"), "B": Entry("dead", "2D")})
+        services.start_session(services.Change(group),
+                               ["A", "Zed"], EXAMPLE_RULES, first_dealer="A")
         kept = totals()
     assert runner.invoke(args=["db", "downgrade", "0003"]).exit_code == 0
     assert runner.invoke(args=["db", "upgrade"]).exit_code == 0

@@ -73,10 +73,10 @@ def evening(app):
     """A session with Bob's name as above, and a round in which he owes Cat."""
     names = ["Ann", BOB, "Cat", "Dan"]
     with app.app_context():
-        session = services.start_session(the_group(), names, HouseRules.rummi(),
+        session = services.start_session(services.Change(the_group()), names, HouseRules.rummi(),
                                          first_dealer=BOB)
-        services.record_round(session, {BOB if name == "Bob" else name: entry
-                                        for name, entry in NO_HU.items()})
+        services.record_round(services.Change.to(session), {BOB if name == "Bob" else name: entry
+                                                            for name, entry in NO_HU.items()})
         db.session.commit()
         return session.id
 
@@ -115,7 +115,7 @@ def test_the_settle_page_isolates_payer_and_payee(client, evening):
 
 def test_history_and_a_players_page_isolate_names(app, client, evening):
     with app.app_context():
-        services.end_session(db.session.get(GameSession, evening))
+        services.end_session(services.Change.to(db.session.get(GameSession, evening)))
         db.session.commit()
     history = client.get("/history").text
     assert f"<bdi>{BOB}</bdi>" in history

@@ -22,10 +22,10 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def start(app, *rounds) -> int:
     with app.app_context():
-        game = services.start_session(the_group(), list("ABCD"), EXAMPLE_RULES,
+        game = services.start_session(services.Change(the_group()), list("ABCD"), EXAMPLE_RULES,
                                       first_dealer="D")
         for entries in rounds:
-            services.record_round(game, entries)
+            services.record_round(services.Change.to(game), entries)
         return game.id
 
 
@@ -129,7 +129,7 @@ def test_the_shortcut_opens_the_scoreboard_being_played(app, client, anonymous):
     start(app)
     assert client.get("/scoreboard").location == "/sessions/open"  # which one? the list
     with app.app_context():
-        services.end_session(db.session.get(GameSession, first))
+        services.end_session(services.Change.to(db.session.get(GameSession, first)))
     assert client.get("/scoreboard").location == f"/sessions/{first + 1}"
 
 

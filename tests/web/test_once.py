@@ -22,8 +22,8 @@ from scorekeeper.models import (
     Round,
     utcnow,
 )
-from scorekeeper.services import versioning
-from scorekeeper.services.versioning import FORGET_AT_ONCE
+from scorekeeper.services import protocol
+from scorekeeper.services.protocol import FORGET_AT_ONCE
 from scorekeeper.web import once as web_once
 from scorekeeper.web.once import KEY, new_key
 from tests.conftest import signed_in_client, the_group
@@ -47,7 +47,7 @@ def game(session_id: int) -> GameSession:
 
 def record(session_id: int, *rounds: dict) -> None:
     for entries in rounds:
-        services.record_round(game(session_id), entries)
+        services.record_round(services.Change.to(game(session_id)), entries)
 
 
 def pid(name: str) -> int:
@@ -88,7 +88,7 @@ def deleted_round(sid):
 
 def restored_round(sid):
     record(sid, EXAMPLE_1, EXAMPLE_2)
-    services.delete_round(game(sid).rounds[0])
+    services.delete_round(services.Change.to(game(sid)), game(sid).rounds[0])
     deletion = db.session.scalar(sa.select(AuditEvent.id).where(
         AuditEvent.action == "round.delete"))
     return f"/sessions/{sid}/changes", f"/sessions/{sid}/changes/{deletion}/restore", {}, \
@@ -103,7 +103,8 @@ def payment_marked(sid):
 def payment_unmarked(sid):
     record(sid, EXAMPLE_1)
     (first, *_) = services.settlement(game(sid))
-    services.set_paid(game(sid), first.transfer.payer.id, first.transfer.payee.id,
+    services.set_paid(services.Change.to(game(sid)),
+                      first.transfer.payer.id, first.transfer.payee.id,
                       first.transfer.cents, True)
     return f"/sessions/{sid}/settle", f"/sessions/{sid}/settle/paid", {}, "payment.unpaid"
 
@@ -113,7 +114,7 @@ def player_joins(sid):
 
 
 def player_leaves(sid):
-    services.join_session(game(sid), "Eve", 4)
+    services.join_session(services.Change.to(game(sid)), "Eve", 4)
     return f"/sessions/{sid}/players", f"/sessions/{sid}/players/{pid('Eve')}/leave", {}, \
         "seat.leave"
 
@@ -132,7 +133,7 @@ def session_ended(sid):
 
 
 def session_reopened(sid):
-    services.end_session(game(sid))
+    services.end_session(services.Change.to(game(sid)))
     return f"/sessions/{sid}", f"/sessions/{sid}/reopen", {}, "session.reopen"
 
 
@@ -246,9 +247,9 @@ def test_a_key_is_bound_to_its_group(app, client, group):
     learns nothing of this group's. (No app context held across the requests:
     each client's page has its own CSRF token.)"""
     with app.app_context():
-        sid = services.start_session(the_group(), list("ABCD"), EXAMPLE_RULES).id
+        sid = services.start_session(services.Change(the_group()), list("ABCD"), EXAMPLE_RULES).id
         theirs = services.create_group("Another table", "another passphrase")
-        other_sid = services.start_session(theirs, list("WXYZ"), EXAMPLE_RULES).id
+        other_sid = services.start_session(services.Change(theirs), list("WXYZ"), EXAMPLE_RULES).id
         other = signed_in_client(app, theirs)
     ours = f"/sessions/{sid}/players"
     fields = typed(client, ours, ours, {"name": "Eve"})
@@ -301,15 +302,16 @@ def test_services_roll_a_repeat_back_whole(sid):
     """The key written last in the change's transaction: a repeat that gets
     as far is rolled back, and told what the first answered."""
     once = services.Once(new_key(), utcnow(), lambda number: {"redirect": f"/r/{number}"})
-    services.record_round(game(sid), EXAMPLE_1, once=once)
+    services.record_round(services.Change.to(game(sid), once=once), EXAMPLE_1)
     with pytest.raises(services.Repeated) as repeated:
-        services.record_round(game(sid), EXAMPLE_1, once=once)
+        services.record_round(services.Change.to(game(sid), once=once), EXAMPLE_1)
     assert repeated.value.answer == {"redirect": "/r/1"}
     assert [r.number for r in game(sid).rounds] == [1]
     started = services.Once(new_key(), utcnow(), lambda s: {"redirect": f"/s/{s.id}"})
-    services.start_session(the_group(), list("ABCD"), EXAMPLE_RULES, once=started)
+    services.start_session(services.Change(the_group(), once=started), list("ABCD"), EXAMPLE_RULES)
     with pytest.raises(services.Repeated):
-        services.start_session(the_group(), list("ABCD"), EXAMPLE_RULES, once=started)
+        services.start_session(services.Change(the_group(), once=started),
+                               list("ABCD"), EXAMPLE_RULES)
     assert db.session.scalar(sa.select(sa.func.count(GameSession.id))) == 2
 
 
@@ -325,7 +327,7 @@ def made(days_ago: float) -> str:
 def later(monkeypatch, days: int) -> None:
     """The app's clock, ``days`` days on: the keys it makes, takes and deletes."""
     now = utcnow()
-    for module in (versioning, web_once):
+    for module in (protocol, web_once):
         monkeypatch.setattr(module, "utcnow", lambda: now + timedelta(days=days))
 
 
@@ -414,8 +416,8 @@ def test_old_keys_are_deleted_a_few_at_each_key_written(sid):
     db.session.commit()
     left = []
     for entries in (EXAMPLE_1, EXAMPLE_2, EXAMPLE_3):
-        services.record_round(game(sid), entries, once=services.Once(
-            new_key(), utcnow(), lambda _: {"redirect": "/"}))
+        services.record_round(services.Change.to(game(sid), once=services.Once(
+            new_key(), utcnow(), lambda _: {"redirect": "/"})), entries)
         old = db.session.scalar(sa.select(sa.func.count(ChangeKey.id)).where(
             ChangeKey.made_at < gone))
         left.append(old)
@@ -491,7 +493,7 @@ def at_once(phone: Phone, path: str, fields: dict, times: int) -> list[tuple]:
 
 def test_the_same_round_sent_at_once_to_several_workers_is_saved_once(app, group, tmp_path):
     with app.app_context():
-        game_id = services.start_session(the_group(), list("ABCD"), EXAMPLE_RULES,
+        game_id = services.start_session(services.Change(the_group()), list("ABCD"), EXAMPLE_RULES,
                                          first_dealer="D").id
     with Gunicorn(app, tmp_path, workers=3) as server:
         phone = Phone(server.port, "Mei's phone").sign_in()

@@ -33,12 +33,13 @@ YOU = "you</span><span class=\"sessions-vh\"> (this phone's player)</span>"
 
 def make_session(app, rounds=(), names=TABLE, rules=None, currency="RM", ended=False) -> int:
     with app.app_context():
-        session = services.start_session(the_group(), list(names), rules or HouseRules.rummi(),
+        session = services.start_session(services.Change(the_group()),
+                                         list(names), rules or HouseRules.rummi(),
                                          first_dealer=names[-1], currency=currency)
         for entries in rounds:
-            services.record_round(session, entries)
+            services.record_round(services.Change.to(session), entries)
         if ended:
-            services.end_session(session)
+            services.end_session(services.Change.to(session))
         return session.id
 
 
@@ -145,7 +146,8 @@ def test_only_a_player_of_this_session_can_be_chosen(app, client, group, evening
     make_session(app, names=["Zed", "Yan"])  # the group's, never at this table
     with app.app_context():
         other = services.create_group("Other table", "another passphrase")
-        services.start_session(other, ["Xia", "Wu"], HouseRules.penang(), first_dealer="Xia")
+        services.start_session(services.Change(other),
+                               ["Xia", "Wu"], HouseRules.penang(), first_dealer="Xia")
     value = {"stranger": player_id(app, "Zed"), "other group": player_id(app, "Xia"),
              "junk": "Ann", "negative": "-1", "huge": "9" * 40, "zero": "0"}[who]
     response = choose(client, evening, str(value))
@@ -213,7 +215,8 @@ def test_a_player_who_pays_nobody_is_told_so(app, client):
 
 def test_a_player_who_left_is_still_this_phones(app, client, evening):
     with app.app_context():
-        services.leave_session(db.session.get(GameSession, evening), player_id(app, "Dan"))
+        services.leave_session(services.Change.to(db.session.get(GameSession, evening)),
+                               player_id(app, "Dan"))
     assert choose(client, evening, str(player_id(app, "Dan"))).status_code == 302
     html = client.get(f"/sessions/{evening}").text
     assert re.search(r'<tr class="board-left sessions-me">\s*<th scope="row">Dan <span '
@@ -280,7 +283,8 @@ def test_the_new_session_page_offers_last_times_rules_table_and_currency(app, cl
     sid = make_session(app, names=["Ann", "Bob", "Cat", "Dan", "Eve"], rules=own,
                        currency="SGD")
     with app.app_context():  # Eve went home early: the table ended with four
-        services.leave_session(db.session.get(GameSession, sid), player_id(app, "Eve"))
+        services.leave_session(services.Change.to(db.session.get(GameSession, sid)),
+                               player_id(app, "Eve"))
     html = new_session_page(client)
     # The choice comes first, is chosen, and says what it holds.
     options = re.search(r'<select[^>]*id="preset"[^>]*>(.*?)</select>', html, re.S)[1]

@@ -42,7 +42,7 @@ def base(table):
 
 def record(table, *examples):
     for example in examples:
-        services.record_round(table, {n: Entry(*e) for n, e in example.items()})
+        services.record_round(services.Change.to(table), {n: Entry(*e) for n, e in example.items()})
 
 
 # Entering a round
@@ -178,7 +178,7 @@ def test_a_round_saved_meanwhile_is_noticed_and_the_typing_kept(client, base, ta
 def test_a_finished_session_takes_no_new_round(client, base, table):
     record(table, TYPED_1)
     page = client.get(f"{base}/new").get_data(as_text=True)
-    services.end_session(table)
+    services.end_session(services.Change.to(table))
     response = client.get(f"{base}/new")
     assert response.status_code == 409
     assert "This session has ended" in text(response)

@@ -195,7 +195,7 @@ def test_a_round_with_the_last_rounds_hands_asks_first(client, sid):
 
 
 def test_hands_entered_together_as_the_last_rounds_warn_every_phone(cat, ben, sid):
-    services.record_round(db.session.get(GameSession, sid),
+    services.record_round(services.Change.to(db.session.get(GameSession, sid)),
                           {name: Entry(*hand) for name, hand in TYPED_1.items()})
     services.set_autosave_rounds(the_group(), True)  # the last hand in saves, unless warned
     answers = send_all(cat, sid, TYPED_1, number=2)
@@ -215,7 +215,8 @@ def test_hands_entered_together_as_the_last_rounds_warn_every_phone(cat, ben, si
 def test_two_phones_tapping_save_together_save_one_round_and_show_it_to_the_other(
         app, group, tmp_path):
     with app.app_context():
-        session_id = services.start_session(the_group(), list("ABCD"), EXAMPLE_RULES,
+        session_id = services.start_session(services.Change(the_group()),
+                                            list("ABCD"), EXAMPLE_RULES,
                                             first_dealer="D").id
         ids = {p.name: p.id for p in db.session.scalars(sa.select(Player))}
     base = f"/sessions/{session_id}/rounds"

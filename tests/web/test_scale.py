@@ -31,7 +31,7 @@ NOW = datetime(2026, 11, 20, 12)
 # the version claimed, the hands of the round filled in together taken away
 # (none here), the round, its entries, the seat totals, the audit, the
 # change's key (applied at most once: web/once.py) and the deletion of a few
-# keys too old to be taken (services.versioning).
+# keys too old to be taken (services.protocol).
 EXPECTED = {"scoreboard": 3, "players": 3, "settlement": 3, "round form": 3, "latest round": 3,
             "earlier round": 3, "history": 3, "player": 4, "home": 3, "save a round": 11}
 

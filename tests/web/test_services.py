@@ -27,7 +27,7 @@ def names(players):
 
 def recorded(table, entries, **options) -> Round:
     """record_round, and the round it saved."""
-    number = services.record_round(table, entries, **options)
+    number = services.record_round(services.Change.to(table), entries, **options)
     return queries.load_round(table, number)
 
 
@@ -44,7 +44,8 @@ def test_start_session_seats_players_clockwise(table):
 
 
 def test_known_players_are_reused_whatever_the_case(table):
-    again = services.start_session(the_group(), ["a", " b ", "Eve"], HouseRules.penang(),
+    again = services.start_session(services.Change(the_group()),
+                                   ["a", " b ", "Eve"], HouseRules.penang(),
                                    first_dealer="eve")
     assert names(services.active_players(again)) == ["A", "B", "Eve"]
     assert db.session.query(Player).count() == 5
@@ -52,16 +53,18 @@ def test_known_players_are_reused_whatever_the_case(table):
 
 def test_known_players_are_reused_whatever_the_case_beyond_ascii(table):
     """SQLite's lower() folds only A to Z: the names are matched in Python."""
-    services.start_session(the_group(), ["Élise", "Ömer"], HouseRules.penang(),
+    services.start_session(services.Change(the_group()), ["Élise", "Ömer"], HouseRules.penang(),
                            first_dealer="Élise")
-    again = services.start_session(the_group(), ["élise", "ÖMER", "Zoë"], HouseRules.penang(),
+    again = services.start_session(services.Change(the_group()),
+                                   ["élise", "ÖMER", "Zoë"], HouseRules.penang(),
                                    first_dealer="zoë")
     assert names(services.active_players(again)) == ["Élise", "Ömer", "Zoë"]
     assert db.session.query(Player).count() == 7
 
 
 def test_random_first_dealer_is_one_of_the_players(ctx):
-    session = services.start_session(the_group(), ["X", "Y", "Z"], HouseRules.penang())
+    session = services.start_session(services.Change(the_group()),
+                                     ["X", "Y", "Z"], HouseRules.penang())
     assert session.first_dealer.name in {"X", "Y", "Z"}
 
 
@@ -73,14 +76,14 @@ def test_random_first_dealer_is_one_of_the_players(ctx):
 ])
 def test_start_session_refuses_bad_tables(ctx, players, message):
     with pytest.raises(services.ServiceError, match=message):
-        services.start_session(the_group(), players, HouseRules.penang())
+        services.start_session(services.Change(the_group()), players, HouseRules.penang())
     db.session.rollback()
     assert db.session.query(GameSession).count() == 0
 
 
 def test_start_session_refuses_a_deck_too_small(ctx):
     with pytest.raises(services.ServiceError, match="need 120 cards"):
-        services.start_session(the_group(), list("ABCDEF"), HouseRules.rummi())
+        services.start_session(services.Change(the_group()), list("ABCDEF"), HouseRules.rummi())
 
 
 def test_worked_examples_recorded_in_a_row(table):
@@ -88,7 +91,7 @@ def test_worked_examples_recorded_in_a_row(table):
     assert net_by_name(first) == {"A": -100, "B": -800, "C": 900, "D": 0}
     assert first.dealer.name == "D"
     assert queries.upcoming(table).dealer.name == "C"
-    services.record_round(table, EXAMPLE_2)
+    services.record_round(services.Change.to(table), EXAMPLE_2)
     third = recorded(table, EXAMPLE_3)
     assert net_by_name(third) == {"A": -400, "B": 1000, "C": -400, "D": -200}
     balances = {db.session.get(Player, pid).name: cents
@@ -107,7 +110,8 @@ def test_stored_entries_keep_canonical_cards_and_parts(table):
 
 def test_a_bad_round_writes_nothing(table):
     with pytest.raises(RoundError) as caught:
-        services.record_round(table, {**EXAMPLE_1, "B": Entry("dead", "AC AC AC 2S")})
+        services.record_round(services.Change.to(table),
+                              {**EXAMPLE_1, "B": Entry("dead", "AC AC AC 2S")})
     assert caught.value.problems[0].code == "too_many_copies"
     db.session.rollback()
     assert db.session.query(Round).count() == 0
@@ -117,21 +121,24 @@ def test_a_bad_round_writes_nothing(table):
 def test_warnings_need_the_matching_confirmation(table):
     entries = {**EXAMPLE_1, "C": Entry("dead", "")}
     with pytest.raises(services.NeedsConfirmation) as caught:
-        services.record_round(table, entries)
+        services.record_round(services.Change.to(table), entries)
     assert [w.code for w in caught.value.warnings] == ["dead_without_cards"]
     with pytest.raises(services.NeedsConfirmation):
-        services.record_round(table, entries, confirmed="something else")
-    assert services.record_round(table, entries, confirmed=caught.value.digest) == 1
+        services.record_round(services.Change.to(table), entries, confirmed="something else")
+    assert services.record_round(services.Change.to(table),
+                                 entries, confirmed=caught.value.digest) == 1
 
 
 def test_editing_a_round_recomputes_later_dealers_and_money(table):
-    services.record_round(table, EXAMPLE_1)          # C wins, so C deals round 2
+    services.record_round(services.Change.to(table),
+                          EXAMPLE_1)          # C wins, so C deals round 2
     second = recorded(table, EXAMPLE_2)
     assert second.dealer.name == "C"
     assert names(e.player for e in second.entries) == list("DABC")
     first = table.rounds[0]
     # Now D wins round 1 instead, so D deals round 2 and play starts with A.
-    services.edit_round(first, {**EXAMPLE_1, "D": Entry("dead", "2H")})
+    services.edit_round(services.Change.to(first.session),
+                        first, {**EXAMPLE_1, "D": Entry("dead", "2H")})
     db.session.expire_all()
     first, second = table.rounds
     assert first.entries[3].player.name == "D" and first.entries[3].position == 1
@@ -142,10 +149,10 @@ def test_editing_a_round_recomputes_later_dealers_and_money(table):
 
 
 def test_deleting_a_round_renumbers_and_rescores(table):
-    services.record_round(table, EXAMPLE_1)
-    services.record_round(table, EXAMPLE_3)
-    services.record_round(table, EXAMPLE_2)
-    services.delete_round(table.rounds[0])
+    services.record_round(services.Change.to(table), EXAMPLE_1)
+    services.record_round(services.Change.to(table), EXAMPLE_3)
+    services.record_round(services.Change.to(table), EXAMPLE_2)
+    services.delete_round(services.Change.to(table), table.rounds[0])
     db.session.expire_all()
     assert [r.number for r in table.rounds] == [1, 2]
     assert table.rounds[0].dealer.name == "C"  # kept: nothing before it changed
@@ -154,50 +161,51 @@ def test_deleting_a_round_renumbers_and_rescores(table):
 
 
 def test_players_join_and_leave_between_rounds(table):
-    services.record_round(table, EXAMPLE_1)
-    services.join_session(table, "Eve", 2)  # between B and C
+    services.record_round(services.Change.to(table), EXAMPLE_1)
+    services.join_session(services.Change.to(table), "Eve", 2)  # between B and C
     assert names(services.active_players(table)) == ["A", "B", "Eve", "C", "D"]
-    services.leave_session(table, db.session.scalar(
+    services.leave_session(services.Change.to(table), db.session.scalar(
         db.select(Player.id).where(Player.name == "C")))
     # C would deal (C won), but has left: the deal passes on in the direction.
     coming = queries.upcoming(table)
     assert coming.dealer.name == "D"
     assert names(coming.order) == ["A", "B", "Eve", "D"]
     with pytest.raises(services.ServiceError, match="already at the table"):
-        services.join_session(table, "eve", 0)
+        services.join_session(services.Change.to(table), "eve", 0)
 
 
 def test_the_last_two_players_cannot_leave(ctx):
-    session = services.start_session(the_group(), ["X", "Y"], HouseRules.penang(), first_dealer="X")
+    session = services.start_session(services.Change(the_group()),
+                                     ["X", "Y"], HouseRules.penang(), first_dealer="X")
     with pytest.raises(services.ServiceError, match="at least 2"):
-        services.leave_session(session, session.seats[0].player_id)
+        services.leave_session(services.Change.to(session), session.seats[0].player_id)
 
 
 def test_settlement_marks_transfers_paid_and_ends(table):
-    services.record_round(table, EXAMPLE_1)
+    services.record_round(services.Change.to(table), EXAMPLE_1)
     plan = services.settlement(table)
     assert [(s.transfer.payer.name, s.transfer.payee.name, s.transfer.cents, s.paid)
             for s in plan] == [("A", "C", 100, False), ("B", "C", 800, False)]
     a_to_c = plan[0].transfer
-    services.set_paid(table, a_to_c.payer.id, a_to_c.payee.id, 100, True)
+    services.set_paid(services.Change.to(table), a_to_c.payer.id, a_to_c.payee.id, 100, True)
     assert [s.paid for s in services.settlement(table)] == [True, False]
-    services.set_paid(table, a_to_c.payer.id, a_to_c.payee.id, 100, False)
+    services.set_paid(services.Change.to(table), a_to_c.payer.id, a_to_c.payee.id, 100, False)
     assert [s.paid for s in services.settlement(table)] == [False, False]
     with pytest.raises(services.ServiceError, match="not part of the settlement"):
-        services.set_paid(table, a_to_c.payer.id, a_to_c.payee.id, 99, True)
-    services.end_session(table)
+        services.set_paid(services.Change.to(table), a_to_c.payer.id, a_to_c.payee.id, 99, True)
+    services.end_session(services.Change.to(table))
     assert table.is_finished
     with pytest.raises(services.ServiceError, match="has ended"):
-        services.record_round(table, EXAMPLE_2)
+        services.record_round(services.Change.to(table), EXAMPLE_2)
 
 
 def test_an_ended_session_refuses_edits_and_deletes(table):
-    services.record_round(table, EXAMPLE_1)
-    services.end_session(table)
+    services.record_round(services.Change.to(table), EXAMPLE_1)
+    services.end_session(services.Change.to(table))
     with pytest.raises(services.ServiceError, match="has ended"):
-        services.edit_round(table.rounds[0], EXAMPLE_2)
+        services.edit_round(services.Change.to(table), table.rounds[0], EXAMPLE_2)
     with pytest.raises(services.ServiceError, match="has ended"):
-        services.delete_round(table.rounds[0])
+        services.delete_round(services.Change.to(table), table.rounds[0])
 
 
 def test_a_round_number_taken_meanwhile_is_refused_cleanly(table, app):
@@ -217,7 +225,7 @@ def test_a_round_number_taken_meanwhile_is_refused_cleanly(table, app):
     event.listen(db.engine, "before_cursor_execute", another_writer)
     try:
         with pytest.raises(services.ServiceError, match="another phone"):
-            services.record_round(table, EXAMPLE_1)
+            services.record_round(services.Change.to(table), EXAMPLE_1)
     finally:
         event.remove(db.engine, "before_cursor_execute", another_writer)
     assert taken and db.session.query(RoundEntry).count() == 0
@@ -231,50 +239,51 @@ def seat_totals(session) -> dict[str, tuple[int, int, int]]:
 def test_seat_totals_follow_every_change_to_the_rounds(table):
     """The totals that history and player pages read are kept by each service
     that changes a round (checked against the entries by seat_total_problems)."""
-    services.record_round(table, EXAMPLE_1)
+    services.record_round(services.Change.to(table), EXAMPLE_1)
     assert seat_totals(table) == {"A": (1, 27, -100), "B": (1, 32, -800),
                                   "C": (1, 7, 900), "D": (1, 24, 0)}  # RULES.md §12
-    services.leave_session(table, table.seats[3].player_id)
-    services.record_round(table, {"A": Entry("dead", "5S"), "B": Entry("hu"),
-                                  "C": Entry("dead", "2D")})
-    services.join_session(table, "D", 3)
-    services.join_session(table, "Eve", 4)
-    services.record_round(table, {**EXAMPLE_3, "Eve": Entry("dead", "9C")})
+    services.leave_session(services.Change.to(table), table.seats[3].player_id)
+    services.record_round(services.Change.to(table), {"A": Entry("dead", "5S"), "B": Entry("hu"),
+                                                      "C": Entry("dead", "2D")})
+    services.join_session(services.Change.to(table), "D", 3)
+    services.join_session(services.Change.to(table), "Eve", 4)
+    services.record_round(services.Change.to(table), {**EXAMPLE_3, "Eve": Entry("dead", "9C")})
     assert seat_totals(table)["D"][0] == 2 and seat_totals(table)["Eve"][0] == 1
     assert seat_total_problems() == []
-    services.edit_round(table.rounds[0], EXAMPLE_2)
+    services.edit_round(services.Change.to(table), table.rounds[0], EXAMPLE_2)
     assert seat_total_problems() == []
-    services.delete_round(table.rounds[1])
+    services.delete_round(services.Change.to(table), table.rounds[1])
     assert seat_total_problems() == []
     deletion = db.session.scalars(sa.select(AuditEvent).where(
         AuditEvent.action == "round.delete")).one()
-    services.restore_round(table, deletion)
+    services.restore_round(services.Change.to(table), deletion)
     assert seat_total_problems() == []
-    services.change_house_rules(table, HouseRules.rummi(), "SGD")
+    services.change_house_rules(services.Change.to(table), HouseRules.rummi(), "SGD")
     assert seat_total_problems() == []
     assert sum(net for _, _, net in seat_totals(table).values()) == 0
 
 
 def test_the_group_counts_its_finished_sessions_as_they_end_and_reopen(table):
     group = the_group()
-    other = services.start_session(group, list("ABC"), EXAMPLE_RULES, first_dealer="A")
+    other = services.start_session(services.Change(group),
+                                   list("ABC"), EXAMPLE_RULES, first_dealer="A")
     assert group.finished_sessions == 0
-    services.end_session(table)
-    services.end_session(other)
+    services.end_session(services.Change.to(table))
+    services.end_session(services.Change.to(other))
     assert group.finished_sessions == 2
-    services.reopen_session(table)
+    services.reopen_session(services.Change.to(table))
     assert group.finished_sessions == 1
     assert finished_count_problems() == []
 
 
 def test_a_reopened_session_takes_corrections(table):
-    services.record_round(table, EXAMPLE_1)
-    services.end_session(table)
-    services.reopen_session(table)
-    services.edit_round(table.rounds[0], EXAMPLE_2)
+    services.record_round(services.Change.to(table), EXAMPLE_1)
+    services.end_session(services.Change.to(table))
+    services.reopen_session(services.Change.to(table))
+    services.edit_round(services.Change.to(table), table.rounds[0], EXAMPLE_2)
     assert net_by_name(table.rounds[0]) == {"A": -150, "B": -150, "C": 600, "D": -300}
     with pytest.raises(services.ServiceError, match="still open"):
-        services.reopen_session(table)
+        services.reopen_session(services.Change.to(table))
 
 
 # Versions and the audit trail
@@ -302,37 +311,38 @@ def a_to_c(session):
 # Each write: (what it needs done first, the call, its action, whether it keeps a before, an after)
 WRITES = {
     "record": (lambda s: None,
-               lambda s, **kw: services.record_round(s, EXAMPLE_2, **kw),
+               lambda s, change: services.record_round(change, EXAMPLE_2),
                "round.add", False, True),
     "edit": (lambda s: None,
-             lambda s, **kw: services.edit_round(s.rounds[0], EXAMPLE_2, **kw),
+             lambda s, change: services.edit_round(change, s.rounds[0], EXAMPLE_2),
              "round.edit", True, True),
     "delete": (lambda s: None,
-               lambda s, **kw: services.delete_round(s.rounds[0], **kw),
+               lambda s, change: services.delete_round(change, s.rounds[0]),
                "round.delete", True, False),
-    "restore": (lambda s: services.delete_round(s.rounds[0]),
-                lambda s, **kw: services.restore_round(s, deletion_of(s), **kw),
+    "restore": (lambda s: services.delete_round(services.Change.to(s), s.rounds[0]),
+                lambda s, change: services.restore_round(change, deletion_of(s)),
                 "round.restore", False, True),
     "join": (lambda s: None,
-             lambda s, **kw: services.join_session(s, "Eve", 1, **kw),
+             lambda s, change: services.join_session(change, "Eve", 1),
              "seat.join", False, True),
     "leave": (lambda s: None,
-              lambda s, **kw: services.leave_session(s, player_named("B").id, **kw),
+              lambda s, change: services.leave_session(change, player_named("B").id),
               "seat.leave", True, False),
     "paid": (lambda s: None,
-             lambda s, **kw: services.set_paid(s, a_to_c(s).payer.id, a_to_c(s).payee.id,
-                                               a_to_c(s).cents, True, **kw),
+             lambda s, change: services.set_paid(change, a_to_c(s).payer.id,
+                                                 a_to_c(s).payee.id, a_to_c(s).cents, True),
              "payment.paid", False, True),
-    "unpaid": (lambda s: services.set_paid(s, a_to_c(s).payer.id, a_to_c(s).payee.id,
+    "unpaid": (lambda s: services.set_paid(services.Change.to(s),
+                                           a_to_c(s).payer.id, a_to_c(s).payee.id,
                                            a_to_c(s).cents, True),
-               lambda s, **kw: services.set_paid(s, a_to_c(s).payer.id, a_to_c(s).payee.id,
-                                                 a_to_c(s).cents, False, **kw),
+               lambda s, change: services.set_paid(change, a_to_c(s).payer.id,
+                                                   a_to_c(s).payee.id, a_to_c(s).cents, False),
                "payment.unpaid", True, False),
     "end": (lambda s: None,
-            lambda s, **kw: services.end_session(s, **kw),
+            lambda s, change: services.end_session(change),
             "session.end", False, False),
-    "reopen": (lambda s: services.end_session(s),
-               lambda s, **kw: services.reopen_session(s, **kw),
+    "reopen": (lambda s: services.end_session(services.Change.to(s)),
+               lambda s, change: services.reopen_session(change),
                "session.reopen", False, False),
 }
 
@@ -345,10 +355,10 @@ def row_counts():
 @pytest.mark.parametrize("write", WRITES)
 def test_every_write_is_audited_once_with_the_phone_and_the_new_version(table, write):
     prepare, call, action, has_before, has_after = WRITES[write]
-    services.record_round(table, EXAMPLE_1)
+    services.record_round(services.Change.to(table), EXAMPLE_1)
     prepare(table)
     version, seen = table.version, len(events(table))
-    call(table, device="Mei's phone", version=version)
+    call(table, services.Change.to(table, device="Mei's phone", seen=version))
     db.session.expire_all()
     assert table.version == version + 1
     new = events(table)[seen:]
@@ -357,9 +367,10 @@ def test_every_write_is_audited_once_with_the_phone_and_the_new_version(table, w
 
 
 def test_round_events_keep_the_round_by_player_name(table):
-    services.record_round(table, EXAMPLE_1, device="Mei")
-    services.edit_round(table.rounds[0], {**EXAMPLE_1, "D": Entry("dead", "2H")}, device="Raj")
-    services.delete_round(table.rounds[0], device="")
+    services.record_round(services.Change.to(table, device="Mei"), EXAMPLE_1)
+    services.edit_round(services.Change.to(table, device="Raj"),
+                        table.rounds[0], {**EXAMPLE_1, "D": Entry("dead", "2H")})
+    services.delete_round(services.Change.to(table, device=""), table.rounds[0])
     added, edited, deleted = [e for e in events(table) if e.action.startswith("round.")]
     assert added.after["number"] == 1 and added.after["dealer"] == "D"
     assert {e["player"]: e["net_cents"] for e in added.after["entries"]} == \
@@ -371,8 +382,9 @@ def test_round_events_keep_the_round_by_player_name(table):
 
 
 def test_starting_a_session_is_audited_with_its_players_and_rules(our_group):
-    session = services.start_session(our_group, ["Ann", "Bob"], EXAMPLE_RULES,
-                                     first_dealer="Bob", device="Mei")
+    session = services.start_session(services.Change(our_group, device="Mei"),
+                                     ["Ann", "Bob"], EXAMPLE_RULES,
+                                     first_dealer="Bob")
     (start,) = events(session)
     assert (start.action, start.device, start.version, session.version) == \
         ("session.start", "Mei", 1, 1)
@@ -385,13 +397,13 @@ def test_starting_a_session_is_audited_with_its_players_and_rules(our_group):
 
 def test_the_version_rises_by_one_per_change(table):
     versions = [table.version]
-    services.record_round(table, EXAMPLE_1)
+    services.record_round(services.Change.to(table), EXAMPLE_1)
     versions.append(table.version)
-    services.record_round(table, EXAMPLE_2, version=table.version)
+    services.record_round(services.Change.to(table, seen=table.version), EXAMPLE_2)
     versions.append(table.version)
-    services.join_session(table, "Eve", 0)
+    services.join_session(services.Change.to(table), "Eve", 0)
     versions.append(table.version)
-    services.delete_round(table.rounds[1], version=table.version)
+    services.delete_round(services.Change.to(table, seen=table.version), table.rounds[1])
     versions.append(table.version)
     assert versions == [1, 2, 3, 4, 5]
     assert [e.version for e in events(table)] == [1, 2, 3, 4, 5]
@@ -400,12 +412,12 @@ def test_the_version_rises_by_one_per_change(table):
 @pytest.mark.parametrize("write", WRITES)
 def test_a_stale_version_raises_conflict_and_writes_nothing(table, write):
     prepare, call, *_ = WRITES[write]
-    services.record_round(table, EXAMPLE_1)
+    services.record_round(services.Change.to(table), EXAMPLE_1)
     prepare(table)
     stale = table.version - 1
     before = row_counts(), table.version, table.ended_at
     with pytest.raises(services.Conflict) as caught:
-        call(table, device="Mei", version=stale)
+        call(table, services.Change.to(table, device="Mei", seen=stale))
     assert caught.value.since == stale
     db.session.rollback()
     db.session.expire_all()
@@ -414,22 +426,22 @@ def test_a_stale_version_raises_conflict_and_writes_nothing(table, write):
 
 def test_restoring_puts_the_round_back_and_scores_the_rest_again(table):
     for example in (EXAMPLE_1, EXAMPLE_3, EXAMPLE_2):
-        services.record_round(table, example)
+        services.record_round(services.Change.to(table), example)
 
     def state():
         db.session.expire_all()
         return [(r.number, r.dealer.name, net_by_name(r)) for r in table.rounds]
 
     before = state()
-    services.delete_round(table.rounds[0])
+    services.delete_round(services.Change.to(table), table.rounds[0])
     assert state() != before
     deletion = deletion_of(table)
-    restored = services.restore_round(table, deletion, device="Mei")
+    restored = services.restore_round(services.Change.to(table, device="Mei"), deletion)
     assert restored.number == 1
     assert state() == before
     assert services.restored_deletions(table) == {deletion.id}
     with pytest.raises(services.ServiceError, match="restored already"):
-        services.restore_round(table, deletion)
+        services.restore_round(services.Change.to(table), deletion)
 
 
 @pytest.mark.parametrize("money", [
@@ -442,10 +454,12 @@ def test_money_past_32_bits_is_kept_to_the_cent(our_group, money):
     import dataclasses
 
     rules = dataclasses.replace(EXAMPLE_RULES, **money)
-    game = services.start_session(our_group, ["Ann", "Bob"], rules, first_dealer="Bob")
+    game = services.start_session(services.Change(our_group),
+                                  ["Ann", "Bob"], rules, first_dealer="Bob")
     for low in ("2C", "3C", "4C"):  # three games: the same twice would ask first
-        services.record_round(game, {"Ann": Entry("dead", low),
-                                     "Bob": Entry("dead", "KS QH JD 10C 9S 8H 7D 6C 5S 4H")})
+        services.record_round(services.Change.to(game),
+                              {"Ann": Entry("dead", low),
+                               "Bob": Entry("dead", "KS QH JD 10C 9S 8H 7D 6C 5S 4H")})
     db.session.expire_all()
     nets = db.session.execute(sa.select(RoundEntry.net_cents)).scalars().all()
     assert max(abs(n) for n in nets) * 3 > 2**31
@@ -471,7 +485,7 @@ def test_house_rules_are_stored_as_ever_and_built_once_per_row(table):
     assert isinstance(loaded.rules, HouseRules) and loaded.rules is loaded.rules
     assert loaded.rules == EXAMPLE_RULES
 
-    services.change_house_rules(loaded, HouseRules.rummi(), "SGD")
+    services.change_house_rules(services.Change.to(loaded), HouseRules.rummi(), "SGD")
     assert stored_rules(table.id) == HouseRules.rummi().to_json()
     db.session.expire_all()
     assert db.session.get(GameSession, table.id).rules == HouseRules.rummi()
@@ -498,10 +512,11 @@ def test_rules_past_the_limits_are_refused_and_nothing_written(table, changes):
     rules = dataclasses.replace(EXAMPLE_RULES, **changes)
     sessions = db.session.query(GameSession).count()
     with pytest.raises(services.ServiceError, match="These house rules can't be taken"):
-        services.start_session(the_group(), ["Ann", "Bob"], rules, first_dealer="Ann")
+        services.start_session(services.Change(the_group()),
+                               ["Ann", "Bob"], rules, first_dealer="Ann")
     assert db.session.query(GameSession).count() == sessions
     version = table.version
     with pytest.raises(services.ServiceError, match="These house rules can't be taken"):
-        services.change_house_rules(table, rules, "RM", version=version)
+        services.change_house_rules(services.Change.to(table, seen=version), rules, "RM")
     db.session.expire_all()
     assert table.rules == EXAMPLE_RULES and table.version == version

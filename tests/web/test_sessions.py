@@ -16,12 +16,13 @@ from tests.web.helpers import csrf_token, form_values, page_weight, statements
 
 def make_session(app, rounds=(), names=TABLE, rules=None, dealer="Dan", ended=False):
     with app.app_context():
-        session = services.start_session(the_group(), list(names), rules or HouseRules.rummi(),
+        session = services.start_session(services.Change(the_group()),
+                                         list(names), rules or HouseRules.rummi(),
                                          first_dealer=dealer)
         for entries in rounds:
-            services.record_round(session, entries)
+            services.record_round(services.Change.to(session), entries)
         if ended:
-            services.end_session(session)
+            services.end_session(services.Change.to(session))
         return session.id
 
 
@@ -546,7 +547,8 @@ def test_every_change_made_here_is_audited_with_this_phones_name(app, client):
     client.post("/sessions/new", data=new_form(client, seats=TABLE, first_dealer="3"))
     with app.app_context():
         sid = db.session.scalar(db.select(GameSession.id))
-        services.record_round(db.session.get(GameSession, sid), NO_HU, device="Other phone")
+        game = db.session.get(GameSession, sid)
+        services.record_round(services.Change.to(game, device="Other phone"), NO_HU)
         due = services.settlement(db.session.get(GameSession, sid))[0].transfer
         transfer = {"payer_id": due.payer.id, "payee_id": due.payee.id, "cents": due.cents}
     token = csrf_token(client, f"/sessions/{sid}/players")

@@ -20,12 +20,12 @@ from tests.web.helpers import count_statements, csrf_token, link_urls, make_link
 
 def make_session(app, *rounds, ended=False) -> int:
     with app.app_context():
-        session = services.start_session(the_group(), list("ABCD"), EXAMPLE_RULES,
+        session = services.start_session(services.Change(the_group()), list("ABCD"), EXAMPLE_RULES,
                                          first_dealer="D")
         for entries in rounds:
-            services.record_round(session, entries)
+            services.record_round(services.Change.to(session), entries)
         if ended:
-            services.end_session(session)
+            services.end_session(services.Change.to(session))
         return session.id
 
 
@@ -33,7 +33,7 @@ def add_rounds(app, session_id, *rounds):
     with app.app_context():
         session = db.session.get(GameSession, session_id)
         for entries in rounds:
-            services.record_round(session, entries)
+            services.record_round(services.Change.to(session), entries)
 
 
 def link_ids(app, session_id) -> list[int]:
@@ -91,7 +91,8 @@ def test_a_link_shows_the_settlement_with_paid_marks(app, client, anonymous, ses
     with app.app_context():
         session = db.session.get(GameSession, session_id)
         first = services.settlement(session)[0].transfer
-        services.set_paid(session, first.payer.id, first.payee.id, first.cents, True)
+        services.set_paid(services.Change.to(session),
+                          first.payer.id, first.payee.id, first.cents, True)
     page = anonymous.get(url + "/settle")
     assert page.status_code == 200
     assert "noindex" in page.headers["X-Robots-Tag"]
@@ -199,7 +200,8 @@ def test_a_new_passphrase_revokes_every_link(app, client, anonymous, group, sess
     urls = [make_link(client, session_id), make_link(client, make_session(app, EXAMPLE_3))]
     assert all(anonymous.get(url).status_code == 200 for url in urls)
     with app.app_context():
-        services.change_passphrase(db.session.get(Group, group.id), "four of a kind",
+        services.change_passphrase(services.Change(db.session.get(Group, group.id)),
+                                   "four of a kind",
                                    "a brand new passphrase")
     for url in urls:
         assert anonymous.get(url).status_code == 404

@@ -45,7 +45,7 @@ def test_a_hard_hand_that_a_deal_gives_is_answered_within_the_cap(anonymous):
 def rounds_of(our_group):
     """The rounds URL of a new session of Ann, Bob and Cat under ``rules``."""
     def start(rules):
-        table = services.start_session(our_group, ["Ann", "Bob", "Cat"], rules,
+        table = services.start_session(services.Change(our_group), ["Ann", "Bob", "Cat"], rules,
                                        first_dealer="Cat")
         return f"/sessions/{table.id}/rounds"
     return start

@@ -26,7 +26,8 @@ def session_id(app, group):
     """The table of the ``table`` fixture, whose app context would stay pushed
     through the test: the requests would then share its database session."""
     with app.app_context():
-        game = services.start_session(db.session.get(Group, group.id), list("ABCD"),
+        game = services.start_session(services.Change(db.session.get(Group, group.id)),
+                                      list("ABCD"),
                                       EXAMPLE_RULES, first_dealer="D")
         session_id = game.id
         db.session.remove()

@@ -1,5 +1,8 @@
-"""Seat totals: each player's sums over a session's rounds, stored on the seat
-so that the history and player pages read one row per session."""
+"""What the services share, in one place rather than in each other's
+private names: the checks a change of a session makes, a round as the audit
+trail keeps it, a group's count of finished sessions, and seat totals (each
+player's sums over a session's rounds, stored on the seat so that the
+history and player pages read one row per session)."""
 
 from __future__ import annotations
 
@@ -8,14 +11,79 @@ import functools
 import sqlalchemy as sa
 from sqlalchemy.orm import aliased
 
+from ..audit import SNAPSHOT_FIELDS, RoundSnapshot, SnapshotEntry
 from ..extensions import db
+from ..limits import MAX_PLAYERS, MIN_PLAYERS
 from ..models import (
     GameSession,
+    Group,
     Round,
     RoundEntry,
     Seat,
     table,
 )
+from ..rules import HouseRules, RulesError
+from .protocol import Change, ServiceError
+
+
+def session_of(change: Change) -> GameSession:
+    """The session that a change of a session changes."""
+    if change.session is None:
+        raise TypeError("A change of a session needs its session")
+    return change.session
+
+
+def check_open(session: GameSession) -> None:
+    if session.is_finished:
+        raise ServiceError("This session has ended")
+
+
+def check_rules(rules: HouseRules) -> None:
+    """Rules within the limits the app takes (as the form's and a backup's are)."""
+    try:
+        rules.check_limits()
+    except RulesError as error:
+        raise ServiceError(f"These house rules can't be taken: {error}") from None
+
+
+def check_table(rules: HouseRules, n_players: int) -> None:
+    if not MIN_PLAYERS <= n_players <= MAX_PLAYERS:
+        raise ServiceError(f"A table has {MIN_PLAYERS} to {MAX_PLAYERS} players")
+    deck = rules.packs_for(n_players) * 52 + rules.jokers
+    needed = rules.cards_dealt(n_players) * n_players
+    if needed > deck:
+        raise ServiceError(
+            f"{n_players} players need {needed} cards, but the deck has only {deck}: "
+            "add a pack or deal fewer cards")
+
+
+def round_snapshot(round_: Round) -> RoundSnapshot:
+    """A round as the audit trail keeps it: enough to show it and to restore it."""
+    entries = sorted(round_.entries, key=lambda e: e.turn)
+    return snapshot(round_.number, round_.dealer.name,
+                    [(e.player.name, {name: getattr(e, name) for name in SNAPSHOT_FIELDS})
+                     for e in entries])
+
+
+def snapshot(number: int, dealer: str, entries: list[tuple[str, dict]]) -> RoundSnapshot:
+    """round_snapshot of a round's number, dealer and (player, values) entries
+    in playing order."""
+    return RoundSnapshot(number, dealer, tuple(
+        SnapshotEntry(player, **{name: values[name] for name in SNAPSHOT_FIELDS})
+        for player, values in entries))
+
+
+def recount_finished(group_id: int) -> None:
+    """Count the group's finished sessions afresh, after writing them in bulk."""
+    db.session.execute(
+        sa.update(Group).where(Group.id == group_id)
+        .values(finished_sessions=sa.select(sa.func.count()).select_from(GameSession)
+                .where(GameSession.group_id == group_id, GameSession.ended_at.is_not(None))
+                .scalar_subquery())
+        .execution_options(synchronize_session=False))
+
+
+# Seat totals
 
 SEAT_TOTALS = ("rounds_played", "points", "net_cents", "wins", "hu", "tien_hu",
                "counted_rounds", "counted_points")
@@ -51,7 +119,7 @@ def _seat_totals(*where) -> sa.Select:
     )
 
 
-def _total_seats(session: GameSession) -> None:
+def total_seats(session: GameSession) -> None:
     """Store the session's seat totals as its rounds now stand."""
     db.session.flush()
     totals = {row.player_id: row for row in db.session.execute(
@@ -63,7 +131,7 @@ def _total_seats(session: GameSession) -> None:
 
 
 @functools.cache
-def _add_round_to_seats() -> sa.Update:
+def add_round_to_seats() -> sa.Update:
     """Add the round ``round_id``, just written as the session's last, to its
     players' seat totals, rather than summing every round again: one statement,
     built once. The seats are current: the version claimed for the change
@@ -76,7 +144,7 @@ def _add_round_to_seats() -> sa.Update:
             .values({name: seat.c[name] + totals.c[name] for name in SEAT_TOTALS}))
 
 
-def _total_seats_in_bulk(*where) -> None:
+def total_seats_in_bulk(*where) -> None:
     """Store the seat totals of the sessions that ``where`` picks (see
     _seat_totals), for rows written in bulk; loaded Seat objects are not updated."""
     rows = [{"session": row.session_id, "player": row.player_id,

@@ -1,0 +1,56 @@
+"""What the pages that make a group share (a new group, an import): whether
+this instance takes one now, the form naming the group and this phone, and
+the answer past the hourly limit on new groups."""
+
+from flask import current_app, make_response, request
+
+from .. import services
+from .access import device_label
+
+
+def guess_device() -> str:
+    """A first name for this phone, from its browser; the user may change it."""
+    agent = request.headers.get("User-Agent", "")
+    for marker, label in (("iPhone", "iPhone"), ("iPad", "iPad"), ("Android", "Android phone")):
+        if marker in agent:
+            return label
+    return "Computer"
+
+
+def single_group() -> str | None:
+    return current_app.config["SINGLE_GROUP"]
+
+
+def may_create_group() -> bool:
+    """Whether this instance takes a new group now."""
+    if (name := single_group()) is not None:
+        return services.find_group(name) is None
+    return current_app.config["NEW_GROUPS"]
+
+
+def group_form(form_class, **data):
+    """A form naming a group and this phone: the phone's name filled in, and no
+    group name to type on an instance that serves one group."""
+    form = form_class(data={"device": device_label() or guess_device(), **data})
+    if single_group():
+        del form.name
+    return form
+
+
+def group_name(form) -> str:
+    """The group a form of group_form names."""
+    return single_group() or form.name.data
+
+
+def too_many(what: str, full: services.TooManyNewGroups) -> str:
+    """Why a new group (or an import) is refused for now."""
+    minutes = -(-full.retry_after // 60)
+    return (f"there have been too many {what} from here, or on this whole site, in the "
+            f"last hour; try again in {minutes} minute{'s' if minutes != 1 else ''}")
+
+
+def refused_for_now(full: services.TooManyNewGroups, page: str):
+    """The form shown back as typed, answered 429 with Retry-After."""
+    response = make_response(page, 429)
+    response.headers["Retry-After"] = str(full.retry_after)
+    return response

@@ -1,0 +1,236 @@
+"""The audit trail in words: what each event changed, for the history of
+changes, the "saved from another phone" notice of the round forms and live
+pages, and the group page's own history. The trail's before/after
+snapshots name players by name."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ...audit import (
+    PassphraseChanged,
+    PayloadError,
+    PaymentPaid,
+    PaymentUnpaid,
+    PlayerAdded,
+    PlayerRenamed,
+    RoundAdded,
+    RoundDeleted,
+    RoundEdited,
+    RoundRestored,
+    RoundSnapshot,
+    RulesChanged,
+    SeatJoined,
+    SeatLeft,
+    SessionEnded,
+    SessionReopened,
+    SessionStarted,
+    ShareCreated,
+    ShareRevoked,
+    TimezoneChanged,
+    read_payload,
+)
+from ...forms.rounds import OUTCOME_LABELS
+from ...models import AuditEvent
+from ...rules import HouseRules, RulesError, preset_name
+from ...rules.cards import scan_cards
+from ..filters import isolated, priced, signed_money
+from .rules import rules_summary
+
+# A label that names the device ("Mei's phone", "Kitchen tablet") is shown as
+# typed; any other label ("Mei") is someone's phone.
+DEVICE_WORDS = ("phone", "tablet", "ipad", "laptop", "computer")
+
+
+@dataclass(frozen=True)
+class Hand:
+    """One player's part of a round as the trail kept it."""
+
+    name: str
+    outcome: str  # dead, hu, tien_hu, no_passport
+    points: int
+    cents: int
+    cards: list  # rules.Card
+
+    @property
+    def outcome_label(self) -> str:
+        return OUTCOME_LABELS.get(self.outcome, self.outcome)
+
+
+@dataclass(frozen=True)
+class Edit:
+    """A player's part of an edited round: before and after, and whether what
+    the table entered for them (outcome or cards) changed, or only the score."""
+
+    name: str
+    before: Hand
+    after: Hand
+    entered_changed: bool
+
+    @property
+    def changed(self) -> bool:
+        return self.entered_changed or self.before != self.after
+
+
+@dataclass
+class Change:
+    """An audit event put into words."""
+
+    event: AuditEvent
+    title: str  # "Round 5 added"
+    facts: list[str] = field(default_factory=list)  # sentences under the title
+    hands: list[Hand] = field(default_factory=list)  # a round added, deleted or restored
+    edits: list[Edit] = field(default_factory=list)  # a round edited, players in turn
+    round_number: int | None = None
+
+    @property
+    def phone(self) -> str:
+        return phone_words(self.event.device)
+
+    @property
+    def summary(self) -> str:
+        """One line of what happened, for the notice of a refused save."""
+        if self.hands:
+            return ", ".join(f"{isolated(h.name)} {_brief(h)}" for h in self.hands)
+        if self.edits:
+            entered = [f"{isolated(e.name)} {_brief(e.before)} → {_brief(e.after)}"
+                       for e in self.edits if e.entered_changed]
+            moved = [isolated(e.name) for e in self.edits if e.changed and not e.entered_changed]
+            if moved:
+                entered.append(f"money moved for {', '.join(moved)}")
+            return "; ".join(entered) or "nothing changed"
+        return " ".join(self.facts)
+
+
+def phone_words(label: str) -> str:
+    """ "Mei" -> "Mei's phone"; "Mei's phone" stays; a blank label is "an unnamed phone"."""
+    label = " ".join((label or "").split())
+    if not label:
+        return "an unnamed phone"
+    if any(word in label.casefold() for word in DEVICE_WORDS):
+        return isolated(label)
+    if label.endswith(("'s", "\u2019s")):
+        return f"{isolated(label)} phone"
+    return f"{isolated(label)}'s phone"
+
+
+def _points(points: int) -> str:
+    return f"{points} point" if points == 1 else f"{points} points"
+
+
+def _brief(hand: Hand) -> str:
+    """ "12 points −2.00", or "Hu +9.00" """
+    if hand.outcome == "dead":
+        return f"{_points(hand.points)} {signed_money(hand.cents)}"
+    return f"{hand.outcome_label} {signed_money(hand.cents)}"
+
+
+def _hands(kept: RoundSnapshot) -> list[Hand]:
+    """A round snapshot's players in playing order."""
+    return [Hand(e.player, e.outcome, e.points, e.net_cents, scan_cards(e.cards)[0])
+            for e in sorted(kept.entries, key=lambda e: e.turn)]
+
+
+def _edits(before: RoundSnapshot, after: RoundSnapshot) -> list[Edit]:
+    old = {h.name: h for h in _hands(before)}
+    edits = []
+    for new in _hands(after):
+        was = old.get(new.name, new)
+        edits.append(Edit(new.name, was, new,
+                          (was.outcome, was.cards) != (new.outcome, new.cards)))
+    return edits
+
+
+ROUND_VERBS = {RoundAdded: "added", RoundDeleted: "deleted", RoundRestored: "restored",
+               RoundEdited: "edited"}
+TITLES = {PassphraseChanged: "Passphrase changed", SessionEnded: "Session ended",
+          SessionReopened: "Session reopened", ShareCreated: "Share link made",
+          ShareRevoked: "Share link revoked"}
+
+
+def describe(event: AuditEvent, currency: str) -> Change:
+    """What one event changed, in plain words; PayloadError if its payload is
+    not of its action's shape."""
+    payload = read_payload(event.action, event.before, event.after)
+    change = Change(event, event.subject or event.action)
+    match payload:
+        case RoundAdded(round=kept) | RoundDeleted(round=kept) | RoundRestored(round=kept):
+            _round_words(change, kept, ROUND_VERBS[type(payload)])
+            change.hands = _hands(kept)
+            if isinstance(payload, RoundAdded) and payload.entered_by:
+                change.facts.append(_entered_words(payload.entered_by))
+        case RoundEdited(old=old, new=new):
+            _round_words(change, new, ROUND_VERBS[RoundEdited])
+            change.edits = _edits(old, new)
+        case SessionStarted():
+            players = [isolated(name) for name in payload.players]
+            change.title = "Session started"
+            change.facts = [
+                f"At the table: {', '.join(players)}." if players else "",
+                f"{isolated(payload.first_dealer)} deals first." if payload.first_dealer else "",
+                _rules_words(payload.house_rules, payload.currency)]
+            change.facts = [fact for fact in change.facts if fact]
+        case RulesChanged():
+            change.title = "House rules changed"
+            change.facts = ["Was: " + _rules_words(payload.old_rules, payload.old_currency),
+                            "Now: " + _rules_words(payload.new_rules, payload.new_currency),
+                            "Every round was scored again under them."]
+        case SeatJoined(player=player, seats=seats):
+            change.title = f"{isolated(player)} joined the table"
+            if seats:
+                change.facts = [f"Seats, in order: {', '.join(map(isolated, seats))}."]
+        case SeatLeft(player=player):
+            change.title = f"{isolated(player)} left the table"
+        case PaymentPaid() | PaymentUnpaid():
+            state = "paid" if isinstance(payload, PaymentPaid) else "not paid"
+            change.title = (f"{isolated(payload.payer)} → {isolated(payload.payee)} "
+                            f"{priced(payload.cents, currency)} marked {state}")
+        case PlayerAdded(name=name):
+            change.title = f"{isolated(name)} joined the group"
+        case PlayerRenamed(old=old_name, new=new_name):
+            change.title = f"{isolated(old_name)} renamed {isolated(new_name)}"
+        case TimezoneChanged(old=old_zone, new=new_zone):
+            change.title = f"Time zone changed from {old_zone} to {new_zone}"
+        case _ if type(payload) in TITLES:
+            change.title = TITLES[type(payload)]
+    return change  # an import, or an action this app never wrote: its subject
+
+
+def _round_words(change: Change, kept: RoundSnapshot, verb: str) -> None:
+    """A round's change: "Round 5 added", and who dealt."""
+    change.title = f"Round {kept.number} {verb}"
+    change.round_number = kept.number
+    if kept.dealer:
+        change.facts.append(f"{isolated(kept.dealer)} dealt.")
+
+
+def _entered_words(entered_by: tuple[tuple[str, str], ...]) -> str:
+    """Who entered which hands of a round filled in together: "Hands entered
+    from Ann's phone: Ann, Cat; from Ben's phone: Ben." """
+    by_phone: dict[str, list[str]] = {}
+    for player, phone in entered_by:
+        by_phone.setdefault(phone, []).append(isolated(player))
+    return "Hands entered " + "; ".join(
+        f"from {phone_words(phone)}: {', '.join(names)}" for phone, names in by_phone.items()) + "."
+
+
+def _rules_words(house_rules, currency: str) -> str:
+    """The house rules in a sentence: "Penang rules, money in RM: tiers … × RM 1.00." """
+    try:
+        rules = HouseRules.from_json(house_rules)
+    except RulesError:  # not house rules as the app writes them
+        return f"Money in {currency}."
+    summary = dict(rules_summary(rules, currency))
+    name = preset_name(rules)  # "Penang", "Rummi" or "Own rules"
+    name = name if name.endswith("rules") else f"{name} rules"
+    return f"{name}, money in {currency}: {summary['Money']}."
+
+
+def describe_all(events: list[AuditEvent], currency: str) -> list[Change]:
+    changes = []
+    for event in events:
+        try:
+            changes.append(describe(event, currency))
+        except PayloadError:  # a damaged payload: its subject, as it was saved
+            changes.append(Change(event, event.subject or event.action))
+    return changes
