@@ -223,13 +223,14 @@ def sign_out(app, client, session_id, token):
 
 def new_passphrase(app, client, session_id, token):
     with app.app_context():
-        services.set_passphrase(db.session.merge(the_group()), "a brand new passphrase")
+        services.set_passphrase(services.Change(db.session.merge(the_group())),
+                                "a brand new passphrase")
 
 
 def revoke(app, client, session_id, token):
     with app.app_context():
         link = db.session.scalar(sa.select(ShareLink).where(ShareLink.session_id == session_id))
-        services.revoke_share_link(link)
+        services.revoke_share_link(services.Change.to(link.session), link)
 
 
 @pytest.mark.parametrize("shared, end", [

@@ -30,8 +30,8 @@ CAPS = services.StreamCaps(per_holder=2, per_address=3)
 @pytest.fixture
 def game(app, group):
     with app.app_context():
-        game = services.start_session(db.session.merge(group), list("ABCD"), EXAMPLE_RULES,
-                                      first_dealer="D")
+        game = services.start_session(services.Change(db.session.merge(group)), list("ABCD"),
+                                      EXAMPLE_RULES, first_dealer="D")
         return game.id
 
 
