@@ -1,0 +1,25 @@
+// ESLint (flat config) for static/js and its tests: `npm run lint`.
+import js from "@eslint/js";
+import globals from "globals";
+
+const worker = {...globals.worker, localStorage: "readonly", sessionStorage: "readonly"};
+
+export default [
+  {ignores: ["node_modules/", ".venv/", "templates/", "static/js/*.js"]},  // the pages: next
+  js.configs.recommended,
+  {
+    files: ["**/*.js"],
+    languageOptions: {ecmaVersion: 2022, sourceType: "module", globals: globals.browser},
+    rules: {
+      eqeqeq: "error",
+      "no-var": "error",
+      "prefer-const": "error",
+      "no-shadow": "error",
+      "no-implicit-globals": "error",
+      "no-unused-vars": ["error", {caughtErrors: "none"}],
+    },
+  },
+  // The core has no DOM: what a worker has, and the phone's Web Storage.
+  {files: ["static/js/core/**/*.js"], languageOptions: {globals: worker}},
+  {files: ["tests/js/**/*.js", "eslint.config.js"], languageOptions: {globals: globals.node}},
+];
