@@ -100,8 +100,7 @@ def test_every_page_links_the_manifest_and_the_worker(client):
     html = client.get("/").text
     assert '<link rel="manifest" href="/manifest.webmanifest">' in html
     assert re.search(r'<script type="module" src="/static/js/offline\.\w{8}\.js" '
-                     r'data-worker="/sw.js" data-scope="/" '
-                     r'data-queue="/static/js/queue\.\w{8}\.js"></script>', html)
+                     r'data-worker="/sw.js" data-scope="/"></script>', html)
 
 
 # The scoreboard shortcut

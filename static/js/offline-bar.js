@@ -1,0 +1,16 @@
+// The bar of a page shown from the worker's cache ("Offline, as of 21:04"):
+// it follows the network; its link goes once something is typed, which a
+// reload would lose.
+
+import {find} from "./dom.js";
+
+const bar = find(".offline-bar");
+const text = find(".offline-bar-text", bar);
+const again = find(".offline-bar-again", bar);
+const follow = () => {
+  text.textContent = `${navigator.onLine ? "Back online" : "Offline"}, as of ${bar.dataset.seen}`;
+  again.textContent = navigator.onLine ? "Reload" : "Try again";
+};
+window.addEventListener("online", follow);
+window.addEventListener("offline", follow);
+document.addEventListener("input", () => again.remove(), {once: true});
