@@ -135,14 +135,14 @@ def _worker_data() -> dict:
 
 
 def _static_files() -> dict[str, str]:
-    """Every file in static/ (hidden ones and the worker aside): its plain
+    """Every file in static/ (hidden ones, the worker and READMEs aside): its plain
     URL and its fingerprinted one. The worker answers either with the cached
     file, as the server answers an old fingerprint with the current file."""
     folder = Path(current_app.extensions["static_files"]["folder"])
     files = {}
     for path in sorted(folder.rglob("*")):
         name = path.relative_to(folder).as_posix()
-        if (not path.is_file() or name == WORKER_SCRIPT
+        if (not path.is_file() or name == WORKER_SCRIPT or path.suffix == ".md"
                 or any(part.startswith(".") for part in name.split("/"))):
             continue
         files[static_files.plain_url(name)] = url_for("static", filename=name)

@@ -34,6 +34,8 @@ from .round_form import (
 bp = Blueprint("rounds", __name__, url_prefix="/sessions/<int:session_id>/rounds")
 bp.url_value_preprocessor(load_game_session)
 bp.url_defaults(add_session_id)
+# The outcomes' words, for the result page and for the round form's script.
+bp.context_processor(lambda: {"outcome_labels": OUTCOME_LABELS})
 
 
 def _round_page(number: int) -> str:
@@ -118,7 +120,7 @@ def show(number):
     parts = _money_parts(entries, g.game.rules.scheme)
     return render_template("rounds/show.html", round=round_, latest=latest, count=count,
                            entries=entries, cards=cards, parts=parts, next_dealer=next_dealer,
-                           outcome_labels=OUTCOME_LABELS, saved_by=_saved_by(number),
+                           saved_by=_saved_by(number),
                            delete_form=VersionForm(formdata=None, version=g.game.version))
 
 

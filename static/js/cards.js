@@ -1,100 +1,79 @@
-// The round form's card pad, chips and live points; each player's input stays
-// the source of truth. Only a tap switches the pad's player, and visibly.
+// The round form's card pad, chips and points (README.md): the inputs stay
+// the source of truth; only a tap switches the pad's player, visibly.
 
-const RANKS = {A: 1, T: 10, J: 11, Q: 12, K: 13};
-for (let r = 2; r <= 10; r++) RANKS[r] = r;
-const LABELS = {1: "A", 11: "J", 12: "Q", 13: "K", 14: "A"};
+import {JOKER, labelOf, parseCard, points, run, sameRank, short, tokens} from "./core/cards.js";
+import {find, make, on, tell} from "./dom.js";
+
 const RANK_NAMES = {A: "ace", J: "jack", Q: "queen", K: "king"};
-const SUITS = "SHDC";
-const SYMBOLS = {S: "♠", H: "♥", D: "♦", C: "♣"};
 const SUIT_NAMES = {S: "spades", H: "hearts", D: "diamonds", C: "clubs"};
-const SUIT_OF = {"♠": "S", "♥": "H", "♦": "D", "♣": "C", "♤": "S", "♡": "H", "♢": "D", "♧": "C"};
-const JOKER_WORDS = ["JK", "JOKER", "★", "🃏"];
-const has = (object, key) => Object.prototype.hasOwnProperty.call(object, key);
 
-const form = document.querySelector("form.round-form");
-const pad = document.getElementById("card-pad");
-const PACKS = Number(form.dataset.packs);
-const JOKERS = Number(form.dataset.jokers);
-const JOKER_POINTS = Number(form.dataset.jokerPoints);
-const DEALT = Number(form.dataset.dealt);
+/** @type {HTMLFormElement} */
+const form = find("form.round-form");
+const pad = find("#card-pad");
+const {packs, jokers, jokerPoints, dealt} = form.dataset;
+const [PACKS, JOKERS, JOKER_POINTS, DEALT] = [packs, jokers, jokerPoints, dealt].map(Number);
 
-// Mirrors scorekeeper.rules.cards.parse_card; null for an unreadable token.
-function parse(token) {
-  const text = token.replace(/\uFE0F/g, "").trim().toUpperCase();
-  if (JOKER_WORDS.includes(text)) return {key: "JK", points: JOKER_POINTS};
-  const chars = Array.from(text);
-  const last = chars.pop() || "";
-  const suit = has(SUIT_OF, last) ? SUIT_OF[last] : last;
-  const rankText = chars.join("");
-  if (!has(RANKS, rankText) || !suit || !SUITS.includes(suit)) return null;
-  const rank = RANKS[rankText];
-  const label = LABELS[rank] || String(rank);
-  return {key: label + suit, label, rank, suit, points: rank === 1 ? 15 : Math.min(rank, 10)};
-}
-
-const cardName = (card) => card.key === "JK" ? "joker"
+const cardName = (card) => card === JOKER ? "joker"
   : `${RANK_NAMES[card.label] || card.label} of ${SUIT_NAMES[card.suit]}`;
-const shortName = (key) => key.slice(0, -1) + SYMBOLS[key.slice(-1)];
-const tokens = (input) => input.value.split(/[\s,;]+/).filter(Boolean);
+const cardsOf = (row) => tokens(row.input.value);
 const label = (element, text) => element.setAttribute("aria-label", text);
-const press = (element, on) => element.setAttribute("aria-pressed", String(on));
+const press = (element, pressed) => element.setAttribute("aria-pressed", String(pressed));
 
-function make(tag, className, text) {
-  const made = document.createElement(tag);
-  if (className) made.className = className;
-  if (text) made.textContent = text;
-  return made;
-}
-
-// Each player's row, with its parts that need this script.
-const rows = [...form.querySelectorAll(".round-player")].map((section) => {
-  const input = section.querySelector(".round-cards input");
+const rows = [...form.querySelectorAll(".round-player")].map((/** @type {HTMLElement} */ section) => {
+  /** @type {HTMLInputElement} */
+  const input = find(".round-cards input", section);
   const row = {
-    section, input,
-    name: section.querySelector("h2").textContent,
+    id: Number(section.dataset.player), section, input,
+    name: find("h2", section).textContent,
     box: input.parentElement,
-    optional: section.querySelector(".round-optional") || make("p", "round-optional", form.dataset.optional),
+    optional: find(".round-optional", section) || make("p", "round-optional", form.dataset.optional),
     chips: make("div", "round-chips"),
-    add: section.querySelector(".round-add"),
+    /** @type {HTMLButtonElement} */ add: find(".round-add", section),
     points: make("output", "round-points"),
     radios: section.querySelectorAll(".round-outcomes input"),
     cards: [],
   };
   row.optional.id = section.id + "-optional";
   row.add.hidden = false;
-  row.points.htmlFor = input.id;
-  section.querySelector(".round-player-head").append(row.points);
+  row.points.htmlFor.value = input.id;
+  find(".round-player-head", section).append(row.points);
   input.before(row.optional, row.chips);
   return row;
 });
-const key = (id) => document.getElementById(`card-pad-${id}`);
+const key = (id) => /** @type {HTMLButtonElement} */ (document.getElementById(`card-pad-${id}`));
 const [runKey, againKey, undoKey, prevKey, nextKey] = ["run", "again", "undo", "prev", "next"].map(key);
 const [padTitle, padPlayer, padPoints, padNote] = ["title", "player", "points", "note"].map(key);
+const [suitKeys, [jokerKey]] = ["suit", "card"].map(
+  (kind) => /** @type {HTMLButtonElement[]} */ ([...pad.querySelectorAll(`[data-${kind}]`)]));
+const rankKeys = Array.from({length: 13}, (_, i) => {
+  const rankKey = make("button", "round-key", labelOf(i + 1));
+  rankKey.type = "button";
+  rankKey.dataset.rank = rankKey.textContent;
+  return rankKey;
+});
+undoKey.before(...rankKeys);
 let active = null;
 let suit = "S";
-let running = false;  // the Run key is down: the next rank ends a run
-let note = "";        // who the pad just moved on from
-let lastRow = null;   // whose hand the pad's last card went into
-let counts = {};      // copies of each card across the round
+let running = false;  // the next rank ends a run
+let note = "";  // who the pad moved on from
+let lastRow = null;  // whose hand the last card went to
+let counts = {};  // copies of each card
+let handsIn = new Set();  // players whose hands are in
 
-const outcomeOf = (row) => ([...row.radios].find((radio) => radio.checked) || {value: "dead"}).value;
+const outcomeOf = (row) => [...row.radios].find((radio) => radio.checked)?.value || "dead";
 const rowOf = (element) => rows.find((row) => row.section === element.closest(".round-player")) || null;
 const takesCards = (row) => outcomeOf(row) !== "hu";
 const optional = (row) => rows.some((other) => other !== row && outcomeOf(other) === "tien_hu");
-const copies = (key) => key === "JK" ? JOKERS : PACKS;  // in the deck
-const left = (key) => (counts[key] || 0) < copies(key);
+const copies = (card) => card === "JK" ? JOKERS : PACKS;
+const left = (card) => (counts[card] || 0) < copies(card);
 
-// Whether the pad still comes to this player (together.js marks rows sent in).
 function needsCards(row) {
   const outcome = outcomeOf(row);
-  if (outcome === "hu" || optional(row) || row.section.classList.contains("together-in")) {
-    return false;
-  }
+  if (outcome === "hu" || optional(row) || handsIn.has(row.id)) return false;
   return outcome === "dead" ? !row.cards.length : row.cards.length < DEALT;
 }
 
-// The next row (``step`` 1) or the one before (-1), going round, that passes ``test``.
+// The next row (step 1) or the one before (-1), round, that passes ``test``.
 function around(row, step, test) {
   const n = rows.length;
   const i = rows.indexOf(row);
@@ -124,10 +103,10 @@ function renderRow(row) {
     chip.type = "button";
     chip.dataset.index = index;
     if (card) {
-      total += card.points;
-      chip.className = "chip round-chip " + (card.key === "JK" ? "chip-joker"
+      total += points(card, JOKER_POINTS);
+      chip.className = "chip round-chip " + (card === JOKER ? "chip-joker"
         : card.suit === "H" || card.suit === "D" ? "chip-red" : "chip-black");
-      chip.textContent = card.key === "JK" ? "JK" : card.label + SYMBOLS[card.suit];
+      chip.textContent = card === JOKER ? "JK" : short(card.key);
       label(chip, "Remove " + cardName(card));
       if (counts[card.key] > copies(card.key)) {
         chip.classList.add("round-chip-over");
@@ -148,37 +127,23 @@ function renderRow(row) {
   else row.input.setAttribute("aria-describedby", row.optional.id);
 }
 
-// The active hand's last natural card: where a run or a set goes on.
+// The last natural card: a run or a set goes on from it.
 function lastCard() {
   const item = active.cards[active.cards.length - 1];
-  return item && item.card && item.card.key !== "JK" ? item.card : null;
+  return item && item.card !== JOKER ? item.card : null;
 }
 
-// A run from the last card to ``label`` in its suit (an ace at the nearer end:
-// A 2 3 or Q K A), or null if the deck or the hand can't take it.
-function runTo(label) {
+// A run from the last card to ``rank``, or null if the deck or hand can't take it.
+function runTo(rank) {
   const from = lastCard();
-  if (!from) return null;
-  let end = RANKS[label];
-  if (end === 1 && 14 - from.rank < from.rank - 1) end = 14;
-  if (end === from.rank) return null;
-  const step = end > from.rank ? 1 : -1;
-  const cards = [];
-  for (let rank = from.rank + step; rank !== end + step; rank += step) {
-    cards.push((LABELS[rank] || String(rank)) + from.suit);
-  }
-  return active.cards.length + cards.length <= DEALT && cards.every(left) ? cards : null;
+  const cards = from && run(from, rank);
+  return cards && active.cards.length + cards.length <= DEALT && cards.every(left) ? cards : null;
 }
 
 // The last card's rank in the next suit (♠ ♥ ♦ ♣) the deck still has.
 function again() {
   const from = lastCard();
-  if (!from || active.cards.length >= DEALT) return null;
-  for (let k = 1; k <= 4; k++) {
-    const card = from.label + SUITS[(SUITS.indexOf(from.suit) + k) % 4];
-    if (left(card)) return card;
-  }
-  return null;
+  return from && active.cards.length < DEALT ? sameRank(from).find(left) || null : null;
 }
 
 function renderPad() {
@@ -192,27 +157,25 @@ function renderPad() {
   const full = active.cards.length >= DEALT;
   const from = lastCard();
   if (!from || full) running = false;
-  const text = running ? `Run from ${shortName(from.key)} to…` : note;
+  const text = running ? `Run from ${short(from.key)} to…` : note;
   if (padNote.textContent !== text) padNote.textContent = text;  // read out once
   padPoints.textContent = active.points.textContent;
   padPoints.hidden = Boolean(text);
-  for (const suitKey of pad.querySelectorAll("[data-suit]")) {
-    press(suitKey, suitKey.dataset.suit === suit);
-  }
-  for (const rankKey of pad.querySelectorAll("[data-rank]")) {
+  for (const suitKey of suitKeys) press(suitKey, suitKey.dataset.suit === suit);
+  for (const rankKey of rankKeys) {
     const rank = rankKey.dataset.rank;
     rankKey.disabled = full || (running ? !runTo(rank) : !left(rank + suit));
     label(rankKey, `${running ? "Run to" : "Add"} ${RANK_NAMES[rank] || rank} of ${SUIT_NAMES[suit]}`);
   }
-  pad.querySelector("[data-card]").disabled = full || !left("JK");
+  jokerKey.disabled = full || !left("JK");
   runKey.disabled = !from || full;
   press(runKey, running);
   label(runKey, from && !full ? "Run from " + cardName(from) : "Run");
   const next = again();
   againKey.disabled = !next;
-  againKey.textContent = next ? shortName(next) : "=";
+  againKey.textContent = next ? short(next) : "=";
   againKey.classList.toggle("suit-red", /[HD]$/.test(next || ""));
-  label(againKey, (next ? cardName(parse(next)) + ", " : "") + "same rank, next suit");
+  label(againKey, (next ? cardName(parseCard(next)) + ", " : "") + "same rank, next suit");
   undoKey.disabled = !active.cards.length && !undoElsewhere();
   const before = around(active, -1, takesCards);
   const after = around(active, 1, takesCards);
@@ -222,14 +185,14 @@ function renderPad() {
   label(nextKey, "Next player" + (after ? ": " + after.name : ""));
 }
 
-// Reads every input and redraws everything: a round has a few dozen cards.
+// Reads every input, redraws everything: a round has a few dozen cards.
 function refresh() {
   counts = {};
   for (const row of rows) {
     const hu = outcomeOf(row) === "hu";
-    row.input.disabled = hu;  // a Hu player has no cards: nothing is posted
+    row.input.disabled = hu;  // nothing posted
     row.box.hidden = hu;
-    row.cards = hu ? [] : tokens(row.input).map((token) => ({token, card: parse(token)}));
+    row.cards = hu ? [] : cardsOf(row).map((token) => ({token, card: parseCard(token)}));
     for (const {card} of row.cards) {
       if (card) counts[card.key] = (counts[card.key] || 0) + 1;
     }
@@ -238,7 +201,7 @@ function refresh() {
   renderPad();
 }
 
-// Room at the bottom for the open pad: everything scrolls above it.
+// Room for the open pad: everything scrolls above it.
 function makeRoom() {
   const room = active ? pad.offsetHeight + "px" : "";
   document.body.style.paddingBottom = room;
@@ -252,9 +215,9 @@ function flash(element, name) {
   element.classList.add(name);
 }
 
-// Opens the pad on ``row`` (null closes it); ``moved`` says who it moved on
-// from. Only a tap calls this, never a scroll.
-function activate(row, moved) {
+// Opens the pad on ``row`` (null closes it), having ``moved`` on from another.
+// Only a tap calls this, never a scroll.
+function activate(row, moved = "") {
   const previous = active;
   active = row && takesCards(row) ? row : null;
   running = false;
@@ -269,7 +232,7 @@ function activate(row, moved) {
   active.section.scrollIntoView({block: "nearest"});
 }
 
-// The active player is done: on to the next who needs cards, or to Save.
+// On to the next player who needs cards, or to Save.
 function moveOn() {
   const done = active;
   const next = done && around(done, 1, needsCards);
@@ -279,12 +242,12 @@ function moveOn() {
   }
   const focused = pad.contains(document.activeElement);
   activate(null);
-  const actions = form.querySelector(".round-actions");
+  const actions = find(".round-actions", form);
   actions.scrollIntoView({block: "nearest"});
-  if (focused) actions.querySelector("[type=submit]").focus({preventScroll: true});
+  if (focused) find("[type=submit]", actions).focus({preventScroll: true});
 }
 
-// On an empty hand, undo takes the last card off the hand it went into.
+// On an empty hand, undo takes the last card off the hand it went to.
 function undoElsewhere() {
   return lastRow && lastRow !== active && takesCards(lastRow) && lastRow.cards.length ? lastRow : null;
 }
@@ -298,7 +261,7 @@ function addCards(cards) {
   lastRow = active;
   note = "";
   running = false;
-  setTokens(active, tokens(active.input).concat(cards));
+  setTokens(active, cardsOf(active).concat(cards));
   if (outcomeOf(active) !== "dead" && active.cards.length >= DEALT) moveOn();
   else active.section.scrollIntoView({block: "nearest"});
 }
@@ -322,7 +285,7 @@ function padKey(target) {
   } else if (target === undoKey) {
     running = false;
     if (!active.cards.length) activate(undoElsewhere());
-    setTokens(active, tokens(active.input).slice(0, -1));
+    setTokens(active, cardsOf(active).slice(0, -1));
   } else if (target === prevKey || target === nextKey) {
     activate(around(active, target === prevKey ? -1 : 1, takesCards));
   } else if (target.id === "card-pad-done") {
@@ -331,33 +294,41 @@ function padKey(target) {
 }
 
 form.addEventListener("click", (event) => {
-  const target = event.target.closest("button") || event.target;
+  const tapped = /** @type {HTMLElement} */ (event.target);
+  const target = tapped.closest("button") || tapped;
   const row = rowOf(target);
   if (row && target.closest(".round-chip")) {
-    const list = tokens(row.input);
+    const list = cardsOf(row);
     list.splice(Number(target.dataset.index), 1);
     setTokens(row, list);
     if (row !== active) activate(row);
   } else if (target.closest(".round-add")) {
     activate(row);
   } else if (active && pad.contains(target)) {
+    const before = active;
     padKey(target);
+    if (active !== before) tell(form, "pad:left", {player: before.id});
   } else if (row && !target.closest("input, label, a, button")) {
     activate(row);
   }
 });
 
 form.addEventListener("input", (event) => {
-  if (event.target.closest(".round-cards")) refresh();
+  if (/** @type {Element} */ (event.target).closest(".round-cards")) refresh();  // together.js too
 });
 
-// An outcome chosen opens the pad for that player; Hu for the pad's moves it on.
+// An outcome opens the pad on its player; Hu for the pad's moves it on.
 form.addEventListener("change", (event) => {
-  const row = rowOf(event.target);
-  if (!row || !event.target.closest(".round-outcomes")) return;
+  const target = /** @type {Element} */ (event.target);
+  const row = rowOf(target);
+  if (!row || !target.closest(".round-outcomes")) return;
   if (takesCards(row)) activate(row);
   else if (row === active) moveOn();
   else refresh();
+});
+
+on(form, "together:in", ({players}) => {
+  handsIn = new Set(players);
 });
 
 refresh();

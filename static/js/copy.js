@@ -1,11 +1,11 @@
 // Copy to the clipboard with one tap: each button[data-copy] copies the value
 // of the box it names and says how it went in the status line after it.
 // Without this script the buttons stay hidden and the boxes stay selectable.
-"use strict";
 
 if (navigator.clipboard) {
   for (const button of document.querySelectorAll("button[data-copy]")) {
-    const box = document.getElementById(button.dataset.copy);
+    if (!(button instanceof HTMLButtonElement)) continue;
+    const box = /** @type {HTMLInputElement} */ (document.getElementById(button.dataset.copy));
     const status = button.nextElementSibling;
     button.hidden = false;
     button.addEventListener("click", async () => {

@@ -1,2 +1,6 @@
 // Show the chosen player's sessions as soon as one is picked.
-document.getElementById("player").addEventListener("change", function () { this.form.submit(); });
+import {find} from "./dom.js";
+
+/** @type {HTMLSelectElement} */
+const player = find("#player");
+player.addEventListener("change", () => player.form.submit());

@@ -1,27 +1,32 @@
 // Progressive enhancement for the sessions pages; every page works without it.
-"use strict";
+
+import {find} from "./dom.js";
 
 // New session: a preset fills the house rules at once ("As last time" its
 // currency too, and its summary shows only while it is chosen), the
 // first-dealer list shows the typed names, and a tap on a known name seats
 // that player.
-const newForm = document.querySelector(".new-form");
+/** @type {HTMLFormElement} */
+const newForm = find(".new-form");
 if (newForm) {
   const presets = JSON.parse(newForm.dataset.presets);
-  const preset = newForm.elements.preset;
-  const lastSummary = newForm.querySelector(".new-last");
-  newForm.querySelector(".new-use-preset").hidden = true;
+  const field = (name) => /** @type {any} */ (newForm.elements.namedItem(name));
+  /** @type {HTMLSelectElement} */
+  const preset = field("preset");
+  const lastSummary = find(".new-last", newForm);
+  find(".new-use-preset", newForm).hidden = true;
   preset.addEventListener("change", () => {
     for (const [name, value] of Object.entries(presets[preset.value])) {
-      const input = newForm.elements[name];
+      const input = field(name);
       if (input.type === "checkbox") input.checked = value;
       else input.value = value;
     }
     if (lastSummary) lastSummary.hidden = preset.value !== "last";
   });
 
-  const seats = [...newForm.querySelectorAll(".new-seat")];
-  const dealer = newForm.elements.first_dealer;
+  const seats = /** @type {HTMLInputElement[]} */ ([...newForm.querySelectorAll(".new-seat")]);
+  /** @type {HTMLSelectElement} */
+  const dealer = field("first_dealer");
   const picks = [...newForm.querySelectorAll(".new-pick")];
   const seatOf = (name) => seats.find((s) => s.value.trim().toLowerCase() === name.toLowerCase());
   const refresh = () => {
@@ -39,7 +44,7 @@ if (newForm) {
       refresh();
     });
   }
-  if (picks.length) newForm.querySelector(".new-known").hidden = false;
+  if (picks.length) find(".new-known", newForm).hidden = false;
   newForm.addEventListener("input", refresh);
   refresh();
 }

@@ -8,9 +8,12 @@
 // never seen gets the offline page.
 "use strict";
 
-const VERSION = new URL(self.location.href).searchParams.get("v") || "unversioned";
+/** @type {ServiceWorkerGlobalScope} */
+const worker = /** @type {any} */ (self);
+
+const VERSION = new URL(worker.location.href).searchParams.get("v") || "unversioned";
 const STATIC = "static-" + VERSION;
-const DATA = new URL("sw.json?v=" + encodeURIComponent(VERSION), self.location.href).href;
+const DATA = new URL("sw.json?v=" + encodeURIComponent(VERSION), worker.location.href).href;
 const SEEN = "Scorekeeper-Seen-At";  // when this phone kept the page (ms)
 const PAGES = "pages-";  // and the sign-in's public id: one sign-in's pages at a time
 const MAX_PAGES = 100;
@@ -33,7 +36,7 @@ function server() {
   return told;
 }
 
-self.addEventListener("install", (event) => {
+worker.addEventListener("install", (event) => {
   event.waitUntil((async () => {
     const response = await fetch(DATA, {cache: "no-store"});
     if (!response.ok) throw new Error(`${DATA}: ${response.status}`);
@@ -41,29 +44,29 @@ self.addEventListener("install", (event) => {
     const cache = await caches.open(STATIC);
     await cache.addAll([...Object.values(data.files), data.offline]);
     await cache.put(DATA, response);
-    await self.skipWaiting();
+    await worker.skipWaiting();
   })());
 });
 
-self.addEventListener("activate", (event) => {
+worker.addEventListener("activate", (event) => {
   event.waitUntil(caches.keys()
     .then((names) => Promise.all(names
       .filter((name) => name.startsWith("static-") && name !== STATIC)
       .map((name) => caches.delete(name))))
-    .then(() => self.clients.claim())
+    .then(() => worker.clients.claim())
     .then(keepOpenPages));
 });
 
 // A page that loaded while the worker was starting asks to be controlled.
-self.addEventListener("message", (event) => {
-  if (event.data === "claim") event.waitUntil(self.clients.claim());
+worker.addEventListener("message", (event) => {
+  if (event.data === "claim") event.waitUntil(worker.clients.claim());
 });
 
 // The pages open when the worker starts were loaded before it: fetched again
 // to be kept, so that the page a phone first installs from works offline too.
 async function keepOpenPages() {
   const data = await server();
-  for (const client of await self.clients.matchAll({type: "window"})) {
+  for (const client of await worker.clients.matchAll({type: "window"})) {
     const request = new Request(client.url);
     try {
       const response = await fetch(request);
@@ -74,9 +77,9 @@ async function keepOpenPages() {
   }
 }
 
-self.addEventListener("fetch", (event) => {
+worker.addEventListener("fetch", (event) => {
   const request = event.request;
-  if (new URL(request.url).origin !== self.location.origin) return;
+  if (new URL(request.url).origin !== worker.location.origin) return;
   if (request.method === "POST" && request.mode === "navigate") {
     event.respondWith(sendForm(request));
   } else if (request.method !== "GET" || request.headers.get("Accept") === "text/event-stream") {
@@ -229,7 +232,7 @@ async function sendForm(request) {
   try {
     return await fetch(request);
   } catch (error) {
-    for (const client of await self.clients.matchAll({type: "window"})) {
+    for (const client of await worker.clients.matchAll({type: "window"})) {
       client.postMessage("not-sent");
     }
     return new Response(null, {status: 204});

@@ -3,12 +3,15 @@
 // is hidden: it is asked for again when the page shows. Without the API the
 // switch stays hidden.
 
-const KEY = "scorekeeper.keepScreenOn";
-const bar = document.querySelector(".wake");
+import {KEEP_SCREEN_ON as KEY} from "./core/names.js";
+import {find} from "./dom.js";
+
+const bar = find(".wake");
 
 if (bar && "wakeLock" in navigator) {
-  const input = bar.querySelector(".wake-input");
-  const status = bar.querySelector(".wake-status");
+  /** @type {HTMLInputElement} */
+  const input = find(".wake-input", bar);
+  const status = find(".wake-status", bar);
   let lock = null;
   let asking = false;
 

@@ -65,7 +65,7 @@ def test_new_round_page_shows_dealer_order_and_an_entry_per_player(client, base)
                       'data-dealt="20"', "data-autostart"):
         assert attribute in html
     assert re.search(r"js/cards\.[0-9a-f]{8}\.js", html)  # fingerprinted
-    assert 'id="card-pad"' in html and 'data-suit="H"' in html and 'data-rank="10"' in html
+    assert 'id="card-pad"' in html and 'data-suit="H"' in html and 'id="card-pad-undo"' in html
 
 
 @pytest.mark.parametrize("examples, expected", [

@@ -1,13 +1,10 @@
-// A change's key (web/once.py): the second its form was made, by the
-// server's clock, a dot and 16 random bytes in base64url. No DOM.
+// Once-only keys (web/once.py): "<the form's time, s>.<22 random characters>".
 
-/**
- * @param {number | string} seconds
- * @returns {string}
- */
-export function newKey(seconds) {
+export function newKey(/** @type {number | string} */ time) {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
-  const random = btoa(String.fromCharCode(...bytes))
-    .replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-  return `${seconds}.${random}`;
+  const random = btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_");
+  return `${time}.${random.replace(/=+$/, "")}`;
 }
+
+/** The time a key was made at, as written; null for a key without one. */
+export const keyTime = (/** @type {string} */ key) => /^([0-9]+)\./.exec(key)?.[1] ?? null;

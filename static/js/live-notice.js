@@ -1,0 +1,28 @@
+// A live page with a form: a notice above it says what changed since.
+
+import {find, on} from "./dom.js";
+import {follow, main, status} from "./live.js";
+
+/** @type {HTMLInputElement} */
+const field = find("form [name=version]");
+// The version the form was made at (queue.js moves it on).
+let formVersion = field?.value ? Number(field.value) : null;
+on(document, "queue:follow", (next) => {
+  formVersion = next.version;
+});
+
+follow(async (state, page) => {
+  page.version = state.version;
+  // data-live-since: the changes since the page's version (".../since/12").
+  const since = new URL(String(formVersion ?? page.version),
+                        new URL(document.body.dataset.liveSince, location.href));
+  const response = await fetch(since, {credentials: "same-origin"});
+  if (!response.ok) return;
+  const notice = status("div", "live-notice", "live-notice");
+  if (!notice.isConnected) {
+    notice.tabIndex = -1;
+    main.prepend(notice);
+  }
+  notice.innerHTML = await response.text();
+  notice.querySelector(".live-hide").addEventListener("click", () => notice.remove());
+});

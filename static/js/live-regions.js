@@ -1,0 +1,33 @@
+// A live page (no form): on a change, its live regions ([data-live] with an
+// id) are fetched again and put in place, keeping the scroll, what is open
+// and the focus.
+
+import {follow, main, showGone, status} from "./live.js";
+
+follow(async (state, page) => {
+  const response = await fetch(location.href, {credentials: "same-origin"});
+  if (!response.ok) {
+    showGone(response.status);
+    return;
+  }
+  const fresh = new DOMParser().parseFromString(await response.text(), "text/html");
+  const y = window.scrollY;
+  const focused = document.activeElement && document.activeElement.id;
+  for (const region of document.querySelectorAll("[data-live][id]")) {
+    const replacement = fresh.getElementById(region.id);
+    if (!replacement) continue;
+    const open = [...region.querySelectorAll("details[open][id]")].map((details) => details.id);
+    region.replaceWith(document.adoptNode(replacement));
+    for (const id of open) {
+      const details = document.getElementById(id);
+      if (details instanceof HTMLDetailsElement) details.open = true;
+    }
+  }
+  window.scrollTo(0, y);
+  if (focused) document.getElementById(focused)?.focus({preventScroll: true});
+  if (fresh.body.dataset.liveVersion) page.version = Number(fresh.body.dataset.liveVersion);
+  // For screen readers: a polite word that the page changed under them.
+  const said = status("p", "live-status", "sessions-vh");
+  if (!said.isConnected) main.append(said);
+  said.textContent = "Brought up to date with a change from another phone.";
+});

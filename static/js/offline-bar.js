@@ -1,0 +1,22 @@
+// The bar of a page shown from the worker's cache ("Offline, as of 21:04"):
+// it follows the network; its link goes once something is typed, which a
+// reload would lose. A form shown again is a new change: it gets a new key,
+// of the time its form was made (or the page kept).
+
+import {keyTime, newKey} from "./core/keys.js";
+import {find} from "./dom.js";
+
+const bar = find(".offline-bar");
+for (const field of document.querySelectorAll("input[type=hidden][name=key]")) {
+  const key = /** @type {HTMLInputElement} */ (field);
+  key.value = newKey(keyTime(key.value) ?? bar.dataset.kept ?? "");
+}
+const text = find(".offline-bar-text", bar);
+const again = find(".offline-bar-again", bar);
+const follow = () => {
+  text.textContent = `${navigator.onLine ? "Back online" : "Offline"}, as of ${bar.dataset.seen}`;
+  again.textContent = navigator.onLine ? "Reload" : "Try again";
+};
+window.addEventListener("online", follow);
+window.addEventListener("offline", follow);
+document.addEventListener("input", () => again.remove(), {once: true});

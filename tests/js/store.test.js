@@ -1,0 +1,58 @@
+// The rounds kept on the phone, in an IndexedDB made in memory (fake-indexeddb),
+// and what signing out forgets.
+import "fake-indexeddb/auto";
+
+import assert from "node:assert/strict";
+import {beforeEach, test} from "node:test";
+
+import {PAGES, REFUSED, SENT, STATIC, WAITING} from "../../static/js/core/names.js";
+import {drop, forget, keep, waiting} from "../../static/js/core/store.js";
+
+/** Web Storage as the page has it. */
+class Storage extends Map {
+  getItem(/** @type {string} */ key) { return this.get(key) ?? null; }
+  setItem(/** @type {string} */ key, /** @type {string} */ value) { this.set(key, value); }
+  removeItem(/** @type {string} */ key) { this.delete(key); }
+}
+
+/** Cache storage, by name only. */
+class Caches {
+  constructor(/** @type {string[]} */ names) { this.names = new Set(names); }
+  async keys() { return [...this.names]; }
+  async delete(/** @type {string} */ name) { return this.names.delete(name); }
+}
+
+const round = (/** @type {number} */ number) => ({
+  board: "/sessions/1", url: "/sessions/1/rounds/new", number, version: number,
+  fields: /** @type {[string, string][]} */ ([["key", `k${number}`]]), at: number,
+  refused: false,
+});
+
+beforeEach(async () => {
+  Object.assign(globalThis, {localStorage: new Storage(), sessionStorage: new Storage()});
+  await forget();
+});
+
+test("rounds are kept in the order entered, put back in place, dropped", async () => {
+  const first = await keep(round(12));
+  const second = await keep(round(13));
+  assert.ok(second > first);
+  await keep({...round(12), id: first, refused: true});
+  assert.deepEqual((await waiting()).map((kept) => [kept.number, kept.refused]),
+    [[12, true], [13, false]]);
+  await drop(first);
+  assert.deepEqual((await waiting()).map((kept) => kept.id), [second]);
+});
+
+test("signing out forgets the rounds, the pages kept and what the pages noted", async () => {
+  const caches = new Caches([`${PAGES}abc`, `${PAGES}old`, `${STATIC}v1`]);
+  Object.assign(globalThis, {caches});
+  localStorage.setItem(WAITING, "1");
+  sessionStorage.setItem(SENT, "[]");
+  sessionStorage.setItem(REFUSED, "1");
+  await keep(round(12));
+  await forget();
+  assert.deepEqual((await indexedDB.databases()).map((known) => known.name), []);
+  assert.deepEqual(await caches.keys(), [`${STATIC}v1`]);
+  assert.deepEqual([localStorage.size, sessionStorage.size], [0, 0]);
+});
