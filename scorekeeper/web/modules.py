@@ -18,10 +18,11 @@ Three template globals, used by base.html:
 Imports are found in the source: ``import … from "./x.js"``, ``import "./x.js"``
 and ``export … from "./x.js"`` at the start of a line, where a module's static
 imports stand (a block comment that starts a line is passed over), and
-``import("./x.js")`` with a literal name, which is mapped but not preloaded (it
-is loaded when needed). Only relative names count: without a build step there
-is no ``import "some-package"``. Each file's imports are read once per process,
-and again after an edit in debug mode, as its hash is.
+``import("./x.js")`` with a literal name, which is neither mapped nor
+preloaded (it is loaded when needed, see import_map). Only relative names
+count: without a build step there is no ``import "some-package"``. Each file's
+imports are read once per process, and again after an edit in debug mode, as
+its hash is.
 """
 
 import base64
@@ -112,24 +113,28 @@ def module_preloads() -> Markup:
 
 def import_map() -> Markup:
     """The ``<script type="importmap">`` sending the plain name of every
-    module imported anywhere to its fingerprinted name; its hash goes to the
-    response's Content-Security-Policy."""
+    module the page's module scripts (those written by module_script so far)
+    import, directly or not, to its fingerprinted name; its hash goes to the
+    response's Content-Security-Policy. A page maps only what it loads: each
+    name costs its bytes on every page that carries it. A module imported
+    only when needed (``import("./queue.js")``), and what it imports, load
+    under their plain names: they are needed offline, where the service
+    worker answers plain names from its copies, or rarely."""
+    entries = tuple(g.get("modules", ()))
     static = current_app.extensions["static_files"]
-    key = url_for("static", filename="")
+    key = (url_for("static", filename=""), entries)
     made = static.setdefault("import_maps", {}).get(key)
     if made is None or current_app.debug:
-        made = static["import_maps"][key] = _import_map()
+        made = static["import_maps"][key] = _import_map(entries)
     text, digest = made
     g.setdefault("script_hashes", set()).add(digest)
     return Markup('<script type="importmap">{}</script>').format(Markup(text))
 
 
-def _import_map() -> tuple[str, str]:
-    folder = Path(current_app.extensions["static_files"]["folder"])
-    modules = sorted(path.relative_to(folder).as_posix() for path in folder.rglob("*.js"))
-    imported = sorted({name for module in modules for found in imports(module)
-                       for name in found if static_files.digest(name)})
-    urls = {static_files.plain_url(name): url_for("static", filename=name) for name in imported}
+def _import_map(entries: tuple[str, ...]) -> tuple[str, str]:
+    imported = {name for entry in entries for name in imported_by(entry)}
+    urls = {static_files.plain_url(name): url_for("static", filename=name)
+            for name in sorted(imported) if static_files.digest(name)}
     # JSON with <, >, & and ' written as \u escapes: no "</script>" in it.
     text = str(htmlsafe_json_dumps({"imports": urls}, separators=(",", ":")))
     digest = base64.b64encode(hashlib.sha256(text.encode()).digest()).decode()

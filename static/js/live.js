@@ -23,8 +23,8 @@ export function showGone(code) {
   main.prepend(gone);
 }
 
-// Follows the stream: ``react(state, page)`` to a new version of the session
-// (page.version: the page's), one at a time; then "live:change" for any change.
+// Follows the stream: ``react(state, page)`` to each new version, one at a
+// time; then "live:change" for any change.
 export function follow(react) {
   const {live, liveVersion} = document.body.dataset;
   if (!live || !window.EventSource) return;

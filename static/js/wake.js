@@ -1,7 +1,5 @@
-// Keeps the screen on while a session is open (Screen Wake Lock API), unless
-// the switch is off, as remembered on this phone. The lock goes when the page
-// is hidden: it is asked for again when the page shows. Without the API the
-// switch stays hidden.
+// Keeps the screen on while a session is open (Screen Wake Lock API) unless
+// switched off on this phone; asked again as the page shows. No API, no switch.
 
 import {KEEP_SCREEN_ON as KEY} from "./core/names.js";
 import {find} from "./dom.js";

@@ -94,6 +94,9 @@ GRAPH = {
     "js/lazy.js": 'import {four} from "./lib/four.js";\n',
     "js/lib/four.js": "export const four = 4;\n",
     "js/alone.js": "export const alone = true;\n",
+    # On no page below: neither it nor what it imports is mapped there.
+    "js/elsewhere.js": 'import {unused} from "./lib/unused.js";\n',
+    "js/lib/unused.js": "export const unused = 0;\n",
 }
 
 PAGE = """{{ module_script('js/page.js', {'data-x': 'a&b'}) }}{{ module_script('js/other.js') }}
@@ -113,13 +116,14 @@ def test_a_page_preloads_what_its_scripts_import_once_each(little_site):
     assert sorted(preloads) == sorted(url[f"js/lib/{n}.js"] for n in ("one", "two", "three"))
 
 
-def test_the_import_map_sends_every_imported_name_to_its_fingerprinted_one(little_site):
+def test_the_import_map_sends_every_name_the_page_imports_to_its_fingerprinted_one(
+        little_site):
     app, folder = little_site
     write(folder, GRAPH)
     with app.test_request_context():
         html = render_template_string(PAGE)
-    imported = ["js/lib/one.js", "js/lib/two.js", "js/lib/three.js", "js/page.js",
-                "js/lazy.js", "js/lib/four.js"]
+    # Not js/lazy.js, imported when needed, nor what it imports.
+    imported = ["js/lib/one.js", "js/lib/two.js", "js/lib/three.js", "js/page.js"]
     (text,) = re.findall(r'<script type="importmap">(.*?)</script>', html)
     assert json.loads(text) == {"imports": {
         f"/static/{name}": fingerprinted(folder / name, folder) for name in imported}}
