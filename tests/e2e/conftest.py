@@ -127,6 +127,18 @@ def sign_in(page, name=GROUP_NAME, passphrase=PASSPHRASE) -> None:
     page.wait_for_url("**/")
 
 
+def signed_in(context, device: str = "Test phone") -> None:
+    """Sign the context's phone in by the sign-in form's POST, without showing
+    a page (the form itself is used by sign_in)."""
+    from tests.web.helpers import token_in
+
+    form = context.request.get("/sign-in").text()
+    answer = context.request.post("/sign-in", max_redirects=0, form={
+        "csrf_token": token_in(form), "name": GROUP_NAME, "passphrase": PASSPHRASE,
+        "device": device, "next": ""})
+    assert answer.status == 302, answer.status
+
+
 @pytest.fixture
 def member(page, live_app):
     """The page, signed in to the tests' group."""
@@ -155,6 +167,16 @@ def offline(page) -> None:
     page.context.set_offline(True)
     page.wait_for_function("() => !navigator.onLine")
     assert page.evaluate(NOTHING_GETS_THROUGH), "the browser's network stayed on"
+
+
+def back_online(page) -> None:
+    """The network back, and the phone woken: queue.js sends the rounds that
+    wait when the page sees the network come back, and when the phone is woken;
+    a page loaded from the worker's copy offline thinks it was online all along
+    and has only its next retry (2 to 30 s on) to go by, so it is woken."""
+    page.context.set_offline(False)
+    page.wait_for_function("() => navigator.onLine")
+    page.evaluate("() => document.dispatchEvent(new Event('visibilitychange'))")
 
 
 # A HEAD goes past the worker, from the page; a GET of a page goes through the worker.
