@@ -127,14 +127,15 @@ def sign_in(page, name=GROUP_NAME, passphrase=PASSPHRASE) -> None:
     page.wait_for_url("**/")
 
 
-def signed_in(context, device: str = "Test phone") -> None:
+def signed_in(context, device: str = "Test phone", name: str = GROUP_NAME,
+              passphrase: str = PASSPHRASE) -> None:
     """Sign the context's phone in by the sign-in form's POST, without showing
     a page (the form itself is used by sign_in)."""
     from tests.web.helpers import token_in
 
     form = context.request.get("/sign-in").text()
     answer = context.request.post("/sign-in", max_redirects=0, form={
-        "csrf_token": token_in(form), "name": GROUP_NAME, "passphrase": PASSPHRASE,
+        "csrf_token": token_in(form), "name": name, "passphrase": passphrase,
         "device": device, "next": ""})
     assert answer.status == 302, answer.status
 

@@ -140,7 +140,7 @@ def test_an_evening_of_rummi_as_its_pages_show_it(app, client):
     message = "\n".join([f"Rummy {' '.join(day.split()[1:])} — settle up:", *said])
     assert message_on(settle) == message
 
-    paid = [form for form in forms_on(settle) if form.action.endswith("/settle/paid")][0]
+    paid = next(form for form in forms_on(settle) if form.action.endswith("/settle/paid"))
     response = client.post(paid.action, data={k: v[0] for k, v in paid.values.items()})
     assert response.location == f"{board}/settle#transfers"
     settle = client.get(f"{board}/settle").text
@@ -173,8 +173,8 @@ def test_an_evening_of_rummi_as_its_pages_show_it(app, client):
         assert page.texts(f"#round-{number} .history-round-head") == [
             f"Round {number} dealer {expected['dealer']}"]
 
-    ann = [a.attrs["href"] for a in page.select("section[aria-labelledby=balances-title] a")
-           if a.text == "Ann"][0]
+    ann = next(a.attrs["href"] for a in page.select("section[aria-labelledby=balances-title] a")
+           if a.text == "Ann")
     page = parsed(client.get(ann))
     assert page.texts("h1") == ["Ann"]
     stats = dict(zip(page.texts(".history-stats dt"), page.texts(".history-stats dd"),
