@@ -142,10 +142,11 @@ def signed_in(context, device: str = "Test phone", name: str = GROUP_NAME,
 
 @pytest.fixture
 def member(page, live_app):
-    """The page, signed in to the tests' group."""
+    """The page, signed in to the tests' group (by the form's POST: the
+    tests that sign in on the page itself use sign_in)."""
     with live_app.app_context():
         the_group()
-    sign_in(page)
+    signed_in(page.context)
     return page
 
 

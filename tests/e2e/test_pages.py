@@ -74,6 +74,7 @@ def page_urls(ids) -> dict[str, str]:
         "shared settlement": f"/share/{ids['token']}/settle",
         "import": "/groups/import",
         "new group": "/groups/new",
+        "sign in": "/sign-in",
         "not found": "/no/such/page",
     }
 
