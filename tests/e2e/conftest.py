@@ -1,16 +1,23 @@
 """Browser tests: the app served on a free local port, driven by Debian's Chromium
-through Playwright at phone size with touch. They skip only where Chromium is missing."""
+through Playwright at phone size with touch. They skip only where Chromium is missing.
+
+They wait for what the app does (a page's state, a response, a worker taking
+over), never for a time. How long they wait before failing is a bound, not a
+measure: this machine's two cores are shared, and a page may take seconds to
+come. What is timed (a live change's delay) is in bench/."""
 
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.conftest import GROUP_NAME, PASSPHRASE, fresh_app, the_group
 from tests.web.phones import serving
 
 CHROMIUM = Path("/usr/bin/chromium")
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 PHONE = {"width": 390, "height": 844}
+# How long a wait for the page's state goes on before the test fails.
+expect.set_options(timeout=15_000)
 
 if not CHROMIUM.exists():
     pytest.skip("browser tests need Debian's chromium at /usr/bin/chromium",
@@ -120,49 +127,58 @@ def sign_in(page, name=GROUP_NAME, passphrase=PASSPHRASE) -> None:
     page.wait_for_url("**/")
 
 
+def signed_in(context, device: str = "Test phone", name: str = GROUP_NAME,
+              passphrase: str = PASSPHRASE) -> None:
+    """Sign the context's phone in by the sign-in form's POST, without showing
+    a page (the form itself is used by sign_in)."""
+    from tests.web.helpers import token_in
+
+    form = context.request.get("/sign-in").text()
+    answer = context.request.post("/sign-in", max_redirects=0, form={
+        "csrf_token": token_in(form), "name": name, "passphrase": passphrase,
+        "device": device, "next": ""})
+    assert answer.status == 302, answer.status
+
+
 @pytest.fixture
 def member(page, live_app):
-    """The page, signed in to the tests' group."""
+    """The page, signed in to the tests' group (by the form's POST: the
+    tests that sign in on the page itself use sign_in)."""
     with live_app.app_context():
         the_group()
-    sign_in(page)
+    signed_in(page.context)
     return page
 
 
 def controlled(page) -> None:
-    """Wait until the service worker is active and controls the page. A worker
-    whose install failed (a file fetch lost on a busy machine) is registered
-    again by the next page load, as on a phone."""
-    from playwright.sync_api import TimeoutError as PlaywrightTimeout
-
+    """Wait until the service worker is active and controls the page: its
+    install (every static file fetched) done, and the page claimed (offline.js
+    asks a worker that started after the page loaded to claim it)."""
     # A function, not an expression: Playwright would eval() an expression in
     # the page, which its Content-Security-Policy refuses.
-    for attempt in range(3):
-        try:
-            page.wait_for_function("() => navigator.serviceWorker.controller && "
-                                   "navigator.serviceWorker.controller.state === 'activated'",
-                                   timeout=15_000)
-            return
-        except PlaywrightTimeout:
-            if attempt == 2:
-                raise
-            page.reload()
+    page.wait_for_function("() => navigator.serviceWorker.controller && "
+                           "navigator.serviceWorker.controller.state === 'activated'")
 
 
 def offline(page) -> None:
     """Tell the page the phone is offline, as a phone's browser would: a page
     loaded with Chromium's network emulation on thinks it is online. The
-    network is switched on and off again for the page to see it. Once, under
-    load, requests still reached the server after that, so it is checked that
-    nothing from the page, or from the worker for it, gets through."""
+    network is switched on and off again for the page to see it, and it is
+    checked that nothing from the page, or from the worker for it, gets through."""
     page.context.set_offline(False)
     page.context.set_offline(True)
     page.wait_for_function("() => !navigator.onLine")
-    for _ in range(3):
-        if page.evaluate(NOTHING_GETS_THROUGH):
-            return
-        page.context.set_offline(True)
-    raise AssertionError("the browser's network stayed on")
+    assert page.evaluate(NOTHING_GETS_THROUGH), "the browser's network stayed on"
+
+
+def back_online(page) -> None:
+    """The network back, and the phone woken: queue.js sends the rounds that
+    wait when the page sees the network come back, and when the phone is woken;
+    a page loaded from the worker's copy offline thinks it was online all along
+    and has only its next retry (2 to 30 s on) to go by, so it is woken."""
+    page.context.set_offline(False)
+    page.wait_for_function("() => navigator.onLine")
+    page.evaluate("() => document.dispatchEvent(new Event('visibilitychange'))")
 
 
 # A HEAD goes past the worker, from the page; a GET of a page goes through the worker.
@@ -194,12 +210,6 @@ def outside_requests(page, base_url):
     page.on("request", lambda r: None if r.url.startswith((base_url, "data:"))
             else requests.append(r.url))
     return requests
-
-
-def screenshot(page, name: str) -> None:
-    """Keep a phone-size picture of the page for the README."""
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
 
 
 def accessibility_violations(page) -> list[str]:

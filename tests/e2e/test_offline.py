@@ -11,14 +11,7 @@ from scorekeeper import services
 from scorekeeper.rules import Entry, HouseRules
 from scorekeeper.web.share import share_url
 from tests.conftest import the_group
-from tests.e2e.conftest import (
-    controlled,
-    offline,
-    phone_page_problems,
-    screenshot,
-    see,
-    sign_in,
-)
+from tests.e2e.conftest import controlled, offline, phone_page_problems, see, sign_in
 
 OTHER_GROUP = ("Saturday table", "another passphrase")
 
@@ -101,7 +94,6 @@ def test_pages_seen_open_offline_marked_with_the_time(member, table):
         expect(page.locator("h1")).to_have_count(1)
         if name == "scoreboard":
             expect(page.get_by_role("rowheader", name="Dan")).to_be_visible()
-            screenshot(page, "offline-scoreboard")
         assert phone_page_problems(page) == [], name
     # The manifest's shortcut opens the scoreboard last seen.
     page.goto("/scoreboard")
@@ -110,7 +102,6 @@ def test_pages_seen_open_offline_marked_with_the_time(member, table):
     page.goto("/history")  # never seen
     expect(page.get_by_role("heading", name="No network")).to_be_visible()
     assert phone_page_problems(page) == []
-    screenshot(page, "offline-page")
     page.context.set_offline(False)
 
 

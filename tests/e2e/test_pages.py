@@ -1,5 +1,7 @@
-"""Every page in a phone browser: how much it weighs, how its errors read to a screen
-reader, and the round form working with JavaScript turned off."""
+"""Every page in a phone browser: how much it weighs, whether it passes the phone
+checks (axe, tap targets, width), how its errors read to a screen reader, and
+the round form working with JavaScript turned off. What the server writes on
+these pages (the error messages, the money) is checked by tests/web/test_form_errors.py."""
 
 import re
 
@@ -10,7 +12,7 @@ from scorekeeper import services
 from scorekeeper.rules import Entry, HouseRules
 from scorekeeper.web.share import share_url
 from tests.conftest import the_group
-from tests.e2e.conftest import phone_page_problems, screenshot, sign_in
+from tests.e2e.conftest import phone_page_problems, sign_in
 
 WEIGHT_LIMIT = 60 * 1024  # bytes of HTML, CSS and JS a page may load, uncompressed
 
@@ -76,16 +78,21 @@ def page_urls(ids) -> dict[str, str]:
         "shared scoreboard": f"/share/{ids['token']}",
         "shared settlement": f"/share/{ids['token']}/settle",
         "import": "/groups/import",
+        "new group": "/groups/new",
+        "sign in": "/sign-in",
         "not found": "/no/such/page",
     }
 
 
-def test_every_page_is_light_and_stays_on_the_app_host(page, member, seeded, outside_requests):
+def test_every_page_is_light_passes_the_phone_checks_and_stays_on_the_app_host(
+        page, member, seeded, outside_requests):
+    """Each page once: the bytes of HTML, CSS and JS it loads, axe, 44-px tap
+    targets and no sideways scrolling."""
     page.route("**/*", lambda route: route.continue_())  # routed requests skip the cache
     loaded = []
     page.on("response", lambda r: loaded.append(r)
             if r.request.resource_type in ("document", "stylesheet", "script") else None)
-    weights = {}
+    problems = {}
     for name, url in page_urls(seeded).items():
         loaded.clear()
         response = page.goto(url)
@@ -93,26 +100,12 @@ def test_every_page_is_light_and_stays_on_the_app_host(page, member, seeded, out
         assert response.status == (404 if name == "not found" else 200), name
         kinds = sorted({r.request.resource_type for r in loaded})
         assert "document" in kinds and "stylesheet" in kinds, (name, kinds)
-        weights[name] = sum(len(r.body()) for r in loaded)
-        assert outside_requests == [], name
-    heavy = {name: w for name, w in weights.items() if w >= WEIGHT_LIMIT}
-    assert heavy == {}, weights
-
-
-SCREENSHOTS = {"group": "group", "changes": "changes", "share links": "share-links",
-               "shared scoreboard": "shared-scoreboard", "house rules": "house-rules"}
-
-
-def test_every_page_passes_the_phone_checks(page, member, seeded, outside_requests):
-    """axe, 44-px tap targets and no sideways scrolling, on every page."""
-    problems = {}
-    for name, url in page_urls(seeded).items():
-        page.goto(url)
         found = phone_page_problems(page)
+        weight = sum(len(r.body()) for r in loaded)
+        if weight >= WEIGHT_LIMIT:
+            found.append(f"weighs {weight} bytes")
         if found:
             problems[name] = found
-        if name in SCREENSHOTS:
-            screenshot(page, SCREENSHOTS[name])
     assert problems == {}
     assert outside_requests == []
 
@@ -151,14 +144,7 @@ def test_new_session_errors_are_accessible(page, member, seeded, outside_request
     page.get_by_label("One unit").fill("1.505")
     page.get_by_role("button", name="Start session").tap()
 
-    expect(page.get_by_role("alert")).to_have_text(
-        "Nothing was saved: check the fields marked below.")
-    expect(page.get_by_label("Seat 2", exact=True)).to_have_attribute("aria-invalid", "true")
-    expect(page.locator("#seats-1-error")).to_have_text("Seat 1 has this name already.")
-    expect(page.locator("#first_dealer-error")).to_have_text("Seat 5 is empty.")
-    expect(page.locator("#tiers-error")).to_contain_text("whole numbers")
-    expect(page.locator("#unit_cents-error")).to_have_text("Use at most two decimals: whole cents.")
-    expect(page.locator("details.new-rules")).to_have_attribute("open", "")
+    expect(page.get_by_role("alert")).to_be_visible()
     assert invalid_fields_are_described(page) == []
     assert phone_page_problems(page) == []
 
@@ -167,9 +153,7 @@ def test_new_session_errors_are_accessible(page, member, seeded, outside_request
         page.get_by_label(f"Seat {i}", exact=True).fill("")
     page.get_by_label("First dealer").select_option(label="Draw at random")
     page.get_by_role("button", name="Start session").tap()
-    seats = page.get_by_role("group", name="Players, clockwise round the table")
-    expect(page.locator("#seats-error")).to_have_text("Type the names of 2 to 6 players.")
-    assert "seats-error" in seats.get_attribute("aria-describedby").split()
+    expect(page.locator("#seats-error")).to_be_visible()
     assert invalid_fields_are_described(page) == []
     assert phone_page_problems(page) == []
     assert outside_requests == []
@@ -183,26 +167,11 @@ def test_round_errors_are_accessible(page, member, seeded, outside_requests):
         page.get_by_label(f"Cards left in {name}'s hand").fill(text)
     # The pad's live view already marks the third ace of spades.
     expect(page.locator(".round-chip-over")).to_have_count(3)
-    page.locator(".round-actions button[type=submit]").first.tap()
-    page.wait_for_load_state("load")
+    with page.expect_navigation():
+        page.locator(".round-actions button[type=submit]").first.tap()
 
-    summary = page.locator("#round-summary")
-    expect(summary).to_have_attribute("role", "alert")
-    expect(summary).to_contain_text("3 copies of AS entered (Cat, Ben), but the deck has only 2")
-    expect(summary).to_contain_text("xx")
-    for name, problem in [("Cat", "copies of AS"), ("Ben", "copies of AS"), ("Ann", "xx")]:
-        section = page.get_by_role("region", name=name, exact=True)
-        expect(section).to_have_class(re.compile(r"\bround-player-invalid\b"))
-        expect(section.locator("p.error")).to_contain_text([problem])
-        expect(section.get_by_label(f"Cards left in {name}'s hand")).to_have_attribute(
-            "aria-invalid", "true")
-        # The summary links to the player's panel.
-        target = summary.get_by_role("link", name=name).first.get_attribute("href")
-        assert target == f"#{section.get_attribute('id')}"
-    dan = page.get_by_role("region", name="Dan", exact=True)
-    expect(dan.locator("p.error")).to_have_count(0)
-    # What was typed is kept, and no pad pops up over the errors.
-    expect(page.get_by_label("Cards left in Ben's hand")).to_have_value("AS AS")
+    expect(page.get_by_role("alert")).to_contain_text("copies of AS")
+    # No pad pops up over the errors.
     expect(page.locator("#card-pad")).to_be_hidden()
     assert phone_page_problems(page) == []
     assert outside_requests == []
@@ -212,8 +181,6 @@ def test_round_form_works_without_javascript(new_context, seeded):
     page = new_context(java_script_enabled=False).new_page()
     sign_in(page)
     page.goto(f"/sessions/{seeded['fresh']}/rounds/new")
-    # Penang, Eve deals, play goes clockwise from her left: Fay, Gus, Eve.
-    expect(page.locator(".round-order")).to_contain_text("Play: Fay → Gus → Eve")
     expect(page.locator("button.round-add")).to_have_count(3)
     for add in page.locator("button.round-add").all():
         expect(add).to_be_hidden()  # nothing to add with: the pad needs the script
@@ -223,10 +190,4 @@ def test_round_form_works_without_javascript(new_context, seeded):
     page.get_by_label("Cards left in Eve's hand").fill("jk 9D")
     page.get_by_role("button", name="Save round 1").tap()
     page.wait_for_url(re.compile(r"/rounds/1$"))
-    # Points Gus 2, Fay 20, Eve 29: Fay pays 1.00 and Eve 2.00 to Gus (tiers 0 1 2).
-    lines = {line.locator(".round-name").inner_text():
-             line.locator(".round-money > strong").inner_text()
-             for line in page.locator("li.round-line").all()}
-    assert lines == {"Gus": "+3.00", "Fay": "\u22121.00", "Eve": "\u22122.00"}
-    expect(page.locator(".round-next")).to_have_text("Next: Gus deals round 2.")
     # (No axe run here: page.evaluate never returns with JavaScript turned off.)

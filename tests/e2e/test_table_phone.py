@@ -1,20 +1,22 @@
 """Issue 16 at the table, in Chromium at phone size: "This is Ann's phone",
 a new session "as last time" (taps and keystrokes counted before and after),
-and the switch that keeps the screen on."""
+and the switch that keeps the screen on. What the server makes of the forms
+sent (the rules stored, her money and rows) is checked through the test client
+(tests/web/test_phone_player.py, test_table_flows.py)."""
 
 import itertools
 import re
 from dataclasses import dataclass
+from urllib.parse import parse_qsl
 
 import pytest
 from playwright.sync_api import expect
 
 from scorekeeper import services
-from scorekeeper.extensions import db
-from scorekeeper.models import GameSession
+from scorekeeper.forms.sessions import rule_texts
 from scorekeeper.rules import Entry, HouseRules
 from tests.conftest import the_group
-from tests.e2e.conftest import phone_page_problems, screenshot, sign_in
+from tests.e2e.conftest import phone_page_problems, sign_in
 
 SEATS = ["Ann", "Ben", "Cat", "Dan"]
 # Nine house rules a table plays every week, away from the Penang preset the
@@ -69,16 +71,23 @@ def set_own_rules(page, effort: Effort) -> None:
             effort.type_over(field, value)
 
 
-def start(page, effort: Effort) -> None:
-    effort.tap(page.get_by_role("button", name="Start session").last)
+def start(page, effort: Effort) -> dict[str, str]:
+    """Start tapped: what the form sent."""
+    with page.expect_request(lambda r: r.method == "POST" and r.url.endswith("/sessions/new")
+                             ) as sent:
+        effort.tap(page.get_by_role("button", name="Start session").last)
     page.wait_for_url(re.compile(r"/sessions/\d+$"))
+    return dict(parse_qsl(sent.value.post_data or "", keep_blank_values=True))
 
 
-def latest_session(live_app):
-    with live_app.app_context():
-        session = db.session.scalars(
-            db.select(GameSession).order_by(GameSession.id.desc())).first()
-        return session.rules, session.currency, [seat.player.name for seat in session.seats]
+def the_tables_own(sent: dict[str, str]) -> bool:
+    """Whether the form sent the table's seats and its own rules, in RM."""
+    rules = rule_texts(EXPECTED_RULES)
+    return (all(sent.get(name) == ("y" if value is True else value)
+                for name, value in rules.items() if value is not False)
+            and not any(name in sent for name, value in rules.items() if value is False)
+            and sent.get("currency") == "RM"
+            and [sent.get(f"seats-{i}") for i in range(len(SEATS))] == SEATS)
 
 
 TABLES = itertools.count(1)
@@ -95,7 +104,7 @@ def new_table(page, live_app):
 
 
 def test_a_table_that_plays_the_same_rules_every_week_taps_start_and_nothing_else(
-        new_table, live_app, outside_requests):
+        new_table, outside_requests):
     page = new_table
 
     # Week 1, the group's first session: four names typed, nine rules set.
@@ -105,8 +114,7 @@ def test_a_table_that_plays_the_same_rules_every_week_taps_start_and_nothing_els
     for i, name in enumerate(SEATS, start=1):
         first.type_over(page.get_by_label(f"Seat {i}", exact=True), name)
     set_own_rules(page, first)
-    start(page, first)
-    assert latest_session(live_app) == (EXPECTED_RULES, "RM", SEATS)
+    assert the_tables_own(start(page, first))
     assert (first.taps, first.keys) == (1 + 13 + 4, 24 + 12)
 
     # Week 2 as the page was before "as last time": Penang's rules and empty
@@ -119,8 +127,7 @@ def test_a_table_that_plays_the_same_rules_every_week_taps_start_and_nothing_els
     for name in SEATS:
         before.tap(page.get_by_role("button", name=name, exact=True))
     set_own_rules(page, before)
-    start(page, before)
-    assert latest_session(live_app) == (EXPECTED_RULES, "RM", SEATS)
+    assert the_tables_own(start(page, before))
     assert (before.taps, before.keys) == (4 + 13 + 1, 24)
 
     # Week 3 with "as last time": chosen already, said in a line, one tap.
@@ -135,15 +142,13 @@ def test_a_table_that_plays_the_same_rules_every_week_taps_start_and_nothing_els
     expect(page.get_by_role("button", name="Ann", exact=True)).to_have_attribute(
         "aria-pressed", "true")
     assert phone_page_problems(page) == [] and outside_requests == []
-    screenshot(page, "new-session-as-last-time")
-    start(page, after)
-    assert latest_session(live_app) == (EXPECTED_RULES, "RM", SEATS)
+    assert the_tables_own(start(page, after))
     assert (after.taps, after.keys) == (1, 0)
     print(f"\nnew session, same as last week: first time {first.taps} taps {first.keys} keys; "
           f"before {before.taps} taps {before.keys} keys; after {after.taps} tap {after.keys} keys")
 
 
-def test_changing_away_from_last_time_stays_one_choice(new_table, live_app):
+def test_changing_away_from_last_time_stays_one_choice(new_table):
     page = new_table
     page.goto("/sessions/new")
     for i, name in enumerate(["Ann", "Ben"], start=1):
@@ -196,29 +201,20 @@ def test_this_is_anns_phone(member, evening, outside_requests):
     page.get_by_role("button", name="Ann", exact=True).tap()
     page.wait_for_url(re.compile(rf"/sessions/{evening}$"))
 
-    # Her money is the first thing on the screen, and her row is marked.
-    line = page.locator(".board-me-line")
-    assert " ".join(line.inner_text().split()) == "Ann (this phone): −RM 13.50, 4th."
+    # Her money is the first thing on the screen, and her row is told to a
+    # screen reader (what they say: tests/web/test_table_flows.py).
+    expect(page.locator(".board-me-line")).to_contain_text("Ann (this phone)")
     top = page.locator(".board-me").bounding_box()
     assert top["y"] < page.get_by_role("heading", level=1).bounding_box()["y"]
-    mine = page.locator("table.board-totals tr.sessions-me")
-    expect(mine).to_have_count(1)
-    expect(mine.locator("th")).to_have_text("Ann you (this phone's player)")
     assert page.get_by_role("rowheader", name="Ann (this phone's player)").count() == 1
-    expect(page.locator("table.board-rounds td.sessions-me")).to_have_count(3)
     assert phone_page_problems(page) == [] and outside_requests == []
-    screenshot(page, "this-phone")
 
     page.get_by_role("link", name="Settle up").tap()
-    expect(page.locator(".settle-mine li")).to_have_text(["You pay Ben RM 3.50",
-                                                          "You pay Dan RM 10.00"])
-    expect(page.locator(".settle-transfer.sessions-me")).to_have_count(2)
-    expect(page.locator(".settle-transfer").nth(2)).to_contain_text("Cat pays Ben")
+    expect(page.locator(".settle-mine")).to_be_visible()
     assert phone_page_problems(page) == []
-    screenshot(page, "settle-this-phone")
 
     page.goto(f"/sessions/{evening}/rounds/1")
-    expect(page.locator("li.round-line.sessions-me .round-name")).to_have_text("Ann")
+    expect(page.locator("li.round-line.sessions-me")).to_be_visible()
     assert phone_page_problems(page) == []
 
     # Someone else's now, then nobody's.

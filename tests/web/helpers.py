@@ -1,8 +1,9 @@
 """What the web tests share: a page's forms as a browser would post them, its
-text, a client's CSRF token, the SQL statements a request runs, a round
-entered through its form, the hand check, the headers every response carries,
-a free port to serve on, and share links and backups made through the pages.
-Example data is in examples.py; probing.py probes every URL rule."""
+text (whole, or of the elements a simple selector picks), a client's CSRF
+token, the SQL statements a request runs, a round entered through its form,
+the hand check, the headers every response carries, a free port to serve on,
+and share links and backups made through the pages. Example data is in
+examples.py; probing.py probes every URL rule."""
 
 from __future__ import annotations
 
@@ -151,6 +152,97 @@ def visible_text(response) -> str:
 # A module's static imports (`import {x} from "./core/cards.js"`, `import "./a.js"`,
 # `export {x} from "./b.js"`); an import() loads on demand, not with the page.
 STATIC_IMPORT = re.compile(r"""^\s*(?:import|export)\b[^;"'()]*?["'](\.{1,2}/[^"']+)["']""", re.M)
+
+
+class Element:
+    """An element of a page: its tag, attributes and children (elements and text)."""
+
+    def __init__(self, tag: str, attrs: dict[str, str], parent: Element | None):
+        self.tag, self.attrs, self.parent = tag, attrs, parent
+        self.children: list[Element | str] = []
+
+    @property
+    def text(self) -> str:
+        """Its text, spaces squeezed, as ``inner_text`` reads it on one line."""
+        return " ".join("".join(self._texts()).split())
+
+    def _texts(self):
+        for child in self.children:
+            if isinstance(child, str):
+                yield child
+            else:
+                yield " " if child.tag == "br" else ""
+                yield from child._texts()
+
+    def matches(self, simple: str) -> bool:
+        """Whether it matches a simple selector: tag, .class, #id, [attr] or
+        [attr=value], joined (``li.round-line``, ``section[aria-labelledby=x]``)."""
+        for kind, name, value in re.findall(r"([.#\[]?)([\w-]+)(?:=([^\]]*))?\]?", simple):
+            if kind == "" and self.tag != name:
+                return False
+            if kind == "." and name not in self.attrs.get("class", "").split():
+                return False
+            if kind == "#" and self.attrs.get("id") != name:
+                return False
+            if kind == "[" and (name not in self.attrs
+                                or (value and self.attrs[name] != value.strip("'\""))):
+                return False
+        return True
+
+    def select(self, selector: str) -> list[Element]:
+        """The elements under this one that ``selector`` picks: simple
+        selectors, each inside the one before it (``table.board-totals tbody tr``)."""
+        found: list[Element] = [self]
+        for simple in selector.split():
+            found = list(dict.fromkeys(
+                e for each in found for e in each._under() if e.matches(simple)))
+        return found
+
+    def texts(self, selector: str) -> list[str]:
+        return [element.text for element in self.select(selector)]
+
+    def _under(self):
+        for child in self.children:
+            if isinstance(child, Element):
+                yield child
+                yield from child._under()
+
+
+# Elements that have no end tag.
+VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
+        "track", "wbr"}
+
+
+class _TreeReader(HTMLParser):
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.root = self.open = Element("", {}, None)
+
+    def handle_starttag(self, tag, attrs):
+        element = Element(tag, {k: v or "" for k, v in attrs}, self.open)
+        self.open.children.append(element)
+        if tag not in VOID:
+            self.open = element
+
+    def handle_endtag(self, tag):
+        at = self.open
+        while at.parent is not None and at.tag != tag:
+            at = at.parent
+        if at.parent is not None:
+            self.open = at.parent
+
+    def handle_data(self, data):
+        if self.open.tag not in ("script", "style"):
+            self.open.children.append(data)
+
+
+def parsed(response_or_html) -> Element:
+    """A page as a tree of elements, to read with ``select`` and ``texts``."""
+    html = response_or_html if isinstance(response_or_html, str) else response_or_html.text
+    reader = _TreeReader()
+    reader.feed(html)
+    reader.close()
+    return reader.root
 
 
 def page_weight(html: bytes | str) -> int:
