@@ -119,10 +119,6 @@ def enter_round(page, number: int, hands: dict, expected: dict, slip: str | None
 
 def test_an_evening_of_rummi(member, outside_requests):
     page = member
-    # One phone, nothing live: a stream's first state can be older than the
-    # page just after a change (web/watch.py), and live.js then lays the page
-    # out again, with settle up's Copy as text hidden (test_live.py is live's).
-    page.context.route(re.compile(r"/live$"), lambda route: route.abort())
     results = expected_evening(ROUNDS)
 
     # New session: four names clockwise, the Rummi preset as it is, Ann deals first.
