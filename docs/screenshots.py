@@ -99,10 +99,6 @@ def an_evening(camera: Camera) -> None:
     """A new group, a session of Rummi for four, three rounds on the pad,
     round 1 corrected, settled and ended, and looked up in history."""
     context = camera.phone(permissions=["clipboard-read", "clipboard-write"])
-    # Each page pictured as it loads: live.js, brought a change by its stream
-    # (a first state older than the page, just after a change), would lay its
-    # regions out again, and settle up's Copy as text with them, hidden.
-    context.route(re.compile(r"/live$"), lambda route: route.abort())
     page = context.new_page()
     page.goto("/groups/new")
     page.get_by_label("Group name").fill("Thursday rummy")
