@@ -36,8 +36,7 @@ export function follow(react) {
     source.onmessage = (event) => {
       const state = JSON.parse(event.data);
       refreshing = refreshing.then(async () => {
-        // Versions only go up: a state older than the page (a stream's first,
-        // read just before the change the page shows) is no news.
+        // Versions only go up: an older state is no news.
         if (state.version > page.version) await react(state, page);
         tell(document, "live:change", state);
       }).catch(() => showGone(0));

@@ -32,8 +32,8 @@ if ("serviceWorker" in navigator) {
   });
 }
 
-// With the phone offline, a form is not sent at all; a new round is kept,
-// as is one behind rounds that wait (they go first, a refused one too).
+// Offline, a form is not sent; a new round is kept, as is one behind rounds
+// that wait (they go first).
 document.addEventListener("submit", (event) => {
   const form = /** @type {HTMLFormElement} */ (event.target);
   if (event.defaultPrevented || form.method !== "post") return;

@@ -1,5 +1,5 @@
 // A round filled in together (README.md): a hand typed here is never
-// overwritten by another phone's: it asks which to keep.
+// overwritten; it asks which to keep.
 
 import {written} from "./core/cards.js";
 import {keyTime, newKey} from "./core/keys.js";
@@ -218,7 +218,7 @@ async function send(row, keepalive = false) {
 
 const rowOf = (element) => rows[element.closest(".round-player")?.dataset.player];
 
-// A hand is done as its outcome is chosen (Hu), its cards typed, or the pad leaves it.
+// A hand is done: outcome chosen (Hu), cards typed, or the pad left it.
 form.addEventListener("change", (event) => {
   const row = rowOf(event.target);
   if (row && (event.target === row.input || typed(row).outcome === "hu" || row.input.value.trim())) {

@@ -13,7 +13,7 @@ for (let rank = 2; rank <= 10; rank++) RANKS[rank] = rank;
 const SUIT_OF = {"♠": "S", "♥": "H", "♦": "D", "♣": "C", "♤": "S", "♡": "H", "♢": "D", "♧": "C"};
 /** @type {Card} */
 export const JOKER = {key: "JK", label: "JK", rank: 0, suit: ""};
-// Commas, semicolons and Python's whitespace (str.isspace), not quite JavaScript's \s:
+// Commas, semicolons and Python's whitespace (str.isspace), not JS's \s:
 // eslint-disable-next-line no-control-regex -- \x1c-\x1f are whitespace to Python
 const SEPARATORS = /[\t-\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000,;]+/;
 
