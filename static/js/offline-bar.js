@@ -1,6 +1,6 @@
 // The bar of a page shown from the worker's cache ("Offline, as of 21:04"):
-// it follows the network; its link goes once something is typed, which a
-// reload would lose. A form shown again is a new change: it gets a new key,
+// it follows the network (offline.js takes its link away once something is
+// typed). A form shown again is a new change: it gets a new key,
 // of the time its form was made (or the page kept).
 
 import {keyTime, newKey} from "./core/keys.js";
@@ -19,4 +19,3 @@ const follow = () => {
 };
 window.addEventListener("online", follow);
 window.addEventListener("offline", follow);
-document.addEventListener("input", () => again.remove(), {once: true});

@@ -47,5 +47,9 @@ document.addEventListener("submit", (event) => {
   }
 });
 
-// A page from the worker's cache has its bar.
-if (document.querySelector(".offline-bar")) import("./offline-bar.js");
+// A page from the worker's cache: its bar's link goes once something is typed.
+const bar = document.querySelector(".offline-bar");
+if (bar) {
+  document.addEventListener("input", () => bar.querySelector("a")?.remove(), {once: true});
+  import("./offline-bar.js");
+}
