@@ -117,7 +117,10 @@ def send(filename, max_age):
     folder = current_app.extensions["static_files"]["folder"]
     response = send_from_directory(folder, filename, max_age=max_age)
     # Read whole (the files are small) rather than streamed: Flask-Compress then
-    # compresses it like a page, and the file is closed with the response.
+    # compresses it like a page. The file is closed at once, not when the server
+    # closes the response, which a client gone mid-answer could leave to the
+    # garbage collector.
     response.direct_passthrough = False
     response.make_sequence()
+    response.close()
     return response
