@@ -113,11 +113,20 @@ def _state_response(game: GameSession, holder: str, cap: str,
     app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]
     watch: Watch = app.extensions["live_watch"]
     lifetime = app.config["LIVE_STREAM_SECONDS"]
-    response = _stream_response(_events(
+    response = _stream_response(_released(_events(
         watch, game.id, state, lifetime, _checked_in(app, still_open),
-        client_socket(request.environ)))
-    response.call_on_close(release)
+        client_socket(request.environ)), release))
+    response.call_on_close(release)  # a stream never read
     return response
+
+
+def _released(events: Iterator[str], release: Callable[[], None]) -> Iterator[str]:
+    """The stream's events; its place is given back as they end, before the
+    response does: a client that sees the stream end may open another."""
+    try:
+        yield from events
+    finally:
+        release()
 
 
 def _polling(state: queries.State, retry_ms: int) -> Response:

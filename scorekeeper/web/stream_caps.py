@@ -47,11 +47,16 @@ class OpenStreams:
         with self._lock:
             self._rows.add(row)
 
-    def give_back(self, row: int | None = None) -> None:
+    def give_back(self, row: int | None = None) -> bool:
+        """The place of a stream that ends (``row``: its row, if it got one);
+        False if that row's place was given back already."""
         with self._lock:
-            self._taken -= 1
             if row is not None:
-                self._rows.discard(row)
+                if row not in self._rows:
+                    return False
+                self._rows.remove(row)
+            self._taken -= 1
+            return True
 
     def rows(self) -> list[int]:
         with self._lock:
@@ -118,7 +123,9 @@ def address_key(address: str) -> str:
 
 
 def _close(app: Flask, streams: OpenStreams, row: int) -> None:
-    streams.give_back(row)
+    """Once a stream: its events end, or its response is closed unread."""
+    if not streams.give_back(row):
+        return
     try:
         with app.app_context():
             services.close_stream(row)

@@ -4,6 +4,7 @@ gunicorn): each its own cookies and a new connection per request."""
 import http.client
 import json
 import os
+import socket
 import subprocess
 import sys
 import threading
@@ -171,6 +172,7 @@ class Stream:
         if phone.cookies:
             headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in phone.cookies.items())
         self.connection.request("GET", path, headers=headers)
+        self.socket = self.connection.sock  # the connection lets it go if the answer ends it
         self.response = self.connection.getresponse()
         self.status = self.response.status
 
@@ -193,6 +195,16 @@ class Stream:
         holds the socket too)."""
         self.response.close()
         self.connection.close()
+
+    def leave(self) -> None:
+        """As a browser leaving the page, but still reading: the server sees
+        the client gone as it does a closed connection (it looks with a
+        peek), and its end of the stream arrives once it has given the
+        stream's place back."""
+        self.socket.shutdown(socket.SHUT_WR)
+        while self.response.readline():
+            pass
+        self.close()
 
 
 class Gunicorn:

@@ -5,7 +5,6 @@ a worker takes; a stream past one gets the polling answer at once."""
 import os
 import socket
 import threading
-import time
 from datetime import timedelta
 
 import pytest
@@ -14,7 +13,7 @@ import sqlalchemy as sa
 from scorekeeper import services
 from scorekeeper.extensions import db
 from scorekeeper.models import LiveStream, utcnow
-from scorekeeper.web import live
+from scorekeeper.web import live, stream_caps
 from scorekeeper.web.client_socket import client_gone
 from scorekeeper.web.live import CAPPED_RETRY_MS, RETRY_MS
 from scorekeeper.web.stream_caps import address_key
@@ -156,32 +155,34 @@ def test_a_stream_that_ends_gives_its_place_back(app, group, game):
         first = phone.stream(f"/sessions/{game}/live")
         assert not polled(first)
         assert (open_streams.open, rows(app)) == (1, 1)
-        with pytest.raises(EOFError):  # its lifetime is over
+        with pytest.raises(EOFError):  # its lifetime is over, and its place given back
             first.next_state()
         first.close()
-        deadline = time.monotonic() + 10
-        while open_streams.open or rows(app):
-            assert time.monotonic() < deadline, "the ended stream still counts"
-            time.sleep(0.02)
+        assert (open_streams.open, rows(app)) == (0, 0)
         again = phone.stream(f"/sessions/{game}/live")
         assert not polled(again)
         again.close()
 
 
-def test_an_open_streams_row_is_renewed_while_it_is_open(app, group, game):
+def test_an_open_streams_row_is_renewed_while_it_is_open(app, group, game, monkeypatch):
     app.extensions["live_watch"].renew_every = 0.05
+    renewed = threading.Event()
+
+    def renew(app):
+        renew_rows(app)
+        renewed.set()
+
+    renew_rows = stream_caps.renew
+    monkeypatch.setattr(stream_caps, "renew", renew)
     with serving(app) as port:
         stream = signed_in_phone(app, group, port).stream(f"/sessions/{game}/live")
         assert not polled(stream)
         with app.app_context():
             first = db.session.scalar(sa.select(LiveStream.expires_at))
-        deadline = time.monotonic() + 10
-        while True:
-            with app.app_context():
-                if db.session.scalar(sa.select(LiveStream.expires_at)) > first:
-                    break
-            assert time.monotonic() < deadline, "the stream's row was never renewed"
-            time.sleep(0.05)
+        renewed.clear()
+        assert renewed.wait(10), "the watch's reader never renewed its streams"
+        with app.app_context():
+            assert db.session.scalar(sa.select(LiveStream.expires_at)) > first
         stream.close()
 
 
@@ -195,11 +196,8 @@ def test_a_stream_its_client_closed_gives_its_place_back(app, group, game, monke
         phone = signed_in_phone(app, group, port)
         left = phone.stream(f"/sessions/{game}/live")
         assert not polled(left)
-        left.close()
-        deadline = time.monotonic() + 10  # half a heartbeat
-        while open_streams.open or rows(app):
-            assert time.monotonic() < deadline, "the closed stream still counts"
-            time.sleep(0.02)
+        left.leave()  # seen at the server's next look, long before a heartbeat
+        assert (open_streams.open, rows(app)) == (0, 0)
         again = phone.stream(f"/sessions/{game}/live")
         assert not polled(again)
         again.close()
@@ -232,12 +230,9 @@ def test_streams_past_a_cap_get_the_polling_answer_on_any_worker_of_any_server(
         assert polled(same_phone(ben, first.port).stream(f"/sessions/{game}/live"))
         assert rows(app) == 6
 
-        # A page left on one server makes room on the other within a look.
-        streams.pop(0).close()
-        deadline = time.monotonic() + 3 * live.LOOK_SECONDS
-        while rows(app) == 6:
-            assert time.monotonic() < deadline, "the closed stream still counts"
-            time.sleep(0.05)
+        # A page left on one server makes room on the other.
+        streams.pop(0).leave()
+        assert rows(app) == 5
         streams.append(same_phone(mei, second.port).stream(f"/sessions/{game}/live"))
         assert not polled(streams[-1])
         for stream in streams + shared:
