@@ -52,3 +52,16 @@ def time_zones() -> frozenset[str]:
     """The IANA time zone names a group may choose ("Asia/Kuala_Lumpur", "UTC" …):
     those this server knows, less the placeholders that name no place."""
     return frozenset(zoneinfo.available_timezones() - {"Factory", "localtime", "posixrules"})
+
+
+def unstorable(text: str) -> str | None:
+    """What in ``text`` no database can store, in words ("a NUL character
+    (\\u0000)"), or None: PostgreSQL takes no NUL in text, and no database
+    takes half of a surrogate pair, which is no character."""
+    if "\x00" in text:
+        return "a NUL character (\\u0000)"
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return "half of a surrogate pair (such as \\ud800)"
+    return None

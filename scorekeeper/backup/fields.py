@@ -7,7 +7,7 @@ import json
 import time
 from datetime import UTC, datetime
 
-from ..limits import NAME_MAX, clean_name
+from ..limits import NAME_MAX, clean_name, unstorable
 from ..rules.house import shown
 from ..stored_json import path_words
 
@@ -140,13 +140,9 @@ def _place(document, value) -> str:
 
 
 def _check_storable(text: str) -> None:
-    if "\x00" in text:
-        raise BackupError("The file holds a NUL character (\\u0000), which can't be stored.")
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        raise BackupError("The file holds a broken \\u escape (half of a surrogate pair), "
-                          "which can't be stored.") from None
+    found = unstorable(text)
+    if found is not None:
+        raise BackupError(f"The file holds {found}, which can't be stored.")
 
 
 def an_object(value, where: str) -> dict:

@@ -53,6 +53,7 @@ from .rounds import (
     record_round,
     restore_round,
     restored_deletions,
+    saved_meanwhile,
     warnings_digest,
     where_round_is,
 )
@@ -123,6 +124,7 @@ __all__ = [
     "restored_deletions",
     "revoke_share_link",
     "save_hand",
+    "saved_meanwhile",
     "seed_demo_group",
     "set_autosave_rounds",
     "set_paid",

@@ -44,6 +44,7 @@ from ..rules import (
     parse_cards,
     playing_order,
     repeated_round,
+    same_hands,
     score_round,
 )
 from ..rules.cards import scan_cards
@@ -403,6 +404,26 @@ def where_round_is(number: int, since: list[AuditEvent]) -> int | None:
             elif payload.round.number <= number:
                 number += 1
     return None if deleted_by is not None else number
+
+
+def saved_meanwhile(session: GameSession, since: list[AuditEvent],
+                    entries: Mapping[int, Entry]) -> tuple[int, int] | None:
+    """The round added by one of the changes ``since`` (oldest first) whose
+    hands are ``entries`` (by player id), the last such: (its number now, the
+    id of the change that added it); None if the phones sent another game."""
+    for i in reversed(range(len(since))):
+        if since[i].action != Action.ROUND_ADD:
+            continue
+        try:
+            added = read_payload(since[i].action, since[i].before, since[i].after)
+        except PayloadError:  # a damaged record names no round
+            continue
+        if not isinstance(added, RoundAdded):
+            continue
+        now = where_round_is(added.round.number, since[i + 1:])
+        if now is not None and same_hands(entries, round_hands(session, now)):
+            return now, since[i].id
+    return None
 
 
 def restored_deletions(session: GameSession) -> set[int]:

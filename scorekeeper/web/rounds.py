@@ -12,7 +12,7 @@ from .. import queries, services
 from ..audit import Action
 from ..forms.rounds import OUTCOME_LABELS, RoundForm, VersionForm
 from ..models import Player
-from ..rules import Entry, RoundError, format_cards, parse_cards, same_hands
+from ..rules import Entry, RoundError, format_cards, parse_cards
 from ..rules.cards import scan_cards
 from .access import phone_player_id
 from .loading import add_session_id, load_game_session
@@ -77,7 +77,9 @@ def new():
             outcome.conflict = _conflicted(conflict.since)
             if g.game.is_finished:
                 return _closed(outcome.conflict)
-            same = _saved_as_sent(outcome.conflict, posted_hands(form))
+            sent = {player: Entry(*hand) for player, hand in posted_hands(form).items()}
+            same = services.saved_meanwhile(
+                g.game, [change.event for change in outcome.conflict.changes], sent)
             if same is not None:  # this very round: shown, not a form for the next
                 return refused(redirect(url_for(".show", number=same[0], saved=same[1])))
             rebuild(form, coming.number, coming.order)
@@ -133,23 +135,6 @@ def _saved_by(number: int) -> Change | None:
         return None
     change = describe_all([event], g.game.currency)[0]
     return change if change.round_number == number else None
-
-
-def _saved_as_sent(conflict: Conflicted,
-                   sent: dict[int, tuple[str, str]]) -> tuple[int, int] | None:
-    """The round saved from another phone meanwhile whose hands are the ones
-    sent, the last such: (its number now, the id of the change that added
-    it); None if the phones sent different games."""
-    hands = {player_id: Entry(*hand) for player_id, hand in sent.items()}
-    events = [change.event for change in conflict.changes]
-    for i in reversed(range(len(events))):
-        number = conflict.changes[i].round_number
-        if events[i].action != Action.ROUND_ADD or not isinstance(number, int):
-            continue
-        now = services.where_round_is(number, events[i + 1:])
-        if now is not None and same_hands(hands, queries.round_hands(g.game, now)):
-            return now, events[i].id
-    return None
 
 
 @bp.route("/<int:number>/edit", methods=["GET", "POST"])

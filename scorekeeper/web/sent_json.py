@@ -21,6 +21,8 @@ from flask import abort, current_app, make_response, request
 from flask.json.provider import DefaultJSONProvider
 from flask.wrappers import Request
 
+from ..limits import unstorable
+
 MAX_DEPTH = 20
 MAX_DIGITS = 20  # in a whole number: int() of a longer one takes time, then fails
 
@@ -66,13 +68,9 @@ def _check(document: Any) -> None:
 
 
 def _check_text(text: str) -> None:
-    if "\x00" in text:
-        raise ValueError("it holds a NUL character (\\u0000), which can't be stored")
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        raise ValueError("it holds half of a surrogate pair (such as \\ud800), "
-                         "which is no character") from None
+    found = unstorable(text)
+    if found is not None:
+        raise ValueError(f"it holds {found}, which can't be stored")
 
 
 class JSONRequest(Request):

@@ -1,6 +1,7 @@
-"""Fixtures for tests that call services directly."""
+"""Fixtures for tests that call services directly, or play several phones."""
 
 import pytest
+from flask import g
 
 from scorekeeper import services
 from scorekeeper.extensions import db
@@ -25,3 +26,18 @@ def table(our_group):
     """The table of RULES.md §12: seats A B C D clockwise, D deals first."""
     return services.start_session(services.Change(our_group),
                                   list("ABCD"), EXAMPLE_RULES, first_dealer="D")
+
+
+@pytest.fixture
+def sid(table):
+    return table.id
+
+
+@pytest.fixture
+def own_tokens(app):
+    """For a test of several phones: their requests share the app context the
+    test keeps pushed, and so its ``g``, where Flask-WTF keeps the CSRF token
+    of the phone that asked first. Each request starts without it."""
+    @app.before_request
+    def forget_token():
+        g.pop("csrf_token", None)

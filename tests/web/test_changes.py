@@ -2,7 +2,6 @@
 
 import re
 
-import pytest
 import sqlalchemy as sa
 
 from scorekeeper import services
@@ -23,11 +22,6 @@ from tests.web.helpers import (
 )
 
 ROUND_1 = examples.EXAMPLE_1  # as Entry values, for services
-
-
-@pytest.fixture
-def sid(table):
-    return table.id
 
 
 def game(session_id):

@@ -8,7 +8,6 @@ import re
 
 import pytest
 import sqlalchemy as sa
-from flask import g
 
 from scorekeeper import create_app, services
 from scorekeeper.audit import RoundAdded
@@ -29,20 +28,8 @@ from tests.web.helpers import (
     text,
 )
 
-
-@pytest.fixture(autouse=True)
-def own_tokens(app):
-    """Several phones in one test: their requests share the app context the
-    test keeps pushed, and so its ``g``, where Flask-WTF keeps the CSRF token
-    of the phone that asked first. Each request starts without it."""
-    @app.before_request
-    def forget_token():
-        g.pop("csrf_token", None)
-
-
-@pytest.fixture
-def sid(table):
-    return table.id
+# Several phones in each test (conftest.own_tokens).
+pytestmark = pytest.mark.usefixtures("own_tokens")
 
 
 @pytest.fixture

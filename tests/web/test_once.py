@@ -152,11 +152,6 @@ def typed(client, page: str, action: str, typing: dict) -> dict[str, str]:
     return form_of_html(response.text, action) | typing
 
 
-@pytest.fixture
-def sid(table):
-    return table.id
-
-
 @pytest.mark.parametrize("kind", KINDS, ids=lambda kind: kind.__name__)
 def test_the_same_post_twice_makes_one_change_and_the_same_answer(client, sid, kind):
     page, action, typing, audited = kind(sid)

@@ -10,7 +10,6 @@ from html import unescape
 
 import pytest
 import sqlalchemy as sa
-from flask import g
 
 from scorekeeper import services
 from scorekeeper.extensions import db
@@ -29,23 +28,11 @@ from tests.web.helpers import (
 )
 from tests.web.phones import SAVED, Gunicorn, Phone, released_together
 
+# Several phones in each test (conftest.own_tokens).
+pytestmark = pytest.mark.usefixtures("own_tokens")
+
 SAME_AS_ROUND_1 = ("Every hand is the same as in round 1, card for card: if this is round 1 "
                    "entered again, don't save it, or it counts twice")
-
-
-@pytest.fixture(autouse=True)
-def own_tokens(app):
-    """Several phones in one test share the app context the test keeps
-    pushed, and so its ``g``, where Flask-WTF keeps the CSRF token of the
-    phone that asked first: each request starts without it."""
-    @app.before_request
-    def forget_token():
-        g.pop("csrf_token", None)
-
-
-@pytest.fixture
-def sid(table):
-    return table.id
 
 
 @pytest.fixture

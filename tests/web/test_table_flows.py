@@ -8,7 +8,6 @@ live, the queue on the phone."""
 
 import pytest
 import sqlalchemy as sa
-from flask import g
 
 from scorekeeper import services
 from scorekeeper.extensions import db
@@ -18,14 +17,8 @@ from scorekeeper.web.once import new_key
 from tests.conftest import signed_in_client, the_group
 from tests.web.helpers import csrf_token, filled, form_values, parsed, player_ids, send_hand
 
-
-@pytest.fixture(autouse=True)
-def own_tokens(app):
-    """Several phones in one test share the test's app context, and so its
-    ``g``, where Flask-WTF keeps the CSRF token: each request starts without it."""
-    @app.before_request
-    def forget_token():
-        g.pop("csrf_token", None)
+# Several phones in each test (conftest.own_tokens).
+pytestmark = pytest.mark.usefixtures("own_tokens")
 
 
 def entries(hands: dict) -> dict:
