@@ -9,6 +9,7 @@ come. What is timed (a live change's delay) is in bench/."""
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 from tests.conftest import GROUP_NAME, PASSPHRASE, fresh_app, the_group
@@ -175,10 +176,16 @@ def back_online(page) -> None:
     """The network back, and the phone woken: queue.js sends the rounds that
     wait when the page sees the network come back, and when the phone is woken;
     a page loaded from the worker's copy offline thinks it was online all along
-    and has only its next retry (2 to 30 s on) to go by, so it is woken."""
+    and has only its next retry (2 to 30 s on) to go by, so it is woken. A
+    page that saw the network come back may have sent its rounds and moved on
+    to the next page already: then there is nothing left to wake."""
     page.context.set_offline(False)
     page.wait_for_function("() => navigator.onLine")
-    page.evaluate("() => document.dispatchEvent(new Event('visibilitychange'))")
+    try:
+        page.evaluate("() => document.dispatchEvent(new Event('visibilitychange'))")
+    except PlaywrightError as error:
+        if "context was destroyed" not in error.message:
+            raise
 
 
 # A HEAD goes past the worker, from the page; a GET of a page goes through the worker.
