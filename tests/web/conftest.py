@@ -37,7 +37,12 @@ def sid(table):
 def own_tokens(app):
     """For a test of several phones: their requests share the app context the
     test keeps pushed, and so its ``g``, where Flask-WTF keeps the CSRF token
-    of the phone that asked first. Each request starts without it."""
-    @app.before_request
+    of the phone that asked first. Each request starts without it (until the
+    test ends: the app is the module's)."""
     def forget_token():
         g.pop("csrf_token", None)
+
+    hooks = app.before_request_funcs.setdefault(None, [])
+    hooks.append(forget_token)
+    yield
+    hooks.remove(forget_token)

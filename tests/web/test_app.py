@@ -261,6 +261,7 @@ def test_unknown_url_shows_our_404_page(client):
     assert 'class="skip-link"' in response.text
 
 
+@pytest.mark.own_app
 def test_post_without_csrf_token_shows_our_400_page(app, client):
     app.add_url_rule("/_post", "post", lambda: "saved", methods=["POST"])
     response = client.post("/_post", data={"x": "1"})
@@ -268,6 +269,7 @@ def test_post_without_csrf_token_shows_our_400_page(app, client):
     assert "The form had expired" in response.text
 
 
+@pytest.mark.own_app
 def test_unhandled_error_shows_our_500_page(app, client):
     app.testing = False  # let the 500 handler answer instead of re-raising
 

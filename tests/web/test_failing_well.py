@@ -161,6 +161,7 @@ def test_a_signed_in_phone_sending_a_bad_host_gets_the_400_page(client):
     assert "That request could not be used" in response.text
 
 
+@pytest.mark.own_app
 def test_a_failed_statement_shows_the_500_page_without_asking_the_database_again(app, client,
                                                                               caplog):
     """After a failed INSERT the session must be rolled back before its next
@@ -211,6 +212,7 @@ def test_engine_options_given_elsewhere_keep_parameters_hidden(tmp_path):
         assert db.engine.hide_parameters
 
 
+@pytest.mark.own_app
 @pytest.mark.parametrize("name", ["Secretive table", None], ids=["name taken", "no name"])
 def test_a_failed_insert_logs_no_values(app, name):
     """Neither SQLAlchemy's parameters nor PostgreSQL's DETAIL ("Failing row

@@ -17,6 +17,9 @@ from tests.web.examples import EXAMPLE_1, EXAMPLE_RULES
 from tests.web.helpers import csrf_token, filled, make_link, text
 from tests.web.phones import SAVED, Gunicorn, Phone, serving
 
+# A server's end closes its app's watch (phones.serving): each test has an app of its own.
+pytestmark = pytest.mark.own_app
+
 
 @pytest.fixture
 def game(app, group):
@@ -203,9 +206,10 @@ def signed_in_phone(app, group, port) -> Phone:
     return phone
 
 
-def test_every_open_stream_gets_a_round_saved_on_another_phone(app, group, game, served):
+def test_every_open_stream_gets_a_round_saved_on_another_phone(app, group, game, served,
+                                                              monkeypatch):
     app.config["LIVE_POLL_SECONDS"] = 0.1
-    app.extensions["live_watch"].interval = 0.1
+    monkeypatch.setattr(app.extensions["live_watch"], "interval", 0.1)
     phones = [signed_in_phone(app, group, served) for _ in range(3)]
     streams = [phone.stream(f"/sessions/{game}/live") for phone in phones]
     version, draft = state_of(app, game)
@@ -237,10 +241,10 @@ def revoke(app, client, session_id, token):
     (False, sign_out), (False, new_passphrase), (True, revoke), (True, new_passphrase),
 ], ids=["sign-out", "new passphrase", "link revoked", "link after a new passphrase"])
 def test_a_stream_ends_at_the_next_change_once_it_no_longer_opens_the_session(
-        app, group, game, served, shared, end):
+        app, group, game, served, shared, end, monkeypatch):
     """The phone signed out, the group's passphrase changed or the link
     revoked: the stream that was open sends no more versions."""
-    app.extensions["live_watch"].interval = 0.1
+    monkeypatch.setattr(app.extensions["live_watch"], "interval", 0.1)
     client = signed_in_client(app, group)
     token = make_link(client, game).rsplit("/", 1)[1]
     phone = Phone(served)

@@ -192,10 +192,11 @@ def test_a_kept_page_finds_its_stylesheets_and_scripts_in_the_worker(app, client
 
 
 @pytest.fixture
-def own_static(app, tmp_path):
+def own_static(app, tmp_path, monkeypatch):
     """The app serving a copy of static/, to edit, with hashes read afresh."""
     shutil.copytree(ROOT / "static", tmp_path / "static")
-    app.extensions["static_files"] = {"folder": str(tmp_path / "static"), "digests": {}}
+    monkeypatch.setitem(app.extensions, "static_files",
+                        {"folder": str(tmp_path / "static"), "digests": {}})
     app.debug = True
     return tmp_path / "static"
 

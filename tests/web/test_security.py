@@ -217,6 +217,7 @@ def test_with_https_the_session_cookie_is_secure(tmp_path):
     assert morsel["samesite"] == "Lax"
 
 
+@pytest.mark.own_app
 def test_error_pages_413_and_500_have_the_security_headers(app):
     app.testing = False  # let the 500 handler answer instead of re-raising
     app.add_url_rule("/_boom", "boom", lambda: 1 / 0)

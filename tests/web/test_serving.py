@@ -276,6 +276,7 @@ def test_proxy_fix_comes_from_the_environment():
 # JSON logs
 
 
+@pytest.mark.own_app
 def test_an_error_is_logged_as_one_json_line_with_its_traceback(app):
     app.testing = False  # let the 500 handler answer instead of re-raising
     app.add_url_rule("/_boom", "boom", lambda: 1 / 0)

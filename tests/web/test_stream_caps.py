@@ -23,6 +23,9 @@ from tests.web.examples import EXAMPLE_RULES
 from tests.web.helpers import make_link
 from tests.web.phones import Gunicorn, Phone, released_together, serving
 
+# Each test sets the process's stream limits and timings on an app of its own.
+pytestmark = pytest.mark.own_app
+
 CAPS = services.StreamCaps(per_holder=2, per_address=3)
 
 
