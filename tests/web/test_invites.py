@@ -275,6 +275,16 @@ def test_a_new_passphrase_revokes_every_link(app, client, known):
     assert not signed_in_to_group(joined)
 
 
+def test_links_expired_a_week_ago_go_as_new_ones_are_made(app, client, anonymous):
+    old, _ = make_invite(client)
+    set_invite(app, expires_at=utcnow() - timedelta(days=7, seconds=1))
+    closed_page(anonymous, old, 410, "It has expired")
+    make_invite(client)
+    with app.app_context():
+        assert db.session.scalar(sa.select(sa.func.count()).select_from(Invite)) == 1
+    closed_page(anonymous, old, 404, "This invite link doesn’t work")
+
+
 def test_a_link_that_never_was_says_so_without_a_500(anonymous):
     for token in ("x" * 43, "a", "y" * 500, "..", "%00"):
         closed_page(anonymous, f"/join/{token}", 404, "This invite link doesn’t work")
@@ -282,8 +292,9 @@ def test_a_link_that_never_was_says_so_without_a_500(anonymous):
 
 def test_a_phone_in_the_group_already_is_told_so_and_takes_no_place(app, client):
     path, _ = make_invite(client)
-    said = visible_text(client.get(path))
-    assert "This phone is signed in to Friday table already" in said
+    page = client.get(path)
+    assert "This phone is signed in to Friday table already" in visible_text(page)
+    assert "Scorekeeper-Offline" not in page.headers  # never kept by the service worker
     assert invite_row(app).used == 0
 
 
@@ -307,6 +318,7 @@ def test_opening_links_counts_against_the_sign_in_limit_of_the_address(app, clie
                         ).status_code == 404
     refused = here.get(path, environ_base={"REMOTE_ADDR": "10.0.0.1"})
     assert refused.status_code == 429 and int(refused.headers["Retry-After"]) > 0
+    assert "invite links that don’t work" in visible_text(refused)
     assert app.test_client().get(path, environ_base={"REMOTE_ADDR": "10.0.0.2"}
                                  ).status_code == 200  # another address
     # The passphrase counts against the same limit for the address.
