@@ -31,6 +31,7 @@ from . import phone_choice
 from .access import (
     client_address,
     current_group,
+    device_label,
     phone_choice_in,
     set_phone_player,
     signed_in,
@@ -111,13 +112,14 @@ def join(token):
     if request.method == "POST":
         answer: phone_choice.Answer | None
         if chosen and "player" not in request.form and "name" not in request.form:
-            # "Join": the phone stays whose it said it was.
+            # "Join": the phone stays whose it said it was, and keeps its name.
             answer, question = phone_choice.Answer(chosen_player), phone_choice.ask()
+            label = device_label() or phone_choice.phone_name(answer, players)
         else:
             answer, question = phone_choice.answer(players)
+            label = phone_choice.phone_name(answer, players) if answer is not None else ""
         if answer is None:
             return _page(invite, group, players=players, question=question), 422
-        label = phone_choice.phone_name(answer, players)
         try:
             added = services.use_invite(services.Change(group, device=label), invite,
                                         new_player=answer.new)

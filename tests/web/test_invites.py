@@ -428,11 +428,13 @@ def test_a_phone_joining_again_by_invite_keeps_its_player(app, client, known):
     path, _ = make_invite(client)
     phone = app.test_client()
     assert join(phone, path, player=str(known["Ben"])).status_code == 302
+    rename = {"csrf_token": csrf_token(phone, "/group"), "device": "Ben's tablet"}
+    assert phone.post("/group/device", data=rename).status_code == 302
     sign_out(phone)
     page = visible_text(phone.get(path))
     assert "This phone is Ben’s, as it said before." in page
     assert join(phone, path).status_code == 302  # "Join": no name to tap again
-    assert phones_cookie(phone)[0] == [[invite_row(app).group_id, known["Ben"]]]
+    assert phones_cookie(phone) == ([[invite_row(app).group_id, known["Ben"]]], "Ben's tablet")
     assert not asks(phone) and invite_row(app).used == 2
 
 
