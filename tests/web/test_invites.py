@@ -114,6 +114,7 @@ def test_the_group_page_gets_the_others_in_and_a_phone_joins_as_ben(app, client,
     assert joined.status_code == 302 and joined.location.endswith("/")
     assert signed_in_to_group(anonymous)
     assert phones_cookie(anonymous)[1] == "Ben's phone"
+    assert anonymous.get_cookie("device") is not None  # as a sign-in with the passphrase
     home = visible_text(anonymous.get("/"))
     assert "Which player are you?" not in home  # answered
     board = anonymous.get(f"/sessions/{1}").text
