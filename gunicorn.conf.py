@@ -11,7 +11,7 @@ import resource
 
 from gunicorn import glogging
 
-from scorekeeper.logs import JsonFormatter
+from scorekeeper.logs import JsonFormatter, loggable_path
 
 bind = f"0.0.0.0:{os.environ['PORT']}" if os.environ.get("PORT") else "127.0.0.1:8000"
 
@@ -68,7 +68,8 @@ class JsonAccessLogger(glogging.Logger):
 
     def access(self, resp, req, environ, request_time):
         status = int(str(resp.status).split(None, 1)[0])
-        method, path = environ.get("REQUEST_METHOD"), environ.get("PATH_INFO")
+        method = environ.get("REQUEST_METHOD")
+        path = loggable_path(environ.get("PATH_INFO"))
         headers = {name.lower(): value for name, value in resp.headers}
         self.access_log.info("%s %s %s", method, path, status, extra={"fields": {
             "method": method,

@@ -107,7 +107,14 @@ def an_evening(camera: Camera) -> None:
     page.get_by_label("This phone's name").fill("Ann's phone")
     camera.take(page, "new-group")
     page.get_by_role("button", name="Create the group").tap()
-    page.wait_for_url(re.compile(r"/$"))
+    page.wait_for_url(re.compile(r"/group/invite$"))
+    page.get_by_role("button", name="Show an invite QR code").tap()
+    expect(page.get_by_role("img", name=re.compile("QR code of the invite link"))).to_be_visible()
+    camera.take(page, "invite")
+    page.goto("/")
+    page.get_by_label("Someone new").fill("Ann")
+    page.get_by_role("button", name="That’s me").tap()
+    expect(page.get_by_text("Which player are you?")).to_have_count(0)
 
     page.goto("/sessions/new")
     for i, name in enumerate(SEATS, start=1):
@@ -206,6 +213,30 @@ def group_pages(camera: Camera) -> None:
         page.goto(url)
         camera.take(page, name)
     page.context.close()
+
+
+def getting_in(camera: Camera) -> None:
+    """A phone opening an invite link ("Which player are you?"), and the
+    link once revoked."""
+    with camera.app.app_context():
+        services.start_session(services.Change(the_group()), SEATS, HouseRules.rummi(), "Ann")
+    page = camera.member()
+    page.goto("/group/invite")
+    page.get_by_role("button", name="Show an invite QR code").tap()
+    link = page.locator("#invite-url").input_value()
+    joining = camera.phone().new_page()
+    joining.goto(link)
+    expect(joining.get_by_role("button", name="Ben", exact=True)).to_be_visible()
+    camera.take(joining, "invite-join")
+    page.goto("/group")
+    page.locator("summary", has_text="Revoke invite link").first.tap()
+    page.get_by_role("button", name=re.compile("^Revoke invite link")).first.tap()
+    page.wait_for_url(re.compile(r"/group/invite$"))
+    joining.reload()
+    expect(joining.get_by_role("heading", name="This invite link no longer works")).to_be_visible()
+    camera.take(joining, "invite-gone")
+    for each in (page, joining):
+        each.context.close()
 
 
 def this_phone_and_last_time(camera: Camera) -> None:
@@ -372,13 +403,14 @@ def offline_pages(camera: Camera) -> None:
     page.context.close()
 
 
-SCENES = [an_evening, group_pages, this_phone_and_last_time, a_form_told_of_a_change,
+SCENES = [an_evening, group_pages, getting_in, this_phone_and_last_time, a_form_told_of_a_change,
           a_round_together, offline_pages]
 # What each scene takes, so that a run for one picture plays only its scene.
 TAKES = {
-    an_evening: {"new-group", "new-session", "round-entry", "round-result", "scoreboard",
+    an_evening: {"new-group", "invite", "new-session", "round-entry", "round-result", "scoreboard",
                  "settle", "history", "history-session", "player", "home"},
     group_pages: {"group", "changes", "share-links", "shared-scoreboard", "house-rules"},
+    getting_in: {"invite-join", "invite-gone"},
     this_phone_and_last_time: {"this-phone", "new-session-as-last-time"},
     a_form_told_of_a_change: {"live-form-notice"},
     a_round_together: {"together-ben", "together-ann", "together-conflict",

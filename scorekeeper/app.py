@@ -239,6 +239,7 @@ def register_blueprints(app):
         health,
         history,
         home,
+        invites,
         live,
         offline,
         rounds,
@@ -251,6 +252,7 @@ def register_blueprints(app):
     app.register_blueprint(health.bp)
     app.register_blueprint(home.bp)
     app.register_blueprint(groups.bp)
+    app.register_blueprint(invites.bp)
     app.register_blueprint(changes.bp)
     app.register_blueprint(share.bp)
     app.register_blueprint(backup.bp)

@@ -29,6 +29,9 @@ class Action(enum.StrEnum):
     GROUP_PASSPHRASE = "group.passphrase"
     GROUP_TIMEZONE = "group.timezone"
     GROUP_IMPORT = "group.import"
+    GROUP_INVITE = "group.invite"
+    GROUP_INVITE_REVOKE = "group.invite_revoke"
+    GROUP_INVITE_USE = "group.invite_use"
     SESSION_START = "session.start"
     SESSION_RULES = "session.rules"
     SESSION_END = "session.end"
@@ -431,8 +434,56 @@ class ShareRevoked(_ShareLink):
     kept_as = "before"
 
 
+@dataclass(frozen=True)
+class InviteMade(Payload):
+    """An invite link made: for how many phones, and how many hours."""
+
+    action = Action.GROUP_INVITE
+    subject_template = "Invite link {invite}"
+    invite: int  # the Invite's id
+    phones: int
+    hours: int
+
+    def to_json(self) -> Stored:
+        return Stored(None, {"invite": self.invite, "phones": self.phones, "hours": self.hours})
+
+    @classmethod
+    def from_json(cls, before: object, after: object) -> Self:
+        side = Side("after", after)
+        return cls(side.whole("invite"), side.whole("phones"), side.whole("hours"))
+
+
+@dataclass(frozen=True)
+class _InviteLink(Payload):
+    subject_template = "Invite link {invite}"
+    kept_as: ClassVar[str]
+    invite: int  # the Invite's id
+
+    def to_json(self) -> Stored:
+        return Stored.one(self.kept_as, {"invite": self.invite})
+
+    @classmethod
+    def from_json(cls, before: object, after: object) -> Self:
+        return cls(Side.of(cls.kept_as, before, after).whole("invite"))
+
+
+@dataclass(frozen=True)
+class InviteRevoked(_InviteLink):
+    action = Action.GROUP_INVITE_REVOKE
+    kept_as = "before"
+
+
+@dataclass(frozen=True)
+class InviteUsed(_InviteLink):
+    """A phone signed in with the link (the event's phone is the one that did)."""
+
+    action = Action.GROUP_INVITE_USE
+    kept_as = "after"
+
+
 PAYLOADS: dict[Action, type[Payload]] = {kind.action: kind for kind in (
     PlayerAdded, PlayerRenamed, PassphraseChanged, TimezoneChanged, GroupImported,
+    InviteMade, InviteRevoked, InviteUsed,
     SessionStarted, RulesChanged, SessionEnded, SessionReopened, SeatJoined, SeatLeft,
     RoundAdded, RoundEdited, RoundDeleted, RoundRestored, PaymentPaid, PaymentUnpaid,
     ShareCreated, ShareRevoked)}

@@ -42,6 +42,12 @@ FOLDED = 3  # case folding makes a name at most three times as long ("ΐ": three
 
 PASSPHRASE_MIN = 8
 
+# An invite link (services/invites.py) signs in this many phones at most,
+# for this long after it is made: one QR code for a whole table, its evening.
+INVITE_PHONES = 8
+INVITE_HOURS = 2
+INVITE_LIFE = timedelta(hours=INVITE_HOURS)
+
 
 def clean_name(name: str) -> str:
     return " ".join(name.split())

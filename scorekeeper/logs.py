@@ -34,6 +34,16 @@ def send_request_id(response):
     return response
 
 
+# An invite link's token signs a phone in to a group: a log line names the
+# page, not the token (share links' tokens only show a session, and stay).
+_INVITE_TOKEN = re.compile(r"^/join/[^/]+")
+
+
+def loggable_path(path: str | None) -> str | None:
+    """``path`` as a log line shows it: "/join/…" for an invite link's."""
+    return _INVITE_TOKEN.sub("/join/…", path) if path else path
+
+
 class JsonFormatter(logging.Formatter):
     """time, level, logger and message; the fields a record carries in ``extra=
     {"fields": {...}}``; the request's method, path and id when there is one;
@@ -50,7 +60,7 @@ class JsonFormatter(logging.Formatter):
         entry.update(getattr(record, "fields", {}))
         if has_request_context():
             entry.setdefault("method", request.method)
-            entry.setdefault("path", request.path)
+            entry.setdefault("path", loggable_path(request.path))
             entry.setdefault("remote_addr", request.remote_addr)
             entry.setdefault("request_id", request_id())
         if record.exc_info:

@@ -397,6 +397,27 @@ class SignIn(Base):
     used_at: Mapped[datetime] = mapped_column(default=utcnow, index=True)
 
 
+class Invite(Base):
+    """A link that signs phones in to a group without its passphrase
+    (services/invites.py): until ``expires_at``, for ``phones`` phones at
+    most, unless revoked (from the group page, or by a new passphrase). The
+    link holds a random token of 256 bits, shown once as it is made; the row
+    keeps only its SHA-256, so a copy of the database opens no group."""
+
+    __tablename__ = "invite"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    group_id: Mapped[int] = mapped_column(
+        sa.ForeignKey("player_group.id", ondelete="CASCADE"), index=True)
+    token_hash: Mapped[str] = mapped_column(sa.String(TOKEN_HASH_LENGTH), unique=True)
+    device: Mapped[str] = mapped_column(sa.String(DEVICE_MAX), default="")  # made from
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    expires_at: Mapped[datetime] = mapped_column(index=True)  # also: old ones deleted
+    phones: Mapped[int]  # how many phones it may sign in
+    used: Mapped[int] = mapped_column(default=0, server_default="0")  # how many it did
+    revoked_at: Mapped[datetime | None]
+
+
 class Attempt(Base):
     """One attempt counted against a limit (services.throttle): a passphrase
     checked, a group created, a backup imported. ``key`` says what it counts

@@ -8,10 +8,16 @@ from flask_wtf import FlaskForm
 from markupsafe import Markup
 from wtforms import BooleanField, HiddenField, PasswordField, SelectField, StringField
 from wtforms.fields.choices import SelectChoice
-from wtforms.validators import EqualTo, InputRequired, Length, ValidationError
+from wtforms.validators import (
+    DataRequired,
+    EqualTo,
+    InputRequired,
+    Length,
+    ValidationError,
+)
 from wtforms.widgets import Select
 
-from ..limits import DEVICE_MAX, GROUP_NAME_MAX, PASSPHRASE_MIN, time_zones
+from ..limits import DEVICE_MAX, GROUP_NAME_MAX, ID_MAX, NAME_MAX, PASSPHRASE_MIN, time_zones
 
 PASSPHRASE_MAX = 200
 
@@ -63,6 +69,36 @@ class DeviceForm(FlaskForm):
 
 class AutosaveForm(FlaskForm):
     autosave = BooleanField("Save the round as soon as the last player is in")
+
+
+NOBODY = "nobody"
+
+
+class WhoForm(FlaskForm):
+    """ "Which player are you?": a player's id, or nobody's (a shared phone).
+    The view checks that the player is the group's."""
+
+    player = StringField(filters=[lambda s: (s or "").strip()], validators=[
+        InputRequired("Choose a name, or Nobody's phone.")])
+
+    def player_id(self) -> int | None:
+        """The chosen id; None for nobody's. ValueError if it is neither."""
+        text = self.player.data
+        if text == NOBODY:
+            return None
+        if not (text.isascii() and text.isdigit() and len(text) <= 10) \
+                or not 1 <= int(text) <= ID_MAX:
+            raise ValueError(text)
+        return int(text)
+
+
+class NewPlayerForm(FlaskForm):
+    """ "Someone new": the name of a player the group does not know yet."""
+
+    name = StringField("Someone new", filters=[lambda s: " ".join((s or "").split())],
+                       validators=[DataRequired("Type your name."),
+                                   Length(max=NAME_MAX,
+                                          message=f"Use at most {NAME_MAX} characters.")])
 
 
 class ButtonForm(FlaskForm):

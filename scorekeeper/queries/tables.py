@@ -14,12 +14,14 @@ from ..models import (
     AuditEvent,
     GameSession,
     Group,
+    Invite,
     Player,
     Round,
     RoundEntry,
     Seat,
     ShareLink,
     SignIn,
+    utcnow,
 )
 from .history import ROUNDS_PER_PAGE
 from .paging import page_count
@@ -194,6 +196,14 @@ def share_links(session: GameSession) -> list[ShareLink]:
     return list(db.session.scalars(
         sa.select(ShareLink).where(ShareLink.session_id == session.id)
         .order_by(ShareLink.revoked_at.is_not(None), ShareLink.id.desc())))
+
+
+def open_invites(group: Group) -> list[Invite]:
+    """The group's invite links that still sign phones in, the newest first."""
+    return list(db.session.scalars(
+        sa.select(Invite).where(Invite.group_id == group.id, Invite.revoked_at.is_(None),
+                                Invite.used < Invite.phones, Invite.expires_at > utcnow())
+        .order_by(Invite.id.desc())))
 
 
 GROUP_EVENTS = 20

@@ -28,6 +28,7 @@ from ..passphrases import hash_passphrase, passphrase_matches
 from ..records import Backup, DemoGroup
 from . import bulk, throttle
 from ._common import recount_finished
+from .invites import revoke_every_invite
 from .protocol import Change, ServiceError, applying
 
 DEMO_DEVICE = "Demo"
@@ -232,7 +233,7 @@ def group_for_sign_in(name: str, passphrase: str, *, address: str | None = None,
 def change_passphrase(change: Change, current: str, new: str, *, address: str | None = None,
                       known: Iterable[KnownDevice] = ()) -> None:
     """A new passphrase signs out every other phone and revokes every share
-    link. Checking ``current`` counts against the sign-in limit, as a sign-in
+    link and invite link. Checking ``current`` counts against the sign-in limit, as a sign-in
     from this phone would."""
     group = change.group
     keys = _guess_keys(group.name_key, address, group=group, known=known)
@@ -244,14 +245,15 @@ def change_passphrase(change: Change, current: str, new: str, *, address: str | 
 
 
 def set_passphrase(change: Change, passphrase: str) -> None:
-    """A new passphrase for the change's group: every phone is signed out; the
-    web layer signs in again the one that asked."""
+    """A new passphrase for the change's group: every phone is signed out and
+    every invite link revoked; the web layer signs in again the one that asked."""
     _check_passphrase_strength(passphrase)
     passphrase_hash = _hash(passphrase)
     group = change.group
     with applying(change) as done:
         group.passphrase_hash = passphrase_hash
         db.session.execute(sa.delete(SignIn).where(SignIn.group_id == group.id))
+        revoke_every_invite(group)
         done.audit(PassphraseChanged())
 
 

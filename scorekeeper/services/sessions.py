@@ -205,3 +205,16 @@ def rename_player(change: Change, player: Player, name: str) -> None:
             player.name = name
     except sa.exc.IntegrityError:  # renamed so by another phone at the same moment
         raise taken from None
+
+
+def player_named(done: Applying, name: str) -> Player:
+    """The group's player called ``name`` (whatever the letter case), added
+    (audited) if there is none yet: a phone saying "I'm new here"."""
+    return _find_or_add_players(done, [name])[0]
+
+
+def phone_player(change: Change, name: str) -> Player:
+    """The player a phone says it is, by name: someone the group knows, or
+    added to it (audited) if the group has nobody of that name."""
+    with applying(change, audited=False) as done:  # a known name adds nobody
+        return player_named(done, name)

@@ -92,10 +92,12 @@ def template_context() -> dict:
 
 
 def sign_in(group: Group, device: str) -> None:
-    """This phone, which has just shown it knows ``group``'s passphrase, is
-    signed in to it: its sign-in before (to any group) ends, and its device
-    cookie names the group."""
+    """This phone, which has just shown it knows ``group``'s passphrase (or
+    opened an invite link), is signed in to it: its sign-in before (to any
+    group) ends, and its device cookie names the group. It keeps whose phone
+    it is."""
     before = session.get("sign_in")
+    phones = _phones()
     session.clear()
     session.permanent = True
     session["group_id"] = group.id
@@ -103,6 +105,7 @@ def sign_in(group: Group, device: str) -> None:
         group, replacing=before if _is_token(before) else None)
     session["device"] = device
     session["day"] = today()
+    _keep_phones(phones)
     devices.trust(group)
 
 
@@ -121,14 +124,16 @@ def keep_signed_in() -> None:
 
 
 def sign_out() -> None:
-    """End this phone's sign-in for good; the phone keeps its name for the
-    next sign-in."""
+    """End this phone's sign-in for good; the phone keeps its name, and whose
+    phone it is, for the next sign-in."""
     if _is_token(session.get("sign_in")):
         services.sign_out_phone(session["sign_in"])
     device = session.get("device")
+    phones = _phones()
     session.clear()
     if device:
         session["device"] = device
+    _keep_phones(phones)
 
 
 def client_address() -> str:
@@ -145,18 +150,58 @@ def set_device_label(label: str) -> None:
     session["device"] = label
 
 
+# Whose phone this is, for the last few groups it signed in to: kept in its
+# cookie as [group id, player id], the player id None for "nobody's phone"
+# (said so); a group with no entry is "not chosen yet".
+PHONES_KEPT = 5
+
+
+def _phones() -> list[list]:
+    kept = session.get("phones")
+    if kept is None and _is_id(session.get("player")):  # a cookie from before: one group's
+        kept = [[session.get("group_id"), session["player"]]]
+    if not isinstance(kept, list):
+        return []
+    return [entry for entry in kept if isinstance(entry, list) and len(entry) == 2
+            and _is_id(entry[0]) and (entry[1] is None or _is_id(entry[1]))][:PHONES_KEPT]
+
+
+def _keep_phones(phones: list[list]) -> None:
+    if phones:
+        session["phones"] = phones
+
+
+def _phone_entry(group_id: object = None) -> list | None:
+    group_id = group_id or session.get("group_id")
+    return next((entry for entry in _phones() if entry[0] == group_id), None)
+
+
+def phone_choice_in(group_id: int) -> tuple[bool, int | None]:
+    """Whether this phone has said whose it is in that group, and whose (None:
+    nobody's): for a phone about to sign in to it."""
+    entry = _phone_entry(group_id)
+    return (entry is not None, entry[1] if entry is not None else None)
+
+
+def phone_chosen() -> bool:
+    """Whether this phone has said whose it is in its group (a player's, or
+    nobody's): if not, the home page asks."""
+    return _phone_entry() is not None
+
+
 def phone_player_id() -> int | None:
     """The player whose phone this is ("This is Ann's phone"), as the phone
-    said; kept in its cookie with the sign-in, so it lasts as long as that."""
-    player_id = session.get("player")
-    return player_id if _is_id(player_id) else None
+    said; None for nobody's phone, or not said yet. Kept in its cookie for
+    its group, through sign-outs and sign-ins."""
+    entry = _phone_entry()
+    return entry[1] if entry is not None else None
 
 
 def set_phone_player(player_id: int | None) -> None:
-    if player_id is None:
-        session.pop("player", None)
-    else:
-        session["player"] = player_id
+    """This phone is ``player_id``'s in its group (None: nobody's, said so)."""
+    group_id = session["group_id"]
+    session["phones"] = [[group_id, player_id], *(
+        entry for entry in _phones() if entry[0] != group_id)][:PHONES_KEPT]
 
 
 def require_group(endpoint, values):

@@ -1,5 +1,6 @@
 """Groups: create one, sign in and out, and the group's own page (passphrase,
-this phone's name, time zone, how a round filled in together is saved)."""
+this phone's name, time zone, how a round filled in together is saved), and
+the answer to "Which player are you?" that the home page asks."""
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 
@@ -13,11 +14,13 @@ from ..forms.groups import (
     SignInForm,
     TimeZoneForm,
 )
+from . import phone_choice
 from .access import (
     client_address,
     device_label,
     safe_next,
     set_device_label,
+    set_phone_player,
     signed_in,
     signed_in_group,
 )
@@ -60,7 +63,7 @@ def new():
             error = str(problem)
         else:
             remember_group(group, form.device.data)
-            return redirect(url_for("home.index"))
+            return redirect(url_for("invites.index"))  # get the others in
     return render_template("groups/new.html", form=form, error=error,
                            fixed_name=single_group())
 
@@ -104,6 +107,7 @@ def render_settings(passphrase_form=None, device_form=None, timezone_form=None,
     return render_template(
         "groups/settings.html", group=group,
         changes=describe_all(queries.group_events(group), currency=""),
+        invites=queries.open_invites(group),
         passphrase_form=passphrase_form or PassphraseForm(formdata=None),
         device_form=device_form or DeviceForm(formdata=None, data={"device": device_label()}),
         timezone_form=timezone_form or TimeZoneForm(formdata=None,
@@ -138,6 +142,22 @@ def rename_device():
         set_device_label(form.device.data)
         return redirect(url_for(".settings"))
     return render_settings(device_form=form), 422
+
+
+@bp.post("/group/phone")
+@signed_in
+def choose_phone():
+    """ "Which player are you?", answered on the home page: names the phone
+    and says whose it is."""
+    group = signed_in_group()
+    players = queries.known_players(group)
+    answer, question = phone_choice.answer(players)
+    if answer is None:
+        return render_template("groups/phone.html", players=players, question=question), 422
+    set_device_label(phone_choice.phone_name(answer, players))
+    set_phone_player(answer.player_id if answer.new is None
+                     else services.phone_player(changing(), answer.new).id)
+    return redirect(url_for("home.index"))
 
 
 @bp.post("/group/autosave")

@@ -3,7 +3,8 @@ from flask import Blueprint, render_template, request
 from .. import queries
 from ..forms.home import CheckHandForm
 from ..rules import PRESETS, CardError, best_melds, hand_problems, parse_cards
-from .access import current_group
+from . import phone_choice
+from .access import current_group, phone_chosen
 from .new_groups import may_create_group
 
 bp = Blueprint("home", __name__)
@@ -30,9 +31,12 @@ def index():
             else:
                 arrangement = best_melds(cards, rules)
     group = current_group()
+    asking = group is not None and not phone_chosen()  # "Which player are you?"
     return render_template(
         "home/index.html", form=form, arrangement=arrangement,
         checking="cards" in request.args, group=group,
         may_create=group is None and may_create_group(),
         playing=queries.open_sessions(group, 1, PLAYING_SHOWN) if group else None,
-        finished=queries.recently_finished(group, RECENT_SESSIONS) if group else [])
+        finished=queries.recently_finished(group, RECENT_SESSIONS) if group else [],
+        question=phone_choice.ask() if asking else None,
+        players=queries.known_players(group) if group and asking else [])

@@ -13,8 +13,9 @@ two headers on every HTML page:
   when this changes: signing out, a sign-in ended by a new passphrase, a new
   sign-in (to another group, or the same one again).
 - ``Scorekeeper-Offline``: ``page`` on a group page worth keeping (a GET
-  answered 200, not a share link's page), ``scoreboard`` on a scoreboard (the
-  shortcut's target when offline).
+  answered 200, not a share link's page, nor an invite link's pages: one
+  shows its token), ``scoreboard`` on a scoreboard (the shortcut's target
+  when offline).
 """
 
 import hashlib
@@ -44,6 +45,10 @@ KEEP_HEADER = "Scorekeeper-Offline"
 
 # app.css's --felt and --paper: the bar above the app and the splash screen.
 THEME_COLOUR = "#0b5d3b"
+
+# Pages never kept: an invite link just made (its token, shown once) and
+# the page an invite link opens.
+NEVER_KEPT = SHARED_PAGES | {"invites.index", "invites.join"}
 BACKGROUND_COLOUR = "#ffffff"
 
 
@@ -193,7 +198,7 @@ def tell_the_worker(response):
         return response
     response.headers[SIGN_IN_HEADER] = sign_in_public_id()
     if (request.method == "GET" and response.status_code == 200
-            and request.endpoint not in SHARED_PAGES):
+            and request.endpoint not in NEVER_KEPT):
         kind = "scoreboard" if request.endpoint == "sessions.board" else "page"
         response.headers[KEEP_HEADER] = kind
     return response

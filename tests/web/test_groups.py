@@ -52,7 +52,7 @@ def groups() -> list[Group]:
 def test_creating_a_group_signs_the_phone_in(app, anonymous):
     response = create(anonymous)
     assert response.status_code in REDIRECTS
-    assert redirect_path(response) == "/"
+    assert redirect_path(response) == "/group/invite"  # to get the others in
     assert signed_in(anonymous)
     assert NEW_NAME in text(anonymous.get("/group"))
     with app.app_context():

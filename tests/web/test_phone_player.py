@@ -56,8 +56,10 @@ def choose(client, sid, value):
 
 
 def cookie_player(client):
+    """The player this phone said it is in its group (None: nobody's, or not said)."""
     with client.session_transaction() as cookie:
-        return cookie.get("player")
+        return next((player for group_id, player in cookie.get("phones", [])
+                     if group_id == cookie["group_id"]), None)
 
 
 def said(response) -> str:

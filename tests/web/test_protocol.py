@@ -133,6 +133,12 @@ def test_every_action_is_audited_inside_the_construct_and_every_key_kept(
     post(client, f"/sessions/{sid}", f"/sessions/{sid}/reopen")
     post(client, f"/players/{eve}", f"/players/{eve}/name", name="Evelyn")
     post(client, "/group", "/group/timezone", timezone="Asia/Singapore")
+    post(client, "/group/invite", "/group/invite")
+    shown = client.get("/group/invite").text
+    joining = re.search(r'value="https?://[^/"]+(/join/[^"]+)"', shown)[1]
+    assert post(anonymous, joining, joining, player="nobody") == "/"
+    revoke = re.search(r'action="(/group/invite/\d+/revoke)"', client.get("/group").text)[1]
+    post(client, "/group", revoke)
     post(client, "/group", "/group/passphrase", current=PASSPHRASE,
          passphrase="a newer passphrase", confirm="a newer passphrase")
     backup = client.get("/group/export.json").data

@@ -8,6 +8,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ...audit import (
+    InviteMade,
+    InviteRevoked,
+    InviteUsed,
     PassphraseChanged,
     PayloadError,
     PaymentPaid,
@@ -189,6 +192,13 @@ def describe(event: AuditEvent, currency: str) -> Change:
             change.title = f"{isolated(name)} joined the group"
         case PlayerRenamed(old=old_name, new=new_name):
             change.title = f"{isolated(old_name)} renamed {isolated(new_name)}"
+        case InviteMade(invite=number, phones=phones, hours=hours):
+            change.title = (f"Invite link {number} made, for {phones} phones "
+                            f"over {hours} hours")
+        case InviteRevoked(invite=number):
+            change.title = f"Invite link {number} revoked"
+        case InviteUsed(invite=number):
+            change.title = f"Signed in with invite link {number}"
         case TimezoneChanged(old=old_zone, new=new_zone):
             change.title = f"Time zone changed from {old_zone} to {new_zone}"
         case _ if type(payload) in TITLES:

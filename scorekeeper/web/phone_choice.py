@@ -1,0 +1,76 @@
+"""The one question a phone is asked once it is in a group, "Which player
+are you?", as the home page and an invite link's page ask it: one of the
+group's players, someone new (typed), or nobody's phone (shared). The answer
+names the phone ("Ben's phone") and says whose it is ("This is Ben's phone")."""
+
+from dataclasses import dataclass
+
+from flask import request
+
+from ..forms.groups import NewPlayerForm, WhoForm
+from ..limits import DEVICE_MAX
+from ..models import Player
+
+SHARED = "Shared phone"
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A known player's id, or None with ``new`` the name typed, or None
+    and no name: nobody's phone."""
+
+    player_id: int | None
+    new: str | None = None
+
+    @property
+    def nobody(self) -> bool:
+        return self.player_id is None and self.new is None
+
+
+@dataclass
+class Question:
+    """The question's two forms: the names to tap, and someone new to type."""
+
+    who: WhoForm
+    new: NewPlayerForm
+    error: str | None = None
+
+
+def ask() -> Question:
+    return Question(WhoForm(formdata=None), NewPlayerForm(formdata=None))
+
+
+def answer(players: list[Player]) -> tuple[Answer | None, Question]:
+    """The posted answer, checked against the group's ``players``; or None,
+    with the question to show again saying what is wrong."""
+    if "name" in request.form:
+        new = NewPlayerForm()
+        if new.validate():
+            known = {p.name_key: p.id for p in players}
+            typed: str = new.name.data
+            if typed.casefold() in known:  # the same player, whatever the letter case
+                return Answer(known[typed.casefold()]), Question(WhoForm(formdata=None), new)
+            return Answer(None, typed), Question(WhoForm(formdata=None), new)
+        return None, Question(WhoForm(formdata=None), new)
+    who = WhoForm()
+    question = Question(who, NewPlayerForm(formdata=None))
+    if who.validate():
+        try:
+            player_id = who.player_id()
+        except ValueError:
+            player_id = 0
+        if player_id is None or player_id in {p.id for p in players}:
+            return Answer(player_id), question
+    question.error = "Choose one of the names below, someone new, or Nobody's phone."
+    return None, question
+
+
+def phone_name(answer: Answer, players: list[Player]) -> str:
+    """What the answer names the phone: "Ben's phone" (the name alone if that
+    is too long), or "Shared phone" for nobody's."""
+    name = answer.new if answer.new is not None else next(
+        (p.name for p in players if p.id == answer.player_id), None)
+    if name is None:
+        return SHARED
+    named = f"{name}'s phone"
+    return named if len(named) <= DEVICE_MAX else name[:DEVICE_MAX]
