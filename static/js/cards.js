@@ -31,6 +31,7 @@ const rows = [...form.querySelectorAll(".round-player")].map((/** @type {HTMLEle
     /** @type {HTMLButtonElement} */ add: find(".round-add", section),
     points: make("output", "round-points"),
     radios: section.querySelectorAll(".round-outcomes input"),
+    /** @type {HTMLElement | null} */ what: section.querySelector(".round-cards-what"),
     cards: [],
   };
   row.optional.id = section.id + "-optional";
@@ -63,6 +64,7 @@ let handsIn = new Set();  // players whose hands are in
 const outcomeOf = (row) => [...row.radios].find((radio) => radio.checked)?.value || "dead";
 const rowOf = (element) => rows.find((row) => row.section === element.closest(".round-player")) || null;
 const takesCards = (row) => outcomeOf(row) !== "hu";
+const takesAll = (row) => ["tien_hu", "no_passport"].includes(outcomeOf(row));
 const optional = (row) => rows.some((other) => other !== row && outcomeOf(other) === "tien_hu");
 const copies = (card) => card === "JK" ? JOKERS : PACKS;
 const left = (card) => (counts[card] || 0) < copies(card);
@@ -122,6 +124,8 @@ function renderRow(row) {
   });
   row.chips.hidden = !row.cards.length;
   row.points.textContent = summary(row, total, bad);
+  // The field's words: "Whole hand (20 cards)" for an outcome of the dealt hand.
+  if (row.what) row.what.textContent = row.what.dataset[takesAll(row) ? "whole" : "left"];
   row.optional.hidden = !optional(row);
   if (row.optional.hidden) row.input.removeAttribute("aria-describedby");
   else row.input.setAttribute("aria-describedby", row.optional.id);

@@ -26,6 +26,7 @@ follow(async (state, page) => {
   window.scrollTo(0, y);
   if (focused) document.getElementById(focused)?.focus({preventScroll: true});
   if (fresh.body.dataset.liveVersion) page.version = Number(fresh.body.dataset.liveVersion);
+  if (fresh.body.dataset.liveDraft) page.draft = Number(fresh.body.dataset.liveDraft);
   // For screen readers: a polite word that the page changed under them.
   const said = status("p", "live-status", "sessions-vh");
   if (!said.isConnected) main.append(said);

@@ -23,12 +23,14 @@ export function showGone(code) {
   main.prepend(gone);
 }
 
-// Follows the stream: ``react(state, page)`` to each new version, one at a
+// Follows the stream: ``react(state, page)`` to each new version (and, on a
+// page with data-live-hands, each new draft version: a hand saved), one at a
 // time; then "live:change" for any change.
 export function follow(react) {
-  const {live, liveVersion} = document.body.dataset;
+  const {live, liveVersion, liveDraft} = document.body.dataset;
   if (!live || !window.EventSource) return;
-  const page = {version: Number(liveVersion)};
+  const hands = "liveHands" in document.body.dataset;
+  const page = {version: Number(liveVersion), draft: Number(liveDraft)};
   let source = null;
   let refreshing = Promise.resolve();
   const connect = () => {
@@ -37,7 +39,9 @@ export function follow(react) {
       const state = JSON.parse(event.data);
       refreshing = refreshing.then(async () => {
         // Versions only go up: an older state is no news.
-        if (state.version > page.version) await react(state, page);
+        if (state.version > page.version || (hands && state.draft > page.draft)) {
+          await react(state, page);
+        }
         tell(document, "live:change", state);
       }).catch(() => showGone(0));
     };
