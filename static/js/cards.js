@@ -10,7 +10,7 @@ const SUIT_NAMES = {S: "spades", H: "hearts", D: "diamonds", C: "clubs"};
 /** @type {HTMLFormElement} */
 const form = find("form.round-form");
 const pad = find("#card-pad");
-const {packs, jokers, jokerPoints, dealt} = form.dataset;
+const {packs, jokers, jokerPoints, dealt, whole} = form.dataset;
 const [PACKS, JOKERS, JOKER_POINTS, DEALT] = [packs, jokers, jokerPoints, dealt].map(Number);
 
 const cardName = (card) => card === JOKER ? "joker"
@@ -31,7 +31,7 @@ const rows = [...form.querySelectorAll(".round-player")].map((/** @type {HTMLEle
     /** @type {HTMLButtonElement} */ add: find(".round-add", section),
     points: make("output", "round-points"),
     radios: section.querySelectorAll(".round-outcomes input"),
-    /** @type {HTMLElement | null} */ what: section.querySelector(".round-cards-what"),
+    what: find(".round-cards label", section).firstChild,  // its words
     cards: [],
   };
   row.optional.id = section.id + "-optional";
@@ -64,7 +64,6 @@ let handsIn = new Set();  // players whose hands are in
 const outcomeOf = (row) => [...row.radios].find((radio) => radio.checked)?.value || "dead";
 const rowOf = (element) => rows.find((row) => row.section === element.closest(".round-player")) || null;
 const takesCards = (row) => outcomeOf(row) !== "hu";
-const takesAll = (row) => ["tien_hu", "no_passport"].includes(outcomeOf(row));
 const optional = (row) => rows.some((other) => other !== row && outcomeOf(other) === "tien_hu");
 const copies = (card) => card === "JK" ? JOKERS : PACKS;
 const left = (card) => (counts[card] || 0) < copies(card);
@@ -124,8 +123,7 @@ function renderRow(row) {
   });
   row.chips.hidden = !row.cards.length;
   row.points.textContent = summary(row, total, bad);
-  // The field's words: "Whole hand (20 cards)" for an outcome of the dealt hand.
-  if (row.what) row.what.textContent = row.what.dataset[takesAll(row) ? "whole" : "left"];
+  row.what.nodeValue = /^(tien_hu|no_passport)$/.test(outcomeOf(row)) ? whole : "Cards left";
   row.optional.hidden = !optional(row);
   if (row.optional.hidden) row.input.removeAttribute("aria-describedby");
   else row.input.setAttribute("aria-describedby", row.optional.id);

@@ -23,14 +23,12 @@ export function showGone(code) {
   main.prepend(gone);
 }
 
-// Follows the stream: ``react(state, page)`` to each new version (and, on a
-// page with data-live-hands, each new draft version: a hand saved), one at a
-// time; then "live:change" for any change.
-export function follow(react) {
-  const {live, liveVersion, liveDraft} = document.body.dataset;
+// Follows the stream: ``react(state, page)`` to each state ``newer`` than the
+// page (a new version), one at a time; then "live:change" for any change.
+export function follow(react, newer = (state, page) => state.version > page.version) {
+  const {live, liveVersion} = document.body.dataset;
   if (!live || !window.EventSource) return;
-  const hands = "liveHands" in document.body.dataset;
-  const page = {version: Number(liveVersion), draft: Number(liveDraft)};
+  const page = {version: Number(liveVersion)};
   let source = null;
   let refreshing = Promise.resolve();
   const connect = () => {
@@ -39,9 +37,7 @@ export function follow(react) {
       const state = JSON.parse(event.data);
       refreshing = refreshing.then(async () => {
         // Versions only go up: an older state is no news.
-        if (state.version > page.version || (hands && state.draft > page.draft)) {
-          await react(state, page);
-        }
+        if (newer(state, page)) await react(state, page);
         tell(document, "live:change", state);
       }).catch(() => showGone(0));
     };

@@ -19,7 +19,7 @@ const time = keyTime(field("key").value);
 const draftField = field("draft");
 const strip = find(".together-strip", box);
 const note = find("#together-note");
-const clearing = document.getElementById("together-clear");
+const clearing = find("#together-clear");
 let number = Number(field("number").value);
 let known = null;  // the latest state
 let asking = false;
@@ -27,14 +27,11 @@ let askAgain = false;
 
 const rows = {};
 for (const section of form.querySelectorAll(".round-player")) {
-  // The server's line for a hand kept ("Entered on …"), or a new one.
-  let says = section.querySelector(".together-row");
+  const says = make("div", "together-row");
   const id = Number(/** @type {HTMLElement} */ (section).dataset.player);
-  if (!says) {
-    says = make("div", "together-row");
-    says.setAttribute("aria-live", "polite");
-    find(".round-player-head", section).after(says);
-  }
+  says.setAttribute("aria-live", "polite");
+  find(".round-player-head", section).after(says);
+  section.querySelector(".together-from")?.remove();  // the server's: said here afresh
   rows[id] = {
     id, says,
     radios: section.querySelectorAll(".round-outcomes input"),
@@ -141,16 +138,13 @@ function take(state) {
       if (same(hand, typed(row))) seen(row, hand);
       else if (!editing(row)) put(row, hand);
       else row.theirs = hand;
-    } else if (open && !hand && row.base) {  // the round's hands were cleared
-      const none = {outcome: "dead", cards: "", version: 0};
-      if (same(typed(row), row.shown)) put(row, none);  // what was typed since is kept
-      else seen(row, none);
-      row.mine = 0;
+    } else if (open && !hand && row.base) {  // cleared: what was typed since is kept
+      (same(typed(row), row.shown) ? put : seen)(row, {outcome: "dead", cards: "", version: 0});
     }
     sayRow(row, player);
   }
   sayStrip(state);
-  if (clearing) clearing.hidden = !state.players.some((player) => player.hand);
+  if (clearing) clearing.hidden = !state.players.some((p) => p.hand);
   tell(form, "together:in", {players: state.players.filter((p) => p.done).map((p) => p.id)});
   const waiting = Object.values(rows).some((row) => row.theirs);
   if (open && draftField && !waiting) draftField.value = state.draft;
