@@ -2,6 +2,8 @@
 on the others without a reload, without moving what they read or touching what
 they type. How soon it shows (the 2 s target) is measured by bench/live_delay.py."""
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -130,13 +132,17 @@ def test_a_round_being_entered_shows_on_the_scoreboard_and_clears_on_every_phone
     with ann.expect_response(lambda response: "/draft/" in response.url):
         field.blur()
     # A hand saved is no new version of the session: the board follows the draft's.
-    expect(card).to_contain_text("Round 1 being entered: Ann ✓ in Ben … not yet")
+    expect(card).to_contain_text("Round 1 being entered:")
+    expect(card.locator(".board-entering-done")).to_have_text("Ann ✓ in")  # the others not yet
+    expect(card.locator(".board-entering-waiting")).to_have_count(3)
     assert not_reloaded(ben)
     card.get_by_role("link", name="Add your hand").click()
     ben.wait_for_url(f"**{table}/rounds/new")
     expect(ben.get_by_label("Cards left in Ann's hand")).to_have_value("5S 9H")
     expect(ben.locator("#together-clear")).to_be_visible()
-    # "Clear this round's hands" on Ann's phone: Ben's form and strip empty.
+    # Ann comes back to the round, and clears its hands: Ben's form and strip empty.
+    ann.goto(f"{table}/rounds/new")
+    expect(ann.locator(".together-from")).to_have_text(re.compile(r"^Entered on Test phone, "))
     ann.locator("#together-clear summary").click()
     ann.get_by_role("button", name="Yes, clear round 1’s hands").click()
     cleared = "Round 1's hands are cleared: 1 hand, from every phone."
