@@ -106,8 +106,8 @@ def _problems(place: Place) -> list[str]:
 def _answers_for(hand: Hand) -> bool:
     """Whether this phone entered ``hand``, or is its player's."""
     own = phone_player_id()
-    return hand.device == device_label()[:DEVICE_MAX] or (own is not None
-                                                          and own == hand.player_id)
+    entered_here = hand.device == device_label()[:DEVICE_MAX]
+    return entered_here or (own is not None and own == hand.player_id)
 
 
 def _hand(hand: Hand) -> dict:
