@@ -13,6 +13,7 @@ from scorekeeper.models import GameSession
 from scorekeeper.rules import HouseRules
 from scorekeeper.web.share import share_url
 from tests.conftest import the_group
+from tests.e2e.conftest import phone_page_problems
 from tests.e2e.conftest import signed_in as sign_in_by_form
 
 PLAYERS = ["Ann", "Ben", "Cat", "Dan"]
@@ -136,10 +137,12 @@ def test_a_round_being_entered_shows_on_the_scoreboard_and_clears_on_every_phone
     expect(card.locator(".board-entering-done")).to_have_text("Ann ✓ in")  # the others not yet
     expect(card.locator(".board-entering-waiting")).to_have_count(3)
     assert not_reloaded(ben)
+    assert phone_page_problems(ben) == []
     card.get_by_role("link", name="Add your hand").click()
     ben.wait_for_url(f"**{table}/rounds/new")
     expect(ben.get_by_label("Cards left in Ann's hand")).to_have_value("5S 9H")
     expect(ben.locator("#together-clear")).to_be_visible()
+    assert phone_page_problems(ben) == []
     # Ann comes back to the round, and clears its hands: Ben's form and strip empty.
     ann.goto(f"{table}/rounds/new")
     expect(ann.locator(".together-from")).to_have_text(re.compile(r"^Entered on Test phone, "))
