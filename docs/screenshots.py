@@ -318,6 +318,11 @@ def a_round_together(camera: Camera) -> None:
     together.told(ann, cat)
     expect(together.strip(ben, "Ann")).to_have_class("together-done")
     camera.take(ben, "together-ben")
+    scoreboard = cat.context.new_page()  # Cat's scoreboard: the round is being entered
+    scoreboard.goto(board)
+    expect(scoreboard.locator(".board-entering")).to_contain_text("Ann ✓")
+    camera.take(scoreboard, "together-board")
+    scoreboard.close()
     together.type_cards(cat, "Cat", "kd qd 3c")
     together.told(ann, ben)
     expect(ann.locator(".together-ready")).to_be_visible()
@@ -413,7 +418,7 @@ TAKES = {
     getting_in: {"invite-join", "invite-gone"},
     this_phone_and_last_time: {"this-phone", "new-session-as-last-time"},
     a_form_told_of_a_change: {"live-form-notice"},
-    a_round_together: {"together-ben", "together-ann", "together-conflict",
+    a_round_together: {"together-board", "together-ben", "together-ann", "together-conflict",
                        "together-saved-elsewhere", "round-same-hands"},
     offline_pages: {"offline-scoreboard", "offline-page", "offline-round-form",
                     "offline-rounds-waiting", "offline-round-conflict"},

@@ -42,6 +42,7 @@ class Action(enum.StrEnum):
     ROUND_EDIT = "round.edit"
     ROUND_DELETE = "round.delete"
     ROUND_RESTORE = "round.restore"
+    HANDS_CLEAR = "hands.clear"
     PAYMENT_PAID = "payment.paid"
     PAYMENT_UNPAID = "payment.unpaid"
     SHARE_CREATE = "share.create"
@@ -379,6 +380,45 @@ class RoundRestored(Payload):
 
 
 @dataclass(frozen=True)
+class ClearedHand:
+    """A hand of a round filled in together, as it was when cleared."""
+
+    player: str
+    outcome: str
+    cards: str  # as typed
+    phone: str  # the phone that entered it
+
+    def to_json(self) -> JSON:
+        return {"player": self.player, "outcome": self.outcome, "cards": self.cards,
+                "phone": self.phone}
+
+    @classmethod
+    def read(cls, side: Side) -> ClearedHand:
+        return cls(side.text("player"), side.text("outcome"), side.text("cards"),
+                   side.text("phone"))
+
+
+@dataclass(frozen=True)
+class HandsCleared(Payload):
+    """ "Clear this round's hands": the hands of the coming round, filled in
+    together and then left, taken away before anything counted."""
+
+    action = Action.HANDS_CLEAR
+    subject_template = "Round {number}'s hands"
+    number: int
+    hands: tuple[ClearedHand, ...]  # in playing order
+
+    def to_json(self) -> Stored:
+        return Stored({"number": self.number, "hands": [h.to_json() for h in self.hands]},
+                      None)
+
+    @classmethod
+    def from_json(cls, before: object, after: object) -> Self:
+        side = Side("before", before)
+        return cls(side.whole("number"), tuple(ClearedHand.read(h) for h in side.objects("hands")))
+
+
+@dataclass(frozen=True)
 class _Transfer(Payload):
     subject_template = "{payer} pays {payee}"
     kept_as: ClassVar[str]  # the column it is kept in: "after" when paid, "before" when undone
@@ -485,8 +525,8 @@ PAYLOADS: dict[Action, type[Payload]] = {kind.action: kind for kind in (
     PlayerAdded, PlayerRenamed, PassphraseChanged, TimezoneChanged, GroupImported,
     InviteMade, InviteRevoked, InviteUsed,
     SessionStarted, RulesChanged, SessionEnded, SessionReopened, SeatJoined, SeatLeft,
-    RoundAdded, RoundEdited, RoundDeleted, RoundRestored, PaymentPaid, PaymentUnpaid,
-    ShareCreated, ShareRevoked)}
+    RoundAdded, RoundEdited, RoundDeleted, RoundRestored, HandsCleared, PaymentPaid,
+    PaymentUnpaid, ShareCreated, ShareRevoked)}
 assert set(PAYLOADS) == set(Action), "every action has its payload"
 
 

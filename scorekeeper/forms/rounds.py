@@ -15,7 +15,7 @@ from wtforms.fields import (
     StringField,
 )
 from wtforms.fields.choices import SelectChoice
-from wtforms.validators import InputRequired, Length
+from wtforms.validators import InputRequired, Length, NumberRange
 from wtforms.widgets import HiddenInput
 
 from ..limits import ID_MAX, MAX_PLAYERS
@@ -74,6 +74,13 @@ class RoundForm(VersionForm):
 
     def parsed_draft(self) -> int | None:
         return parse_version(self.draft.data)
+
+
+class ClearHandsForm(FlaskForm):
+    """ "Clear this round's hands": the round the page showed them in."""
+
+    number = IntegerField(widget=HiddenInput(), validators=[
+        InputRequired(), NumberRange(min=1, max=ID_MAX)])
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ from .history import (
     session_rounds,
 )
 from .last_time import LastTime, last_time
-from .live import State, live_state, live_states
+from .live import State, hands_in, live_state, live_states
 from .own import Own, own_standing, seated_player
 from .paging import PER_PAGE, Page, page_count, page_params, paged
 from .tables import (
@@ -49,7 +49,8 @@ __all__ = [
     "BoardRow", "LastRound", "LastTime", "Money", "Own", "Page",
     "PlayedSession", "PlayerRecord", "RoundPage",
     "Scoreboard", "Seated", "SessionSummary", "Standing", "State", "Upcoming", "changes_since",
-    "coming_after", "finished_sessions", "group_events", "group_of_sign_in", "known_players",
+    "coming_after", "finished_sessions", "group_events", "group_of_sign_in", "hands_in",
+    "known_players",
     "last_round", "last_time", "live_state", "live_states",
     "load_board", "load_round", "open_invites", "open_sessions", "own_standing", "page_count",
     "page_params", "paged",

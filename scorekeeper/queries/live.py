@@ -1,9 +1,10 @@
-"""What the live pages watch: the versions of the sessions being watched."""
+"""What the live pages watch: the versions of the sessions being watched; and
+which sessions have a round being entered together."""
 
 import sqlalchemy as sa
 
 from ..extensions import db
-from ..models import GameSession
+from ..models import DraftEntry, GameSession
 
 # A session's (version, draft_version): what a page that shows it was built on.
 State = tuple[int, int]
@@ -22,3 +23,14 @@ def live_state(session_id: int) -> State | None:
         sa.select(GameSession.version, GameSession.draft_version)
         .where(GameSession.id == session_id)).one_or_none()
     return (row.version, row.draft_version) if row else None
+
+
+def hands_in(session_ids: list[int]) -> dict[int, int]:
+    """How many hands of the coming round are saved (services.drafts), for
+    each of the sessions that has some: a round being entered; one statement."""
+    if not session_ids:
+        return {}
+    rows = db.session.execute(
+        sa.select(DraftEntry.session_id, sa.func.count())
+        .where(DraftEntry.session_id.in_(session_ids)).group_by(DraftEntry.session_id))
+    return {row[0]: row[1] for row in rows}

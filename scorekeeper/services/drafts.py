@@ -19,6 +19,7 @@ from datetime import datetime
 import sqlalchemy as sa
 from sqlalchemy.orm.attributes import set_committed_value
 
+from ..audit import ClearedHand, HandsCleared
 from ..extensions import db
 from ..limits import DEVICE_MAX
 from ..models import DraftEntry, GameSession, Group, Player, utcnow
@@ -53,15 +54,19 @@ class Hand:
 
 @dataclass(frozen=True)
 class Place:
-    """A player of the coming round: their hand if saved, and its problems."""
+    """A player of the coming round: their hand if saved, and its problems.
+    ``excused``: no hand, and none needed (another player has Tien Hu, so
+    these cards may be left empty: RULES.md §7)."""
 
     player: Player
     hand: Hand | None
     problems: tuple[str, ...] = ()
+    excused: bool = False
 
     @property
     def done(self) -> bool:
-        return self.hand is not None and not self.problems
+        """In: a hand with nothing wrong, or no hand needed."""
+        return self.excused or (self.hand is not None and not self.problems)
 
 
 @dataclass(frozen=True)
@@ -82,9 +87,15 @@ class Draft:
         """Everyone is in and nothing is wrong: the round can be saved."""
         return all(place.done for place in self.places) and not self.problems
 
+    @property
+    def started(self) -> bool:
+        """Some hand is saved: the round is being entered."""
+        return any(place.hand is not None for place in self.places)
+
     def entries(self) -> dict[str, Entry]:
-        return {p.player.name: Entry(p.hand.outcome, p.hand.cards)
-                for p in self.places if p.hand is not None}
+        """The round's entries as saved; a player excused, empty-handed."""
+        return {p.player.name: Entry(p.hand.outcome, p.hand.cards) if p.hand else Entry("dead", "")
+                for p in self.places if p.hand is not None or p.excused}
 
     def place_of(self, player_id: int) -> Place:
         return next(p for p in self.places if p.player.id == player_id)
@@ -136,8 +147,10 @@ def _assess(session: GameSession, coming: Upcoming, hands: dict[int, Hand]) -> D
     hands saved so far; hands of players who no longer play don't count."""
     order = coming.order
     names = [p.name for p in order]
-    entries = {p.name: Entry(hands[p.id].outcome, hands[p.id].cards)
-               for p in order if p.id in hands}
+    tien_hu = any(hands[p.id].outcome == "tien_hu" for p in order if p.id in hands)
+    excused = {p.id for p in order if tien_hu and p.id not in hands}
+    entries = {p.name: Entry(hands[p.id].outcome, hands[p.id].cards) if p.id in hands
+               else Entry("dead", "") for p in order if p.id in hands or p.id in excused}
     own: dict[str, list[str]] = {name: [] for name in names}
     shared: list[Problem] = []
     warnings: list[Problem] = []
@@ -154,7 +167,8 @@ def _assess(session: GameSession, coming: Upcoming, hands: dict[int, Hand]) -> D
                     own[problem.players[0]].append(problem.message)
                 else:
                     shared.append(problem)
-    places = tuple(Place(p, hands.get(p.id), tuple(own[p.name])) for p in order)
+    places = tuple(Place(p, hands.get(p.id), tuple(own[p.name]), p.id in excused)
+                   for p in order)
     return Draft(coming.number, session.version, session.draft_version, places,
                  tuple(shared), tuple(warnings))
 
@@ -268,6 +282,37 @@ def drop_hands(change: Change, hands: dict[int, tuple[str, str]]) -> int:
         db.session.delete(row)
     db.session.commit()
     return len(gone)
+
+
+def clear_hands(change: Change, number: int) -> int:
+    """ "Clear this round's hands": take away every hand saved in round
+    ``number``, the coming one (hands typed into a round that was then left
+    come back on every phone's form until then); how many went. Unlike a
+    hand, it is a change of the session, audited with the hands as they were:
+    every phone's form and strip empty, by the session's version and the
+    draft version. ServiceError if round ``number`` is no longer the coming
+    one, or has no hands."""
+    session = session_of(change)
+    check_open(session)
+    coming = upcoming(session)
+    if coming.number != number:
+        raise ServiceError(f"Round {number} is no longer the round being entered: "
+                           "nothing was cleared.")
+    names = {seat.player_id: seat.player.name for seat in session.seats}
+    turn = {player.id: place for place, player in enumerate(coming.order)}
+    with applying(change) as done:
+        _take_draft_version(session)
+        rows = sorted(_hands(session).values(),
+                      key=lambda row: (turn.get(row.player_id, len(turn)), row.player_id))
+        if not rows:  # cleared from another phone meanwhile: nothing is written
+            raise ServiceError(f"Round {number} has no hands to clear.")
+        for row in rows:
+            db.session.delete(row)
+        done.audit(HandsCleared(number, tuple(
+            ClearedHand(names.get(row.player_id, "?"), row.outcome, row.cards, row.device)
+            for row in rows)))
+        done.result = len(rows)
+    return len(rows)
 
 
 def _as_typed(outcome: str, cards: str) -> tuple[str, str]:

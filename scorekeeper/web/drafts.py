@@ -1,18 +1,26 @@
 """The round filled in together, as JSON for together.js: the coming round's
 hands and problems, and a player's hand saved from a phone (a POST with the
 CSRF token in its X-CSRFToken header). Without JavaScript the round form
-shows the saved hands and posts every row, as on one phone."""
+shows the saved hands and posts every row, as on one phone. And "Clear this
+round's hands", a form's POST.
+
+What is wrong with one hand is told in full to the phone that entered it and
+to a phone of its player, who put it right; every other phone is told that
+it is to be checked, and where (README, "Enter a round, together")."""
 
 from __future__ import annotations
 
-from flask import Blueprint, g, request, url_for
+from flask import Blueprint, abort, flash, g, redirect, request, url_for
 
 from .. import services
-from ..forms.rounds import read_sent_hand
-from ..services import Draft, Hand
+from ..forms.rounds import ClearHandsForm, read_sent_hand
+from ..limits import DEVICE_MAX
+from ..services import Draft, Hand, Place
+from .access import device_label, phone_player_id
+from .filters import isolated
 from .loading import add_session_id, load_game_session
-from .once import changing, once
-from .presenters.changes import phone_words
+from .once import answered, changing, once
+from .presenters.changes import entered_words, phone_words
 from .sent_json import takes_json
 
 bp = Blueprint("drafts", __name__, url_prefix="/sessions/<int:session_id>/draft")
@@ -70,19 +78,61 @@ def _saved(saved: services.Saved, player_id: int) -> dict:
 
 
 def _state(draft: Draft, is_open: bool) -> dict:
-    """The coming round as the phones show it: who is done, each hand, the
-    round's problems, and the versions that tell a phone what it has seen."""
+    """The coming round as this phone shows it: who is done, each hand, the
+    problems of the hands this phone answers for (``_problems``), the
+    round's, and the versions that tell a phone what it has seen."""
     return {
         "number": draft.number, "version": draft.version, "draft": draft.draft_version,
         "open": is_open, "complete": draft.complete,
         "players": [{"id": p.player.id, "name": p.player.name, "done": p.done,
-                     "problems": list(p.problems), "hand": _hand(p.hand) if p.hand else None}
+                     "problems": _problems(p), "hand": _hand(p.hand) if p.hand else None}
                     for p in draft.places],
         "problems": [problem.message for problem in draft.problems],
         "warnings": [warning.message for warning in draft.warnings],
     }
 
 
+def _problems(place: Place) -> list[str]:
+    """A hand's problems for the phone that entered it and a phone of its
+    player; for any other phone, that it is to be checked, and where: the
+    strip shows "! to check" on every phone all the same."""
+    hand = place.hand
+    if hand is None or not place.problems or _answers_for(hand):
+        return list(place.problems)
+    return [f"{isolated(place.player.name)}'s hand is to be checked on "
+            f"{phone_words(hand.device)}."]
+
+
+def _answers_for(hand: Hand) -> bool:
+    """Whether this phone entered ``hand``, or is its player's."""
+    own = phone_player_id()
+    entered_here = hand.device == device_label()[:DEVICE_MAX]
+    return entered_here or (own is not None and own == hand.player_id)
+
+
 def _hand(hand: Hand) -> dict:
     return {"outcome": hand.outcome, "cards": hand.cards, "version": hand.version,
-            "phone": phone_words(hand.device), "by_player": hand.phone_player_id == hand.player_id}
+            "phone": phone_words(hand.device), "from": entered_words(hand.device, hand.at),
+            "by_player": hand.phone_player_id == hand.player_id}
+
+
+def _to_form(_=None) -> str:
+    return url_for("rounds.new")
+
+
+@bp.post("/clear")
+@once(redirect_to=_to_form)
+def clear():
+    """ "Clear this round's hands" (confirmed on the form's page): audited,
+    and every phone's form and strip empty, live."""
+    form = ClearHandsForm()
+    if not form.validate():
+        abort(400)
+    try:
+        cleared = services.clear_hands(changing(), form.number.data)
+    except services.ServiceError as error:
+        flash(str(error))
+        return redirect(_to_form())
+    flash(f"Round {form.number.data}'s hands are cleared: "
+          f"{cleared} {'hand' if cleared == 1 else 'hands'}, from every phone.")
+    return answered(cleared)

@@ -12,7 +12,7 @@ from datetime import datetime
 
 from markupsafe import Markup, escape
 
-from ..models import wall_clock
+from ..models import utcnow, wall_clock
 from ..rules import HouseRules
 from .access import current_group
 
@@ -96,6 +96,19 @@ def iso_time(moment: datetime, zone: str | None = None) -> str:
     return local_time(moment, zone).isoformat(timespec="minutes")
 
 
+def ago(moment: datetime, now: datetime | None = None) -> str:
+    """How long ago ``moment`` (UTC) was, as a table says it: "just now",
+    "5 min ago", "2 h ago", "3 days ago"."""
+    minutes = int(((now or utcnow()) - moment).total_seconds() // 60)
+    if minutes < 1:
+        return "just now"
+    if minutes < 60:
+        return f"{minutes} min ago"
+    if minutes < 48 * 60:
+        return f"{minutes // 60} h ago"
+    return f"{minutes // (24 * 60)} days ago"
+
+
 # Names
 
 
@@ -135,5 +148,5 @@ def isolated(name: str) -> str:
 
 def register(app) -> None:
     for fn in (money, signed_money, count, amount, long_date, day_time, date_time, iso_time,
-               isolate, isolated):
+               ago, isolate, isolated):
         app.add_template_filter(fn)

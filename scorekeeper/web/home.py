@@ -32,11 +32,13 @@ def index():
                 arrangement = best_melds(cards, rules)
     group = current_group()
     asking = group is not None and not phone_chosen()  # "Which player are you?"
+    playing = queries.open_sessions(group, 1, PLAYING_SHOWN) if group else None
     return render_template(
         "home/index.html", form=form, arrangement=arrangement,
         checking="cards" in request.args, group=group,
         may_create=group is None and may_create_group(),
-        playing=queries.open_sessions(group, 1, PLAYING_SHOWN) if group else None,
+        playing=playing,
+        entering=queries.hands_in([s.session.id for s in playing.items]) if playing else {},
         finished=queries.recently_finished(group, RECENT_SESSIONS) if group else [],
         question=phone_choice.ask() if asking else None,
         players=queries.known_players(group) if group and asking else [])

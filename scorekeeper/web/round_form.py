@@ -12,7 +12,7 @@ from ..audit import Action
 from ..forms.rounds import OUTCOME_LABELS, EntryForm, RoundForm
 from ..models import Player
 from .filters import isolated
-from .presenters.changes import Change, phone_words
+from .presenters.changes import Change, entered_words, phone_words, typed_words
 
 
 @dataclass
@@ -25,6 +25,7 @@ class Row:
     own: bool = False  # the player whose phone this is
     errors: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    entered: str = ""  # a hand kept from the round filled in together: where, when
 
 
 @dataclass
@@ -79,6 +80,17 @@ def form_rows(form: RoundForm, order: list[Player], dealer: Player, outcome: Out
     return sorted(rows, key=lambda row: not row.own)
 
 
+def show_entered(rows: list[Row], draft) -> None:
+    """Beside each hand of the round filled in together (a services.Draft)
+    that the form holds as saved, where and when it was entered."""
+    hands = {place.player.id: place.hand for place in draft.places if place.hand}
+    for row in rows:
+        hand = hands.get(row.player.id)
+        typed = (row.entry.outcome.data, row.entry.cards.data or "")
+        if hand is not None and typed == (hand.outcome, hand.cards):
+            row.entered = entered_words(hand.device, hand.at)
+
+
 def take_hands(form: RoundForm, order: list[Player], hands) -> list[Notice]:
     """Put hands saved from other phones (DraftEntry rows) in the form in place
     of what was typed for those players; a notice for each, with what was typed."""
@@ -89,12 +101,12 @@ def take_hands(form: RoundForm, order: list[Player], hands) -> list[Notice]:
         hand = hand_of.get(_posted_int(sub.player.raw_data))
         if hand is None:
             continue
-        typed = _described(sub.outcome.data, sub.cards.data or "")
+        typed = typed_words(sub.outcome.data, sub.cards.data or "")
         sub.outcome.data, sub.cards.data = hand.outcome, hand.cards
         player = by_id[hand.player_id]
         notices.append(Notice(
             f"{isolated(player.name)}'s hand was entered from {phone_words(hand.device)} "
-            f"meanwhile: {_described(hand.outcome, hand.cards)}. You had {typed}.", [player]))
+            f"meanwhile: {typed_words(hand.outcome, hand.cards)}. You had {typed}.", [player]))
     return notices
 
 
@@ -106,12 +118,6 @@ def posted_hands(form: RoundForm) -> dict[int, tuple[str, str]]:
         if player_id is not None:
             hands[player_id] = (str(sub.outcome.data or ""), sub.cards.data or "")
     return hands
-
-
-def _described(outcome: str, cards: str) -> str:
-    """ "Dead, AS 2H" """
-    label = OUTCOME_LABELS.get(outcome, outcome)
-    return f"{label}, {cards.strip()}" if cards.strip() else label
 
 
 def matches(form: RoundForm, number: int, order: list[Player]) -> bool:

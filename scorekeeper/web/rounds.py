@@ -28,6 +28,7 @@ from .round_form import (
     notices,
     posted_hands,
     rebuild,
+    show_entered,
     take_hands,
 )
 
@@ -89,9 +90,12 @@ def new():
             outcome.news = take_hands(form, coming.order, changed.hands)
             form.draft.data = g.game.draft_version
     rows = form_rows(form, coming.order, coming.dealer, outcome, phone_player_id())
+    draft = draft or services.read_draft(g.game, coming)
+    if not outcome.conflict:  # a form refused for another round holds that round's hands
+        show_entered(rows, draft)
     return render_template("rounds/new.html", form=form, rows=rows, outcome=outcome,
                            coming=coming, saved_round=_saved_round(outcome.conflict),
-                           draft=draft or services.read_draft(g.game, coming), together=True), \
+                           draft=draft, together=True), \
         409 if outcome.conflict or outcome.news else 200
 
 

@@ -116,7 +116,10 @@ def render_board(phone_error=None):
     board = queries.scoreboard(g.game)
     own = queries.own_standing(board.standings, phone_player(),
                                by_points=g.game.rules.scheme == "none")
-    return render_template("sessions/board.html", game=g.game, board=board,
+    # The round being entered together, if any hand is in (no statement
+    # before the session's first hand).
+    draft = services.read_draft(g.game, board.upcoming) if board.upcoming else None
+    return render_template("sessions/board.html", game=g.game, board=board, draft=draft,
                            round_href=round_href, own=own, phone_error=phone_error), \
         422 if phone_error else 200
 

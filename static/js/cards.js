@@ -10,7 +10,7 @@ const SUIT_NAMES = {S: "spades", H: "hearts", D: "diamonds", C: "clubs"};
 /** @type {HTMLFormElement} */
 const form = find("form.round-form");
 const pad = find("#card-pad");
-const {packs, jokers, jokerPoints, dealt} = form.dataset;
+const {packs, jokers, jokerPoints, dealt, whole} = form.dataset;
 const [PACKS, JOKERS, JOKER_POINTS, DEALT] = [packs, jokers, jokerPoints, dealt].map(Number);
 
 const cardName = (card) => card === JOKER ? "joker"
@@ -31,6 +31,7 @@ const rows = [...form.querySelectorAll(".round-player")].map((/** @type {HTMLEle
     /** @type {HTMLButtonElement} */ add: find(".round-add", section),
     points: make("output", "round-points"),
     radios: section.querySelectorAll(".round-outcomes input"),
+    what: find(".round-cards label", section).firstChild,  // its words
     cards: [],
   };
   row.optional.id = section.id + "-optional";
@@ -122,6 +123,7 @@ function renderRow(row) {
   });
   row.chips.hidden = !row.cards.length;
   row.points.textContent = summary(row, total, bad);
+  row.what.nodeValue = /^(tien_hu|no_passport)$/.test(outcomeOf(row)) ? whole : "Cards left";
   row.optional.hidden = !optional(row);
   if (row.optional.hidden) row.input.removeAttribute("aria-describedby");
   else row.input.setAttribute("aria-describedby", row.optional.id);

@@ -4,6 +4,11 @@
 
 import {follow, main, showGone, status} from "./live.js";
 
+// A page showing the round being entered (data-live-hands) follows its hands
+// too: the draft version.
+const {liveDraft, liveHands} = document.body.dataset;
+let draft = Number(liveDraft);
+
 follow(async (state, page) => {
   const response = await fetch(location.href, {credentials: "same-origin"});
   if (!response.ok) {
@@ -26,8 +31,10 @@ follow(async (state, page) => {
   window.scrollTo(0, y);
   if (focused) document.getElementById(focused)?.focus({preventScroll: true});
   if (fresh.body.dataset.liveVersion) page.version = Number(fresh.body.dataset.liveVersion);
+  if (fresh.body.dataset.liveDraft) draft = Number(fresh.body.dataset.liveDraft);
   // For screen readers: a polite word that the page changed under them.
   const said = status("p", "live-status", "sessions-vh");
   if (!said.isConnected) main.append(said);
   said.textContent = "Brought up to date with a change from another phone.";
-});
+}, (state, page) => state.version > page.version
+  || liveHands !== undefined && state.draft > draft);

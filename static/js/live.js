@@ -23,9 +23,9 @@ export function showGone(code) {
   main.prepend(gone);
 }
 
-// Follows the stream: ``react(state, page)`` to each new version, one at a
-// time; then "live:change" for any change.
-export function follow(react) {
+// Follows the stream: ``react(state, page)`` to each state ``newer`` than the
+// page (a new version), one at a time; then "live:change" for any change.
+export function follow(react, newer = (state, page) => state.version > page.version) {
   const {live, liveVersion} = document.body.dataset;
   if (!live || !window.EventSource) return;
   const page = {version: Number(liveVersion)};
@@ -37,7 +37,7 @@ export function follow(react) {
       const state = JSON.parse(event.data);
       refreshing = refreshing.then(async () => {
         // Versions only go up: an older state is no news.
-        if (state.version > page.version) await react(state, page);
+        if (newer(state, page)) await react(state, page);
         tell(document, "live:change", state);
       }).catch(() => showGone(0));
     };

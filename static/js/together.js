@@ -19,6 +19,7 @@ const time = keyTime(field("key").value);
 const draftField = field("draft");
 const strip = find(".together-strip", box);
 const note = find("#together-note");
+const clearing = find("#together-clear");
 let number = Number(field("number").value);
 let known = null;  // the latest state
 let asking = false;
@@ -30,6 +31,7 @@ for (const section of form.querySelectorAll(".round-player")) {
   const id = Number(/** @type {HTMLElement} */ (section).dataset.player);
   says.setAttribute("aria-live", "polite");
   find(".round-player-head", section).after(says);
+  section.querySelector(".together-from")?.remove();  // the server's: said here afresh
   rows[id] = {
     id, says,
     radios: section.querySelectorAll(".round-outcomes input"),
@@ -81,7 +83,7 @@ function sayRow(row, player) {
                   button("round-secondary together-mine", "Keep mine"));
     row.says.append(choice);
   } else if (hand && hand.version !== row.mine) {
-    row.says.append(make("p", "together-from", "Entered on " + hand.phone));
+    row.says.append(make("p", "together-from", "Entered on " + hand.from));
   }
 }
 
@@ -136,10 +138,13 @@ function take(state) {
       if (same(hand, typed(row))) seen(row, hand);
       else if (!editing(row)) put(row, hand);
       else row.theirs = hand;
+    } else if (open && !hand && row.base) {  // cleared: what was typed since is kept
+      (same(typed(row), row.shown) ? put : seen)(row, {outcome: "dead", cards: "", version: 0});
     }
     sayRow(row, player);
   }
   sayStrip(state);
+  if (clearing) clearing.hidden = !state.players.some((p) => p.hand);
   tell(form, "together:in", {players: state.players.filter((p) => p.done).map((p) => p.id)});
   const waiting = Object.values(rows).some((row) => row.theirs);
   if (open && draftField && !waiting) draftField.value = state.draft;

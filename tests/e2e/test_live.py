@@ -2,6 +2,8 @@
 on the others without a reload, without moving what they read or touching what
 they type. How soon it shows (the 2 s target) is measured by bench/live_delay.py."""
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -11,6 +13,7 @@ from scorekeeper.models import GameSession
 from scorekeeper.rules import HouseRules
 from scorekeeper.web.share import share_url
 from tests.conftest import the_group
+from tests.e2e.conftest import phone_page_problems
 from tests.e2e.conftest import signed_in as sign_in_by_form
 
 PLAYERS = ["Ann", "Ben", "Cat", "Dan"]
@@ -114,3 +117,39 @@ def test_a_share_page_follows_the_session_without_signing_in(phones, table, live
     save_round_on(ann, table, {"Ann": "5S", "Ben": "9H", "Cat": "KC", "Dan": "2C"})
     expect(reader.locator("#live-page")).to_contain_text("Round 2")  # the next round
     assert not_reloaded(reader)
+
+
+def test_a_round_being_entered_shows_on_the_scoreboard_and_clears_on_every_phone(phones, table):
+    ann, ben = phones(2)
+    ben.goto(table)
+    card = ben.locator(".board-entering")
+    expect(ben.get_by_role("link", name="Enter round 1")).to_be_visible()
+    expect(card).to_have_count(0)
+    mark(ben)
+    ann.goto(f"{table}/rounds/new")
+    expect(ann.locator("#together[data-draft]")).to_have_count(1)  # together.js is ready
+    field = ann.get_by_label("Cards left in Ann's hand")
+    field.fill("5S 9H")
+    with ann.expect_response(lambda response: "/draft/" in response.url):
+        field.blur()
+    # A hand saved is no new version of the session: the board follows the draft's.
+    expect(card).to_contain_text("Round 1 being entered:")
+    expect(card.locator(".board-entering-done")).to_have_text("Ann ✓ in")  # the others not yet
+    expect(card.locator(".board-entering-waiting")).to_have_count(3)
+    assert not_reloaded(ben)
+    assert phone_page_problems(ben) == []
+    card.get_by_role("link", name="Add your hand").click()
+    ben.wait_for_url(f"**{table}/rounds/new")
+    expect(ben.get_by_label("Cards left in Ann's hand")).to_have_value("5S 9H")
+    expect(ben.locator("#together-clear")).to_be_visible()
+    assert phone_page_problems(ben) == []
+    # Ann comes back to the round, and clears its hands: Ben's form and strip empty.
+    ann.goto(f"{table}/rounds/new")
+    expect(ann.locator(".together-from")).to_have_text(re.compile(r"^Entered on Test phone, "))
+    ann.locator("#together-clear summary").click()
+    ann.get_by_role("button", name="Yes, clear round 1’s hands").click()
+    cleared = "Round 1's hands are cleared: 1 hand, from every phone."
+    expect(ann.get_by_text(cleared)).to_be_visible()
+    expect(ben.get_by_label("Cards left in Ann's hand")).to_have_value("")
+    expect(ben.locator(".together-strip .together-waiting")).to_have_count(4)
+    expect(ben.locator("#together-clear")).to_be_hidden()

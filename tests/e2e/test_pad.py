@@ -91,7 +91,8 @@ def panel(page, name: str):
 
 
 def cards_of(page, name: str):
-    return page.get_by_label(f"Cards left in {name}'s hand")
+    """A player's cards field: "Cards left", or "Whole hand (20 cards)"."""
+    return page.get_by_label(re.compile(rf" in {name}'s hand$"))
 
 
 def pad_player(page):
@@ -218,6 +219,8 @@ def test_a_tien_hu_hand_in_few_taps(round_page):
     thumb.outcome("Ben", "Tien Hu")
     # The pad opens for Ben at once; the others' cards may be left empty, and say so.
     expect(pad_player(page)).to_have_text("Ben")
+    expect(page.get_by_label("Whole hand (20 cards) in Ben's hand")).to_be_visible()
+    expect(page.get_by_label("Cards left in Dan's hand")).to_be_visible()
     expect(hints).to_have_count(3)
     for name in ("Dan", "Cat", "Ann"):
         hint = panel(page, name).locator(".round-optional")

@@ -89,14 +89,24 @@ def test_a_hand_is_checked_at_once_and_kept_with_its_problems(client, sid):
     assert [p["done"] for p in state(client, sid)["players"]] == [False, True, False, False]
 
 
-def test_each_players_problems_are_theirs_and_the_rounds_are_everyones(client, ben_phone, sid):
+def test_each_players_problems_are_theirs_and_the_rounds_are_everyones(
+        app, group, client, ben_phone, sid):
+    a_phone = signed_in_client(app, group, device="A's phone")
+    with a_phone.session_transaction() as cookie:
+        cookie["player"] = player_ids()["A"]  # "This is A's phone"
     send(client, sid, "A", "no_passport", TIEN_HU)  # twenty cards that meld: a passport
     send(ben_phone, sid, "B", "dead", "AC AC 2S")
     answer = send(ben_phone, sid, "C", "dead", "AC 7H").get_json()
-    for body in (answer["state"], state(client, sid), state(ben_phone, sid)):
-        assert [p["name"] for p in body["players"]] == ["A", "B", "C", "D"]  # playing order
+    # The details of A's problem: on the phone that entered the hand, and on A's.
+    for body in (state(client, sid), state(a_phone, sid)):
         (a_problem,) = place(body, "A")["problems"]
         assert a_problem.startswith("A has a passport, so it is not 'no passport'")
+    # Every other phone: that it is to be checked, and where (the strip's "!").
+    for body in (answer["state"], state(ben_phone, sid)):
+        assert place(body, "A")["problems"] == ["A's hand is to be checked on Test phone."]
+    for body in (answer["state"], state(client, sid), state(ben_phone, sid), state(a_phone, sid)):
+        assert [p["name"] for p in body["players"]] == ["A", "B", "C", "D"]  # playing order
+        assert place(body, "A")["done"] is False and place(body, "A")["hand"] is not None
         assert place(body, "B")["problems"] == place(body, "C")["problems"] == []
         assert place(body, "B")["done"] and place(body, "C")["done"]
         assert place(body, "D")["hand"] is None and not place(body, "D")["done"]

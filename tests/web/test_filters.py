@@ -1,6 +1,8 @@
+from datetime import datetime, timedelta
+
 import pytest
 
-from scorekeeper.web.filters import amount, count, money, signed_money
+from scorekeeper.web.filters import ago, amount, count, money, signed_money
 
 
 @pytest.mark.parametrize("cents, text, signed", [
@@ -20,3 +22,13 @@ def test_amount_is_coloured_by_its_sign():
 
 def test_count_has_thousands_separators():
     assert [count(n) for n in (0, 999, 9999, 152100)] == ["0", "999", "9,999", "152,100"]
+
+
+@pytest.mark.parametrize("before, words", [
+    (timedelta(seconds=59), "just now"), (timedelta(minutes=5), "5 min ago"),
+    (timedelta(minutes=125), "2 h ago"), (timedelta(hours=47), "47 h ago"),
+    (timedelta(days=3, hours=2), "3 days ago"),
+])
+def test_ago_says_how_long_ago_as_a_table_does(before, words):
+    now = datetime(2026, 11, 29, 21, 0)
+    assert ago(now - before, now) == words

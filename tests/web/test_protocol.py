@@ -109,6 +109,9 @@ def test_every_action_is_audited_inside_the_construct_and_every_key_kept(
                  **{"seats-0": "A", "seats-1": "B", "seats-2": "C", "seats-3": "D"})
     sid = int(board.rsplit("/", 1)[1])
     rounds = f"/sessions/{sid}/rounds"
+    hand = send_hand(client, sid, player_id(app, "A"), *TYPED_1["A"], key=new_key())
+    assert hand.status_code == 200, hand.json
+    post(client, f"{rounds}/new", f"/sessions/{sid}/draft/clear")
     post_round(app, client, f"{rounds}/new", TYPED_1)
     hand = send_hand(client, sid, player_id(app, "A"), *TYPED_2["A"], number=2, key=new_key())
     assert hand.status_code == 200, hand.json
@@ -151,9 +154,9 @@ def test_every_action_is_audited_inside_the_construct_and_every_key_kept(
     assert written == set(Action)
     assert set(watch.audited) == set(Action)
     assert watch.outside == []
-    # Every change made from a form that carries a key (13 of them, and the
-    # hand) kept it, in the construct.
-    assert len(watch.keyed) == len(keys) == 14 and set(watch.keyed) == keys
+    # Every change made from a form that carries a key (14 of them, and the
+    # two hands) kept it, in the construct.
+    assert len(watch.keyed) == len(keys) == 16 and set(watch.keyed) == keys
 
 
 def test_a_change_that_audits_nothing_is_refused_and_writes_nothing(table):

@@ -6,8 +6,10 @@ snapshots name players by name."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from ...audit import (
+    HandsCleared,
     InviteMade,
     InviteRevoked,
     InviteUsed,
@@ -37,7 +39,7 @@ from ...forms.rounds import OUTCOME_LABELS
 from ...models import AuditEvent
 from ...rules import HouseRules, RulesError, preset_name
 from ...rules.cards import scan_cards
-from ..filters import isolated, priced, signed_money
+from ..filters import ago, isolated, priced, signed_money
 from .rules import rules_summary
 
 # A label that names the device ("Mei's phone", "Kitchen tablet") is shown as
@@ -103,6 +105,12 @@ class Change:
                 entered.append(f"money moved for {', '.join(moved)}")
             return "; ".join(entered) or "nothing changed"
         return " ".join(self.facts)
+
+
+def entered_words(device: str, at: datetime) -> str:
+    """Where and when a hand of a round filled in together was entered:
+    "Ben's phone, 2 h ago"."""
+    return f"{phone_words(device)}, {ago(at)}"
 
 
 def phone_words(label: str) -> str:
@@ -188,6 +196,12 @@ def describe(event: AuditEvent, currency: str) -> Change:
             state = "paid" if isinstance(payload, PaymentPaid) else "not paid"
             change.title = (f"{isolated(payload.payer)} → {isolated(payload.payee)} "
                             f"{priced(payload.cents, currency)} marked {state}")
+        case HandsCleared(number=number, hands=hands):
+            change.title = f"Round {number}'s hands cleared"
+            change.facts = [
+                f"{isolated(h.player)}: {typed_words(h.outcome, h.cards)}, "
+                f"entered on {phone_words(h.phone)}." for h in hands]
+            change.facts.append("Nothing of them had counted: the round was not saved.")
         case PlayerAdded(name=name):
             change.title = f"{isolated(name)} joined the group"
         case PlayerRenamed(old=old_name, new=new_name):
@@ -204,6 +218,12 @@ def describe(event: AuditEvent, currency: str) -> Change:
         case _ if type(payload) in TITLES:
             change.title = TITLES[type(payload)]
     return change  # an import, or an action this app never wrote: its subject
+
+
+def typed_words(outcome: str, cards: str) -> str:
+    """A hand as typed: "Dead, AS 2H" """
+    label = OUTCOME_LABELS.get(outcome, outcome)
+    return f"{label}, {cards.strip()}" if cards.strip() else label
 
 
 def _round_words(change: Change, kept: RoundSnapshot, verb: str) -> None:
