@@ -34,6 +34,7 @@ from .groups import (
     set_timezone,
 )
 from .money import Settlement, balances, set_paid, settlement
+from .night import Night, night
 from .protocol import (
     Change,
     Conflict,
@@ -83,6 +84,7 @@ __all__ = [
     "KeyTooOld",
     "KnownDevice",
     "NeedsConfirmation",
+    "Night",
     "Once",
     "Repeated",
     "RoundGone",
@@ -113,6 +115,7 @@ __all__ = [
     "join_session",
     "leave_session",
     "next_demo_group_name",
+    "night",
     "open_stream",
     "passphrase_mark",
     "read_draft",

@@ -9,9 +9,9 @@ from scorekeeper.extensions import db
 from scorekeeper.forms.sessions import cents_from_text, rule_texts
 from scorekeeper.models import AuditEvent, GameSession, Payment, Player
 from scorekeeper.rules import HouseRules
-from tests.conftest import the_group
+from tests.conftest import GROUP_NAME, the_group
 from tests.web.examples import HU, NO_HU, TABLE, TIE
-from tests.web.helpers import csrf_token, form_values, page_weight, statements
+from tests.web.helpers import csrf_token, form_values, page_weight, parsed, statements
 
 
 def make_session(app, rounds=(), names=TABLE, rules=None, dealer="Dan", ended=False):
@@ -213,12 +213,11 @@ def test_board_shows_the_next_deal_totals_and_rounds(app, client):
     assert "<strong>Ann</strong> plays first" in html
     order = re.search(r'<p class="board-order">(.*?)</p>', html, re.S).group(1)
     assert re.findall(r'board-order-name">(\w+)<', order) == ["Ann", "Dan", "Cat", "Bob"]
-    totals = re.search(r'<table class="board-totals">(.*?)</table>', html, re.S).group(1)
-    rows = re.findall(r'<th scope="row">(\w+)</th>\s*<td class="sessions-num">(\d+)</td>\s*'
-                      r'<td class="sessions-num"><span class="sessions-(\w+)">([^<]+)</span>',
-                      totals)
-    assert rows == [("Ann", "60", "loss", "−6.50"), ("Bob", "42", "gain", "+0.50"),
-                    ("Cat", "24", "gain", "+11.00"), ("Dan", "52", "loss", "−5.00")]
+    rows = [(row.texts("th")[0], *row.texts("td"), row.select("td span")[0].attrs["class"])
+            for row in parsed(html).select("table.board-totals tbody tr")]
+    assert rows == [("Ann", "60", "−6.50", "sessions-loss"), ("Bob", "42", "+0.50", "sessions-gain"),
+                    ("Cat leads", "24", "+11.00", "sessions-gain"),
+                    ("Dan", "52", "−5.00", "sessions-loss")]
     assert '<th scope="col" class="sessions-num">RM</th>' in html
     assert "money in RM" in html
     assert len(re.findall(rf'href="/sessions/{sid}/rounds/\d+"', html)) == 3
@@ -358,8 +357,10 @@ def test_a_player_leaves_and_keeps_their_money(app, client):
     response = client.post(f"/sessions/{sid}/players/{cat}/leave", data={"csrf_token": token})
     assert response.status_code == 302
     html = client.get(f"/sessions/{sid}").text
-    assert 'Cat <span class="sessions-tag">left</span>' in html
-    assert '<span class="sessions-gain">+9.00</span>' in html
+    totals = parsed(html).select("table.board-totals tbody tr")
+    assert [row.text for row in totals] == ["Ann 27 −1", "Bob 32 −8", "Dan 24 0",
+                                            "Cat leads left 7 +9"]
+    assert totals[3].attrs["class"] == "board-left"
     assert f"/players/{cat}/leave" not in html
     # Cat won and would deal, but has left: the deal passes anticlockwise to Bob.
     assert "<strong>Bob</strong> deals" in html
@@ -414,11 +415,18 @@ def test_settle_shows_balances_transfers_and_the_message(app, client):
         [("Ann", "Cat", "RM 1.00"), ("Bob", "Cat", "RM 8.00")]
     assert '<span class="sessions-loss">−8.00</span>' in html
     assert '<label class="settle-label" for="share-text">' in html
-    day = re.search(r'id="share-text"[^>]*>(.*?)</textarea>', html, re.S).group(1)
-    lines = day.split("\n")
-    assert re.fullmatch(r"Rummy \d{1,2} [A-Z][a-z]{2} \d{4} — settle up:", lines[0])
-    assert lines[1:] == ["Ann pays Cat RM 1.00", "Bob pays Cat RM 8.00"]
-    assert 'id="copy-share" hidden>Copy as text</button>' in html
+    lines = parsed(html).select("textarea#share-text")[0].children[0].split("\n")
+    assert re.fullmatch(rf"{GROUP_NAME}: rummy on [A-Z][a-z]{{2}} \d{{1,2}} [A-Z][a-z]{{2}} \d{{4}} "
+                        r"\(so far\)", lines[0])
+    assert lines[1:] == ["1. Cat +RM 9.00", "2. Dan RM 0.00", "3. Ann −RM 1.00", "4. Bob −RM 8.00",
+                         "Who pays whom:", "Ann pays Cat RM 1.00", "Bob pays Cat RM 8.00"]
+    buttons = parsed(html).select("section[aria-labelledby=share-title] button")
+    assert [(b.text, b.attrs) for b in buttons] == [
+        ("Copy as text", {"type": "button", "class": "button settle-copy",
+                          "data-copy": "share-text", "id": "copy-share", "hidden": ""}),
+        ("Share…", {"type": "button", "class": "button sessions-quiet",
+                    "data-share": "share-text", "id": "share-sheet", "hidden": ""})]
+    assert 'id="share-text-status" role="status"' in html
     assert 'role="status"' in html
     assert "End the session now" in html
 
@@ -427,7 +435,7 @@ def test_settle_with_even_balances(app, client):
     sid = make_session(app)
     html = client.get(f"/sessions/{sid}/settle").text
     assert '<p class="settle-none">Nobody owes anything.</p>' in html
-    assert "settle up:\nNobody owes anything." in html
+    assert "Who pays whom:\nNobody owes anything." in html
 
 
 def test_a_transfer_is_marked_paid_and_back(app, client):
@@ -472,7 +480,7 @@ def test_ending_a_session_leaves_it_read_only(app, client):
     assert response.status_code == 302
     assert response.location == f"/sessions/{sid}"
     html = client.get(f"/sessions/{sid}").text
-    assert "This session ended on" in html
+    assert "<h2 id=\"night-title\">Final places</h2>" in html
     for gone in ("Enter round", "/rounds/new", "/leave", f'action="/sessions/{sid}/players"',
                  "plays first"):
         assert gone not in html
