@@ -143,6 +143,6 @@ def isolated(name: str) -> str:
 
 
 def register(app) -> None:
-    for fn in (money, signed_money, count, amount, all_whole, long_date, day_time, date_time, iso_time,
-               isolate, isolated):
+    for fn in (money, signed_money, count, amount, all_whole, long_date, day_time, date_time,
+               iso_time, isolate, isolated):
         app.add_template_filter(fn)

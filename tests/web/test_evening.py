@@ -10,6 +10,7 @@ from html import unescape
 
 from scorekeeper.forms.sessions import rule_texts
 from scorekeeper.rules import HouseRules
+from tests.conftest import GROUP_NAME
 from tests.web.evening import (
     BY_HAND_AFTER_EDIT,
     BY_HAND_BEFORE_EDIT,
@@ -24,7 +25,6 @@ from tests.web.evening import (
     shown,
     totals,
 )
-from tests.conftest import GROUP_NAME
 from tests.web.helpers import csrf_token, filled, forms_on, parsed, player_ids
 
 

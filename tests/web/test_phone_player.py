@@ -220,9 +220,10 @@ def test_a_player_who_left_is_still_this_phones(app, client, evening):
                                player_id(app, "Dan"))
     assert choose(client, evening, str(player_id(app, "Dan"))).status_code == 302
     html = client.get(f"/sessions/{evening}").text
-    assert re.search(r'<tr class="board-left sessions-me">\s*<th scope="row"><span class="board-who">'
-                     r'<span class="board-name" title="Dan">Dan</span> <span '
-                     r'class="sessions-you"[^>]*>you</span>.*?<span class="sessions-tag">left',
+    assert re.search(r'<tr class="board-left sessions-me">\s*<th scope="row">'
+                     r'<span class="board-who"><span class="board-name" title="Dan">Dan</span> '
+                     r'<span class="sessions-you"[^>]*>you</span>.*?'
+                     r'<span class="sessions-tag">left',
                      html, re.S)
     assert "Dan (this phone): −RM 5.00, 3rd." in said(client.get(f"/sessions/{evening}"))
 
