@@ -24,8 +24,7 @@ export function showGone(code) {
 }
 
 // Follows the stream: ``react(state, page)`` to each new version, one at a
-// time; then "live:change" for any change. A state is ``{version, draft, own}``,
-// ``own`` true when the change that took the version was this phone's.
+// time; then "live:change" for any change.
 export function follow(react) {
   const {live, liveVersion} = document.body.dataset;
   if (!live || !window.EventSource) return;
