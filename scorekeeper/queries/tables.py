@@ -125,6 +125,12 @@ class Place:
         return f"{'joint ' if self.tied else ''}{n}{suffix}"
 
 
+def by_points(session: GameSession) -> bool:
+    """Whether the session's places go by points (it is played for points
+    only), else by money."""
+    return session.rules.scheme == "none"
+
+
 def places(standings: Sequence[Standing], by_points: bool = False) -> list[Place]:
     """Everyone's place, best first: most money first, or fewest points first
     when the session is played for points only; ties share a place."""
@@ -168,7 +174,7 @@ def scoreboard(session: GameSession) -> Scoreboard:
     coming = None if session.is_finished else coming_after(
         session, LastRound.of([entry for entry in entries if entry.number == last]))
     leaders = frozenset(place.standing.player.id
-                        for place in places(table, session.rules.scheme == "none")
+                        for place in places(table, by_points(session))
                         if place.place == 1) if last else frozenset()
     return Scoreboard(table, list(rows.values()), last, coming, leaders)
 

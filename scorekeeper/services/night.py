@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..models import GameSession
-from ..queries.tables import Place, Standing, places, standings
+from ..queries.tables import Place, Standing, by_points, places, standings
 from .money import Settlement, settlement
 
 
@@ -30,7 +30,7 @@ class Night:
 def night(session: GameSession) -> Night:
     """The session's summary, from the same standings as its scoreboard."""
     table = standings(session)
-    ranked = places(table, by_points=session.rules.scheme == "none")
+    ranked = places(table, by_points(session))
     most = max((s.cents for s in table), default=0)
     least = min((s.cents for s in table), default=0)
     hu = sorted((s for s in table if s.hu or s.tien_hu),

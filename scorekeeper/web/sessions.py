@@ -115,7 +115,7 @@ def render_board(phone_error=None):
     # one a row (6% of the page's work).
     round_href = url_for("rounds.show", number=0).removesuffix("0")
     board = queries.scoreboard(g.game)
-    own = queries.own_standing(board.standings, phone_player(), by_points=by_points(g.game))
+    own = queries.own_standing(board.standings, phone_player(), queries.by_points(g.game))
     # An ended session opens on the night's summary.
     night = services.night(g.game) if g.game.is_finished else None
     message = night and chat_message(g.game, night.places, night.settlement)
@@ -210,12 +210,8 @@ def render_settle(error=None):
     return render_template(
         "sessions/settle.html", game=game, standings=table,
         plan=mine + [s for s in plan if s not in mine], mine=mine,
-        message=chat_message(game, queries.places(table, by_points(game)), plan), error=error)
-
-
-def by_points(game) -> bool:
-    """Whether the session is played for points only (places go by points)."""
-    return game.rules.scheme == "none"
+        message=chat_message(game, queries.places(table, queries.by_points(game)), plan),
+        error=error)
 
 
 @bp.post("/sessions/<int:session_id>/settle/paid")
