@@ -160,6 +160,8 @@ def an_evening(camera: Camera) -> None:
     page.get_by_text("End the session", exact=True).tap()
     page.get_by_role("button", name="End the session now").tap()
     page.wait_for_url(board)
+    expect(page.get_by_role("heading", name="Final places")).to_be_visible()
+    camera.take(page, "night")
 
     page.goto("/history")
     camera.take(page, "history")
@@ -412,8 +414,8 @@ SCENES = [an_evening, group_pages, getting_in, this_phone_and_last_time, a_form_
           a_round_together, offline_pages]
 # What each scene takes, so that a run for one picture plays only its scene.
 TAKES = {
-    an_evening: {"new-group", "invite", "new-session", "round-entry", "round-result", "scoreboard",
-                 "settle", "history", "history-session", "player", "home"},
+    an_evening: {"new-group", "invite", "new-session", "round-entry", "round-result",
+                 "scoreboard", "settle", "night", "history", "history-session", "player", "home"},
     group_pages: {"group", "changes", "share-links", "shared-scoreboard", "house-rules"},
     getting_in: {"invite-join", "invite-gone"},
     this_phone_and_last_time: {"this-phone", "new-session-as-last-time"},

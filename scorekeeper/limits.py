@@ -30,6 +30,10 @@ SUBJECT_MAX = 80
 ZONE_MAX = 64  # Group.timezone
 KEY_MAX = 64  # ChangeKey.key: a change's key, as a phone sends it
 TOKEN_HASH_LENGTH = 64  # SignIn.token_hash: a SHA-256 in hex
+# What names a phone's sign-in to its pages and worker, and on a session the
+# phone whose change it was last (GameSession.changed_by): the start of its
+# token's hash (128 bits), never the token.
+PHONE_ID_LENGTH = 32
 # A change's key is taken for this long after its form was made (web/once.py),
 # longer than any phone keeps a round offline; a change sent later is refused.
 KEY_DAYS = 30

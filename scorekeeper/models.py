@@ -27,6 +27,7 @@ from .limits import (
     KEY_MAX,
     NAME_MAX,
     OUTCOME_MAX,
+    PHONE_ID_LENGTH,
     SUBJECT_MAX,
     TOKEN_HASH_LENGTH,
     ZONE_MAX,
@@ -170,6 +171,11 @@ class GameSession(Base):
     # Raised by every change to the round being filled in together (not a
     # change to the session: open forms stay valid). Phones watch both.
     draft_version: Mapped[int] = mapped_column(default=0, server_default="0")
+    # The phone whose change took the current version (its sign-in's public id,
+    # web/access.py); empty for a change from no phone (an import, the demo).
+    # A live page tells its own phone's changes from another's by it.
+    changed_by: Mapped[str] = mapped_column(sa.String(PHONE_ID_LENGTH), default="",
+                                            server_default="")
     started_at: Mapped[datetime] = mapped_column(default=utcnow)
     ended_at: Mapped[datetime | None]
     currency: Mapped[str] = mapped_column(sa.String(CURRENCY_MAX), default="RM")

@@ -5,7 +5,7 @@
   with when it stops working (``expires_at``), how many phones it may sign in
   (``phones``) and has signed in (``used``), and when it was revoked.
 
-Revision ID: 0015_invites
+Revision ID: 0015
 Revises: 0014
 Create Date: 2026-12-03 10:00:00
 
@@ -13,7 +13,7 @@ Create Date: 2026-12-03 10:00:00
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0015_invites"
+revision = "0015"
 down_revision = "0014"
 branch_labels = None
 depends_on = None

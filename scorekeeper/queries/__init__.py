@@ -21,21 +21,24 @@ from .history import (
 )
 from .last_time import LastTime, last_time
 from .live import State, hands_in, live_state, live_states
-from .own import Own, own_standing, seated_player
+from .own import own_standing, seated_player
 from .paging import PER_PAGE, Page, page_count, page_params, paged
 from .tables import (
     BOARD_ROUNDS,
     GROUP_EVENTS,
     BoardRow,
+    Place,
     RoundPage,
     Scoreboard,
     Standing,
+    by_points,
     group_events,
     group_of_sign_in,
     known_players,
     load_board,
     load_round,
     open_invites,
+    places,
     round_count,
     round_page,
     scoreboard,
@@ -46,14 +49,14 @@ from .turns import LastRound, Upcoming, coming_after, last_round, round_hands, u
 
 __all__ = [
     "BOARD_ROUNDS", "CHANGES_PER_PAGE", "GROUP_EVENTS", "PER_PAGE", "ROUNDS_PER_PAGE",
-    "BoardRow", "LastRound", "LastTime", "Money", "Own", "Page",
+    "BoardRow", "LastRound", "LastTime", "Money", "Page", "Place",
     "PlayedSession", "PlayerRecord", "RoundPage",
-    "Scoreboard", "Seated", "SessionSummary", "Standing", "State", "Upcoming", "changes_since",
-    "coming_after", "finished_sessions", "group_events", "group_of_sign_in", "hands_in",
-    "known_players",
+    "Scoreboard", "Seated", "SessionSummary", "Standing", "State", "Upcoming", "by_points",
+    "changes_since", "coming_after", "finished_sessions", "group_events", "group_of_sign_in",
+    "hands_in", "known_players",
     "last_round", "last_time", "live_state", "live_states",
     "load_board", "load_round", "open_invites", "open_sessions", "own_standing", "page_count",
-    "page_params", "paged",
+    "page_params", "paged", "places",
     "played_sessions", "player_record", "players_on_record", "recently_finished",
     "round_count", "round_hands", "round_page", "scoreboard", "seated_player",
     "session_changes", "session_event",

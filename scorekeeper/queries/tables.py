@@ -4,6 +4,7 @@ sessions in play, the group's players and recent changes."""
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import sqlalchemy as sa
@@ -65,6 +66,8 @@ class Standing:
     seated: bool
     points: int  # sum of the player's round points
     cents: int   # money over the session
+    hu: int = 0
+    tien_hu: int = 0
 
 
 BOARD_ROUNDS = 20  # the latest rounds a scoreboard shows; all of them are in history
@@ -86,6 +89,13 @@ class Scoreboard:
     rows: list[BoardRow]  # the latest rounds, in order
     rounds: int  # how many rounds the session has
     upcoming: Upcoming | None  # None once the session has ended
+    leaders: frozenset[int]  # who is first (several when tied), once a round is played
+
+    @property
+    def amounts(self) -> list[int]:
+        """Every amount the scoreboard shows (totals and rounds), in cents."""
+        return ([s.cents for s in self.standings]
+                + [cell.net_cents for row in self.rows for cell in row.cells if cell])
 
     @property
     def latest_page(self) -> int:
@@ -96,8 +106,43 @@ class Scoreboard:
 def standings(session: GameSession) -> list[Standing]:
     """Totals from the session's seats: seated players clockwise, then those
     who left."""
-    return [Standing(seat.player, seat.active, seat.points, seat.net_cents)
+    return [Standing(seat.player, seat.active, seat.points, seat.net_cents, seat.hu, seat.tien_hu)
             for seat in sorted(session.seats, key=lambda seat: not seat.active)]
+
+
+@dataclass(frozen=True)
+class Place:
+    """A player's place at the session."""
+
+    standing: Standing
+    place: int  # competition ranking: 1, 1, 3
+    tied: bool
+    by_points: bool  # ranked by points (a points-only session), else by money
+
+    @property
+    def ordinal(self) -> str:
+        """ "1st", "2nd", "11th", "joint 2nd". """
+        n = self.place
+        suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+        return f"{'joint ' if self.tied else ''}{n}{suffix}"
+
+
+def by_points(session: GameSession) -> bool:
+    """Whether the session's places go by points (it is played for points
+    only), else by money."""
+    return session.rules.scheme == "none"
+
+
+def places(standings: Sequence[Standing], by_points: bool = False) -> list[Place]:
+    """Everyone's place, best first: most money first, or fewest points first
+    when the session is played for points only; ties share a place."""
+    def score(standing: Standing) -> int:
+        return standing.points if by_points else -standing.cents
+
+    scores = [score(s) for s in standings]
+    ranked = [Place(s, sum(other < mine for other in scores) + 1, scores.count(mine) > 1, by_points)
+              for s, mine in zip(standings, scores, strict=True)]
+    return sorted(ranked, key=lambda place: place.place)
 
 
 @functools.cache
@@ -130,7 +175,10 @@ def scoreboard(session: GameSession) -> Scoreboard:
     last = max(rows, default=0)
     coming = None if session.is_finished else coming_after(
         session, LastRound.of([entry for entry in entries if entry.number == last]))
-    return Scoreboard(table, list(rows.values()), last, coming)
+    leaders = frozenset(place.standing.player.id
+                        for place in places(table, by_points(session))
+                        if place.place == 1) if last else frozenset()
+    return Scoreboard(table, list(rows.values()), last, coming, leaders)
 
 
 @functools.cache

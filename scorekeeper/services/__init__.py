@@ -45,6 +45,7 @@ from .invites import (
     use_invite,
 )
 from .money import Settlement, balances, set_paid, settlement
+from .night import Night, night
 from .protocol import (
     Change,
     Conflict,
@@ -97,6 +98,7 @@ __all__ = [
     "KeyTooOld",
     "KnownDevice",
     "NeedsConfirmation",
+    "Night",
     "Once",
     "Place",
     "Repeated",
@@ -130,6 +132,7 @@ __all__ = [
     "join_session",
     "leave_session",
     "next_demo_group_name",
+    "night",
     "open_invite",
     "open_stream",
     "passphrase_mark",

@@ -88,7 +88,8 @@ class Change:
     the group; the session it changes, if it changes one; ``seen``, the
     session's version the phone's page was built on (None: the latest);
     ``once``, the key its form carried (None: it carried none); and the
-    phone: its name, and its player if it said whose it is."""
+    phone: its name, its player if it said whose it is, and its sign-in's
+    public id (``phone``, kept on the session as the one that changed it last)."""
 
     group: Group
     session: GameSession | None = None
@@ -96,12 +97,13 @@ class Change:
     once: Once | None = None
     device: str = ""
     player_id: int | None = None
+    phone: str = ""
 
     @classmethod
     def to(cls, session: GameSession, *, seen: int | None = None, once: Once | None = None,
-           device: str = "", player_id: int | None = None) -> Change:
+           device: str = "", player_id: int | None = None, phone: str = "") -> Change:
         """A change of ``session``."""
-        return cls(session.group, session, seen, once, device, player_id)
+        return cls(session.group, session, seen, once, device, player_id, phone)
 
 
 class Applying:
@@ -121,7 +123,7 @@ class Applying:
     def __enter__(self) -> Applying:
         if self._claiming:
             assert self.session is not None
-            self._since = _claim(self.session, self.change.seen)
+            self._since = _claim(self.session, self.change.seen, self.change.phone)
         return self
 
     def audit(self, payload: Payload) -> None:
@@ -245,9 +247,10 @@ def check_version(session: GameSession, version: int | None, *, fresh: bool = Fa
         raise Conflict(version)
 
 
-def _claim(session: GameSession, version: int | None) -> int:
-    """Take the session's next version for this change, or raise Conflict if
-    another phone changed it since ``version``; the version claimed from.
+def _claim(session: GameSession, version: int | None, phone: str) -> int:
+    """Take the session's next version for this change, in the name of
+    ``phone``, or raise Conflict if another phone changed it since
+    ``version``; the version claimed from.
 
     The guarded UPDATE is the transaction's first write: on PostgreSQL it waits
     for a concurrent change to commit and then matches no row; on SQLite it
@@ -258,13 +261,14 @@ def _claim(session: GameSession, version: int | None) -> int:
     claimed = cast(sa.CursorResult, db.session.execute(
         sa.update(GameSession)
         .where(GameSession.id == session.id, GameSession.version == seen)
-        .values(version=GameSession.version + 1)
+        .values(version=GameSession.version + 1, changed_by=phone)
         .execution_options(synchronize_session=False)
     )).rowcount
     if claimed != 1:
         db.session.rollback()
         raise Conflict(version if version is not None else seen)
     set_committed_value(session, "version", seen + 1)
+    set_committed_value(session, "changed_by", phone)
     return seen
 
 

@@ -9,14 +9,10 @@ from urllib.parse import urlsplit
 from flask import abort, g, redirect, request, session, url_for
 
 from .. import queries, services
-from ..limits import ID_MAX
+from ..limits import ID_MAX, PHONE_ID_LENGTH
 from ..models import Group
 from ..services.sign_ins import TOKEN_MAX
 from . import devices
-
-# Characters of the token's hash that name the sign-in to the service worker
-# (web/offline.py): 128 bits, as unlikely to repeat as the token itself.
-PUBLIC_ID_LENGTH = 32
 
 
 def current_group() -> Group | None:
@@ -38,7 +34,7 @@ def sign_in_public_id() -> str:
     never the same for two sign-ins (an id the database hands out again
     would let the worker show one sign-in's pages to the next)."""
     signed_in_group()  # the token is checked: a sign-in that has not ended
-    return services.token_hash(session["sign_in"])[:PUBLIC_ID_LENGTH]
+    return services.token_hash(session["sign_in"])[:PHONE_ID_LENGTH]
 
 
 def signed_in_group() -> Group:

@@ -19,11 +19,20 @@ from .access import current_group
 MINUS = "\u2212"
 
 
-def money(cents: int) -> str:
-    """12345 -> "123.45"; -50 -> "−0.50"."""
+def money(cents: int, whole: bool = False) -> str:
+    """12345 -> "123.45"; -50 -> "−0.50"; with ``whole`` (every amount of a
+    table is whole), 1200 -> "12" rather than "12.00"."""
     sign = MINUS if cents < 0 else ""
-    whole, part = divmod(abs(cents), 100)
-    return f"{sign}{whole:,}.{part:02d}"
+    units, part = divmod(abs(cents), 100)
+    if whole and not part:
+        return f"{sign}{units:,}"
+    return f"{sign}{units:,}.{part:02d}"
+
+
+def all_whole(amounts) -> bool:
+    """Whether every amount (cents) is a whole unit, so that a table of them
+    can do without ".00" (``money``'s ``whole``)."""
+    return all(cents % 100 == 0 for cents in amounts)
 
 
 def priced(cents: int, currency: str) -> str:
@@ -39,9 +48,9 @@ def money_scheme(rules: HouseRules, currency: str) -> str:
     return f"{priced(rules.point_cents, currency)} a point"
 
 
-def signed_money(cents: int) -> str:
+def signed_money(cents: int, whole: bool = False) -> str:
     """Like money, with a plus sign for gains: "+9.00", "−1.00", "0.00"."""
-    return ("+" if cents > 0 else "") + money(cents)
+    return ("+" if cents > 0 else "") + money(cents, whole)
 
 
 def count(number: int) -> str:
@@ -50,12 +59,12 @@ def count(number: int) -> str:
 
 
 @functools.lru_cache(maxsize=4096)
-def amount(cents: int) -> Markup:
+def amount(cents: int, whole: bool = False) -> Markup:
     """Signed money in a span whose class colours it as a gain, a loss or even
     (the currency goes in the column heading). A filter rather than a macro,
     and kept: a scoreboard shows a hundred of them, of a few amounts."""
     kind = "gain" if cents > 0 else "loss" if cents < 0 else "even"
-    return Markup(f'<span class="sessions-{kind}">{signed_money(cents)}</span>')
+    return Markup(f'<span class="sessions-{kind}">{signed_money(cents, whole)}</span>')
 
 
 def local_time(moment: datetime, zone: str | None = None) -> datetime:
@@ -147,6 +156,6 @@ def isolated(name: str) -> str:
 
 
 def register(app) -> None:
-    for fn in (money, signed_money, count, amount, long_date, day_time, date_time, iso_time,
-               ago, isolate, isolated):
+    for fn in (money, signed_money, count, amount, all_whole, long_date, day_time, date_time,
+               iso_time, ago, isolate, isolated):
         app.add_template_filter(fn)

@@ -78,14 +78,14 @@ def session_state(session_id: int):
     game = group_row_or_404(GameSession, session_id)
     held = access.held_sign_in()
     return _state_response(game, access.sign_in_key(held), "LIVE_STREAMS_PER_SIGN_IN",
-                           lambda: access.still_signed_in(held))
+                           lambda: access.still_signed_in(held), access.sign_in_public_id())
 
 
 @bp.get("/share/<token>/live")
 def shared_state(token: str):
     link = shared_link(token)
     return _state_response(link.session, f"link:{link.id}", "LIVE_STREAMS_PER_LINK",
-                           lambda: link_still_open(token))
+                           lambda: link_still_open(token), phone="")
 
 
 @bp.get("/sessions/<int:session_id>/live/since/<int:version>")
@@ -98,24 +98,25 @@ def changed_since(session_id: int, version: int):
 
 
 def _state_response(game: GameSession, holder: str, cap: str,
-                    still_open: Callable[[], bool]) -> Response:
+                    still_open: Callable[[], bool], phone: str) -> Response:
     """The session's state: as JSON, as one event (polling), or as a stream
     held by ``holder`` (counted against the setting ``cap``) for as long as
-    ``still_open()`` says it may."""
-    state = (game.version, game.draft_version)
+    ``still_open()`` says it may. Each state says whether its change was this
+    ``phone``'s own (a sign-in's public id; empty for a share link's reader)."""
+    state = (game.version, game.draft_version, game.changed_by)
     if "text/event-stream" not in request.headers.get("Accept", ""):
-        return _state_json(state)
+        return _state_json(state, phone)
     if not _can_hold_streams():
-        return _polling(state, POLL_RETRY_MS)
+        return _polling(state, POLL_RETRY_MS, phone)
     release = stream_caps.admit(holder, current_app.config[cap])
     if release is None:
-        return _polling(state, CAPPED_RETRY_MS)
+        return _polling(state, CAPPED_RETRY_MS, phone)
     app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]
     watch: Watch = app.extensions["live_watch"]
     lifetime = app.config["LIVE_STREAM_SECONDS"]
     response = _stream_response(_released(_events(
         watch, game.id, state, lifetime, _checked_in(app, still_open),
-        client_socket(request.environ)), release))
+        client_socket(request.environ), phone), release))
     response.call_on_close(release)  # a stream never read
     return response
 
@@ -129,8 +130,8 @@ def _released(events: Iterator[str], release: Callable[[], None]) -> Iterator[st
         release()
 
 
-def _polling(state: queries.State, retry_ms: int) -> Response:
-    return _stream_response([f"retry: {retry_ms}\n" + _event(state)])
+def _polling(state: queries.State, retry_ms: int, phone: str) -> Response:
+    return _stream_response([f"retry: {retry_ms}\n" + _event(state, phone)])
 
 
 def _checked_in(app: Flask, still_open: Callable[[], bool]) -> Callable[[], bool]:
@@ -146,11 +147,10 @@ def _checked_in(app: Flask, still_open: Callable[[], bool]) -> Callable[[], bool
     return check
 
 
-def _state_json(state: queries.State) -> Response:
+def _state_json(state: queries.State, phone: str) -> Response:
     """For a client that asks without a stream: the state, with an ETag so that
     asking again unchanged costs a 304."""
-    response = Response(json.dumps({"version": state[0], "draft": state[1]}),
-                        mimetype="application/json")
+    response = Response(json.dumps(_said(state, phone)), mimetype="application/json")
     response.set_etag(f"{state[0]}-{state[1]}")
     response.cache_control.no_cache = True
     response.make_conditional(request)
@@ -158,12 +158,13 @@ def _state_json(state: queries.State) -> Response:
 
 
 def _events(watch: Watch, session_id: int, state: queries.State, lifetime: float,
-            still_open: Callable[[], bool], client: socket.socket | None) -> Iterator[str]:
+            still_open: Callable[[], bool], client: socket.socket | None,
+            phone: str) -> Iterator[str]:
     """The state at once, then each change, until the lifetime is over, the
     session is gone, the client closed the stream, or its sign-in or link no
     longer opens the session (asked at each change and heartbeat: the
     browser opens the stream again, and is refused)."""
-    yield f"retry: {RETRY_MS}\n" + _event(state)
+    yield f"retry: {RETRY_MS}\n" + _event(state, phone)
     deadline = time.monotonic() + lifetime
     beat = time.monotonic() + HEARTBEAT_SECONDS
     with watch.watching(session_id, state) as wait:
@@ -181,11 +182,17 @@ def _events(watch: Watch, session_id: int, state: queries.State, lifetime: float
                 yield ": still here\n\n"
             else:
                 known = now
-                yield _event(now)
+                yield _event(now, phone)
 
 
-def _event(state: queries.State) -> str:
-    return f"data: {json.dumps({'version': state[0], 'draft': state[1]})}\n\n"
+def _said(state: queries.State, phone: str) -> dict:
+    """What a page is told of a state: its versions, and whether the change
+    that took the version was this phone's own (never which phone it was)."""
+    return {"version": state[0], "draft": state[1], "own": bool(phone) and state[2] == phone}
+
+
+def _event(state: queries.State, phone: str) -> str:
+    return f"data: {json.dumps(_said(state, phone))}\n\n"
 
 
 def _stream_response(body) -> Response:

@@ -41,7 +41,7 @@ from werkzeug.exceptions import HTTPException
 from .. import services
 from ..limits import CLOCK_SLACK, KEY_MAX
 from ..models import utcnow
-from .access import device_label, phone_player_id, signed_in_group
+from .access import device_label, phone_player_id, sign_in_public_id, signed_in_group
 
 KEY = re.compile(r"(?P<made>[0-9]{10})\.[A-Za-z0-9_-]{16,43}")
 # A key made before keys told their time (migration 0013): taken as too old.
@@ -124,7 +124,7 @@ def changing(seen: int | None = None) -> services.Change:
     the page carries none), the key (KeyTooOld if it is too old), and this
     phone. Made as the service is called, once."""
     return services.Change(signed_in_group(), g.get("game"), seen, _this_once(),
-                           device_label(), phone_player_id())
+                           device_label(), phone_player_id(), sign_in_public_id())
 
 
 def answered(result: Any):

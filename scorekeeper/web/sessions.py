@@ -19,10 +19,11 @@ from ..forms.sessions import (
 )
 from ..rules import PRESETS
 from .access import phone_player_id, set_phone_player, signed_in_group
-from .filters import isolated, local_time, priced
+from .filters import isolated
 from .loading import add_session_id, load_game_session
 from .once import answered, changing, new_key, once
 from .paging import page_number
+from .presenters.message import chat_message
 from .presenters.rules import last_time_summary
 
 bp = Blueprint("sessions", __name__)
@@ -114,13 +115,16 @@ def render_board(phone_error=None):
     # one a row (6% of the page's work).
     round_href = url_for("rounds.show", number=0).removesuffix("0")
     board = queries.scoreboard(g.game)
-    own = queries.own_standing(board.standings, phone_player(),
-                               by_points=g.game.rules.scheme == "none")
+    own = queries.own_standing(board.standings, phone_player(), queries.by_points(g.game))
     # The round being entered together, if any hand is in (no statement
     # before the session's first hand).
     draft = services.read_draft(g.game, board.upcoming) if board.upcoming else None
+    # An ended session opens on the night's summary.
+    night = services.night(g.game) if g.game.is_finished else None
+    message = night and chat_message(g.game, night.places, night.settlement)
     return render_template("sessions/board.html", game=g.game, board=board, draft=draft,
-                           round_href=round_href, own=own, phone_error=phone_error), \
+                           round_href=round_href, own=own, phone_error=phone_error,
+                           night=night, message=message), \
         422 if phone_error else 200
 
 
@@ -203,25 +207,14 @@ def render_settle(error=None):
     game = g.game
     plan = services.settlement(game)
     me = phone_player()
+    table = queries.standings(game)
     # This phone's player's own transfers first, the others in their order.
     mine = [s for s in plan if me in (s.transfer.payer.id, s.transfer.payee.id)]
     return render_template(
-        "sessions/settle.html", game=game, standings=queries.standings(game),
+        "sessions/settle.html", game=game, standings=table,
         plan=mine + [s for s in plan if s not in mine], mine=mine,
-        message=share_text(game, plan), error=error)
-
-
-def share_text(game, plan) -> str:
-    """The settlement as a chat message; a name that could reorder the text
-    after it (U+202E) is isolated."""
-    day = local_time(game.started_at)
-    lines = [f"Rummy {day.day} {day:%b %Y} \u2014 settle up:"]
-    lines += [f"{isolated(s.transfer.payer.name)} pays {isolated(s.transfer.payee.name)} "
-              f"{priced(s.transfer.cents, game.currency)}" + (" (paid)" if s.paid else "")
-              for s in plan]
-    if not plan:
-        lines.append("Nobody owes anything.")
-    return "\n".join(lines)
+        message=chat_message(game, queries.places(table, queries.by_points(game)), plan),
+        error=error)
 
 
 @bp.post("/sessions/<int:session_id>/settle/paid")

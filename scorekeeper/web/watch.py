@@ -23,7 +23,7 @@ from ..queries import State
 log = logging.getLogger(__name__)
 
 # The state of a session that is no longer there.
-GONE: State = (0, 0)
+GONE: State = (0, 0, "")
 
 
 class _Watched:

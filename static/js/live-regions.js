@@ -1,6 +1,8 @@
 // A live page (no form): on a change, its live regions ([data-live] with an
 // id) are fetched again and put in place, keeping the scroll, what is open
-// and the focus.
+// and the focus. A screen reader is told of another phone's change only: the
+// state says whether it was this phone's own (a tap here whose answer is on
+// its way, or another tab of the same phone).
 
 import {follow, main, showGone, status} from "./live.js";
 
@@ -32,7 +34,8 @@ follow(async (state, page) => {
   if (focused) document.getElementById(focused)?.focus({preventScroll: true});
   if (fresh.body.dataset.liveVersion) page.version = Number(fresh.body.dataset.liveVersion);
   if (fresh.body.dataset.liveDraft) draft = Number(fresh.body.dataset.liveDraft);
-  // For screen readers: a polite word that the page changed under them.
+  // For screen readers: a polite word that another phone changed the page under them.
+  if (state.own) return;
   const said = status("p", "live-status", "sessions-vh");
   if (!said.isConnected) main.append(said);
   said.textContent = "Brought up to date with a change from another phone.";

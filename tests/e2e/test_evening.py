@@ -13,6 +13,7 @@ import re
 
 from playwright.sync_api import expect
 
+from tests.conftest import GROUP_NAME
 from tests.web.evening import (
     CURRENCY,
     EDITED_ANN,
@@ -172,7 +173,7 @@ def test_an_evening_of_rummi(member, outside_requests):
     page.get_by_role("link", name="Settle up").tap()
     page.wait_for_url("**/settle")
     message = page.locator("#share-text").input_value()
-    assert message.startswith("Rummy ")
+    assert message.startswith(f"{GROUP_NAME}: rummy on ")
     page.get_by_role("button", name="Copy as text").tap()
     expect(page.get_by_role("status")).to_have_text("Copied: paste it into the chat.")
     assert page.evaluate("navigator.clipboard.readText()") == message

@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 from scorekeeper import services
 from scorekeeper.extensions import db
 from scorekeeper.models import GameSession
-from scorekeeper.rules import HouseRules
+from scorekeeper.rules import Entry, HouseRules
 from scorekeeper.web.share import share_url
 from tests.conftest import the_group
 from tests.e2e.conftest import phone_page_problems
@@ -153,3 +153,50 @@ def test_a_round_being_entered_shows_on_the_scoreboard_and_clears_on_every_phone
     expect(ben.get_by_label("Cards left in Ann's hand")).to_have_value("")
     expect(ben.locator(".together-strip .together-waiting")).to_have_count(4)
     expect(ben.locator("#together-clear")).to_be_hidden()
+
+
+# The share sheet: what the page hands to navigator.share, where a phone has one
+# (this Chromium has none).
+SHARE_SHEET = "navigator.share = async (data) => { window.shared = data.text; };"
+
+
+def test_settle_up_keeps_copy_and_share_when_another_phone_marks_a_payment(
+        phones, table, live_app):
+    """Ben's phone follows Ann's payment: its message, its Copy and Share
+    buttons and, for a screen reader, a word that another phone changed it.
+    Ann's other tab follows too, without that word: the change was hers."""
+    with live_app.app_context():
+        game = db.session.get(GameSession, int(table.rsplit("/", 1)[1]))
+        services.record_round(services.Change.to(game), {
+            "Ann": Entry("dead", "5S"), "Ben": Entry("dead", "9H 9D"),
+            "Cat": Entry("dead", "KC"), "Dan": Entry("dead", "2C 3C")})
+    ann, ben = phones(2)
+    ben.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    ben.context.add_init_script(SHARE_SHEET)
+    ann_too = ann.context.new_page()
+    for page in (ben, ann_too):
+        page.goto(f"{table}/settle")
+        expect(page.get_by_role("button", name="Copy as text")).to_be_visible()
+    expect(ben.get_by_role("button", name="Share…")).to_be_visible()
+    expect(ann_too.get_by_role("button", name="Share…")).to_be_hidden()  # no share sheet
+    message = ben.locator("#share-text")
+    expect(message).not_to_have_value(re.compile(r"\(paid\)"))
+
+    ann.goto(f"{table}/settle")
+    ann.get_by_role("button", name="Mark as paid").first.tap()
+    ann.wait_for_url("**/settle#transfers")
+
+    expect(message).to_have_value(re.compile(r"\(paid\)"))
+    expect(ben.locator("#live-status")).to_have_text(
+        "Brought up to date with a change from another phone.")
+    ben.get_by_role("button", name="Copy as text").tap()
+    expect(ben.locator("#share-text-status")).to_have_text("Copied: paste it into the chat.")
+    assert ben.evaluate("navigator.clipboard.readText()") == message.input_value()
+    ben.get_by_role("button", name="Share…").tap()
+    expect(ben.locator("#share-text-status")).to_have_text("Shared.")
+    assert ben.evaluate("window.shared") == message.input_value()
+    # Ann's other tab is up to date (its region swapped, in the same task as
+    # the word would be said), and says nothing of another phone.
+    expect(ann_too.locator("#share-text")).to_have_value(re.compile(r"\(paid\)"))
+    expect(ann_too.get_by_role("button", name="Copy as text")).to_be_visible()
+    expect(ann_too.locator("#live-status")).to_have_count(0)

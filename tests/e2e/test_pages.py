@@ -12,7 +12,13 @@ from scorekeeper import services
 from scorekeeper.rules import Entry, HouseRules
 from scorekeeper.web.share import share_url
 from tests.conftest import the_group
-from tests.e2e.conftest import phone_page_problems, sign_in
+from tests.e2e.conftest import (
+    accessibility_violations,
+    phone_page_problems,
+    sign_in,
+    signed_in,
+    small_tap_targets,
+)
 
 WEIGHT_LIMIT = 60 * 1024  # bytes of HTML, CSS and JS a page may load, uncompressed
 
@@ -69,6 +75,7 @@ def page_urls(ids) -> dict[str, str]:
         "round result": f"{playing}/rounds/1",
         "round edit": f"{playing}/rounds/1/edit",
         "settle": f"{playing}/settle",
+        "night": f"/sessions/{ids['done']}",
         "history": "/history",
         "history session": f"/history/sessions/{ids['done']}",
         "player": f"/players/{ids['ann']}",
@@ -110,6 +117,57 @@ def test_every_page_is_light_passes_the_phone_checks_and_stays_on_the_app_host(
             problems[name] = found
     assert problems == {}
     assert outside_requests == []
+
+
+SIX = ["Jasmine", "Bartholomew", "Cat", "Dan", "Evangeline", "Fay"]
+# A name is one line however narrow its cell; one cut short has all of it in its title.
+NAMES_WHOLE = """() => [...document.querySelectorAll(
+        '.board-rounds th:not(:has(a)), .board-totals th[scope=row]')].flatMap((th) => {
+    const n = th.querySelector('.board-name') || th;
+    const text = document.createRange();
+    text.selectNodeContents(n);
+    const lines = new Set([...text.getClientRects()].map((r) => Math.round(r.top))).size;
+    const cut = n.scrollWidth > n.clientWidth;
+    return [...(lines > 1 ? [`${n.textContent} wraps`] : []),
+            ...(cut && n.title !== n.textContent ? [`${n.textContent} cut, no title`] : [])];
+})"""
+
+
+def test_a_table_of_six_reads_at_360_and_390_px(page, live_app):
+    """Six players, names long and short, on the scoreboard and the night's
+    summary: no name wraps, nothing scrolls the page sideways, axe is clean.
+    A group of its own: the other tests' group keeps its last session."""
+    with live_app.app_context():
+        group = services.create_group("Table of six", "six at the table")
+        rounds = [dict(zip(SIX, hands, strict=True)) for hands in (
+            [Entry("dead", "5S 9H"), Entry("hu"), Entry("dead", "KC"), Entry("dead", "2C 3C"),
+             Entry("dead", "QH QD"), Entry("dead", "7S")],
+            [Entry("dead", "AS"), Entry("dead", "4H"), Entry("hu"), Entry("dead", "9C"),
+             Entry("dead", "JH 8D"), Entry("dead", "7S 6S")])]
+        ids = []
+        for ended in (False, True):
+            game = services.start_session(services.Change(group), SIX,
+                                          HouseRules.penang(), "Jasmine")
+            for hands in rounds:
+                services.record_round(services.Change.to(game), hands)
+            if ended:
+                services.end_session(services.Change.to(game))
+            ids.append(game.id)
+    signed_in(page.context, name="Table of six", passphrase="six at the table")
+    problems = {}
+    for width in (360, 390):
+        page.set_viewport_size({"width": width, "height": 844})
+        for url in (f"/sessions/{i}" for i in ids):
+            page.goto(url)
+            found = [f"axe {v}" for v in accessibility_violations(page)]
+            found += [f"small tap target {t}" for t in small_tap_targets(page)]
+            found += page.evaluate(NAMES_WHOLE)
+            wide = page.evaluate("document.documentElement.scrollWidth")
+            if wide > width:
+                found.append(f"scrolls sideways: {wide} px wide")
+            if found:
+                problems[f"{url} at {width}"] = found
+    assert problems == {}
 
 
 def invalid_fields_are_described(page) -> list[str]:

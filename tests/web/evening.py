@@ -112,9 +112,12 @@ def totals(results: list[dict], what: str) -> dict:
     return {p: sum(r[what][p] for r in results) for p in SEATS}
 
 
-def shown(cents: int) -> str:
-    """Money as the app writes it: "+9.00", "−1.50" (a real minus sign), "0.00"."""
+def shown(cents: int, whole: bool = False) -> str:
+    """Money as the app writes it: "+9.00", "−1.50" (a real minus sign), "0.00";
+    in a table whose every amount is ``whole``, "+9", "0"."""
     sign = "+" if cents > 0 else "\u2212" if cents < 0 else ""
+    if whole:
+        return f"{sign}{abs(cents) // 100}"
     return f"{sign}{abs(cents) // 100}.{abs(cents) % 100:02d}"
 
 

@@ -392,7 +392,7 @@ def test_a_stale_edit_lists_the_other_edit_and_keeps_the_typing(client, sid):
     assert response.status_code == 409
     assert written() == before
     assert re.search(r"<strong>Round 1 edited</strong> from Raj's phone: "
-                     r"C 7 points \+9.00 → 16 points", html)
+                     r"C 9C added, 7 points \+9.00 → 16 points", html)
     assert "Your changes to round 1 are kept below" in html
     assert 'value="2H"' in section(html, "D")
     assert 'value="3D 4D"' in section(html, "C")  # as the page had it
@@ -500,3 +500,16 @@ def test_a_restore_without_its_csrf_token_is_refused(client, sid):
     response = client.post(action, data={"version": data["version"]})
     assert response.status_code == 400 and "The form had expired" in text(response)
     assert written() == before
+
+
+def test_a_stale_edit_of_a_hands_cards_that_scores_the_same_says_which_cards(client, sid):
+    base = f"/sessions/{sid}/rounds"
+    record(sid, TYPED_1)
+    page = text(client.get(f"{base}/1/edit"))
+    # Another phone corrects C's 3D to 3C: the same points, the same money.
+    services.edit_round(services.Change.to(game(sid), device="Raj"),
+                        game(sid).rounds[0], {**ROUND_1, "C": Entry("dead", "3C 4D")})
+    response = client.post(f"{base}/1/edit", data=filled(page, {"D": ("dead", "2H")}))
+    assert response.status_code == 409
+    assert "<strong>Round 1 edited</strong> from Raj's phone: " \
+        "C cards 3D → 3C, still 7 points +9.00</li>" in text(response)

@@ -10,6 +10,7 @@ from html import unescape
 
 from scorekeeper.forms.sessions import rule_texts
 from scorekeeper.rules import HouseRules
+from tests.conftest import GROUP_NAME
 from tests.web.evening import (
     BY_HAND_AFTER_EDIT,
     BY_HAND_BEFORE_EDIT,
@@ -88,8 +89,12 @@ def check_board(client, board: str, results: list[dict]) -> None:
     """The scoreboard: running points and money, who deals and plays first next."""
     page = parsed(client.get(board))
     points, money = totals(results, "points"), totals(results, "money")
+    # No ".00" where every amount of the table is whole; the most money leads.
+    whole = all(r["money"][p] % 100 == 0 for r in results for p in SEATS)
+    most = max(money.values()) if results else None
     assert rows(page, "table.board-totals tbody tr") == [
-        [p, str(points[p]), shown(money[p])] for p in SEATS]
+        [p + (" leads" if money[p] == most else ""), str(points[p]), shown(money[p], whole)]
+        for p in SEATS]
     dealer = results[-1]["next"] if results else FIRST_DEALER
     order = playing_order(dealer)
     assert page.texts(".board-next h2") == [f"Round {len(results) + 1}"]
@@ -137,7 +142,10 @@ def test_an_evening_of_rummi_as_its_pages_show_it(app, client):
             for payer, payee, cents in TRANSFERS]
     assert page.texts("li.settle-transfer .settle-line") == said
     day = page.texts("h1 .board-day")[0]  # "Sun 22 Nov 2026"
-    message = "\n".join([f"Rummy {' '.join(day.split()[1:])} — settle up:", *said])
+    best_first = sorted(SEATS, key=lambda p: -balances[p])
+    nets = [f"{place}. {p} {shown(balances[p])[0]}{CURRENCY} {shown(abs(balances[p]))[1:]}"
+            for place, p in enumerate(best_first, start=1)]  # no balance is even
+    message = "\n".join([f"{GROUP_NAME}: rummy on {day} (so far)", *nets, "Who pays whom:", *said])
     assert message_on(settle) == message
 
     paid = next(form for form in forms_on(settle) if form.action.endswith("/settle/paid"))
@@ -147,12 +155,14 @@ def test_an_evening_of_rummi_as_its_pages_show_it(app, client):
     transfers = parsed(settle).select("li.settle-transfer")
     assert "settle-paid" in transfers[0].attrs["class"].split()
     assert [t.texts(".settle-status") for t in transfers] == [["✓ Paid"], ["Not paid yet"]]
-    assert message_on(settle) == message.replace("RM 5.50", "RM 5.50 (paid)")
+    assert message_on(settle) == message.replace("Ben RM 5.50", "Ben RM 5.50 (paid)")
 
     (end,) = [form for form in forms_on(settle) if form.action.endswith("/end")]
     assert client.post(end.action, data={k: v[0] for k, v in end.values.items()}).location == board
     page = parsed(client.get(board))
-    assert page.texts(".board-ended")[0].startswith("This session ended on")
+    assert page.texts("h1")[0] == f"The night {day}"
+    assert message_on(client.get(board).text) == message.replace("(so far)", "(final)").replace(
+        "Ben RM 5.50", "Ben RM 5.50 (paid)")
     assert not [a for a in page.select("a") if a.text.startswith("Enter round")]
 
     # History: the finished session, its record, and a player's record.

@@ -2,7 +2,7 @@ from datetime import datetime, timedelta
 
 import pytest
 
-from scorekeeper.web.filters import ago, amount, count, money, signed_money
+from scorekeeper.web.filters import ago, all_whole, amount, count, money, signed_money
 
 
 @pytest.mark.parametrize("cents, text, signed", [
@@ -18,6 +18,16 @@ def test_amount_is_coloured_by_its_sign():
     assert amount(900) == '<span class="sessions-gain">+9.00</span>'
     assert amount(-50) == '<span class="sessions-loss">\u22120.50</span>'
     assert amount(0) == '<span class="sessions-even">0.00</span>'
+
+
+def test_a_table_of_whole_amounts_goes_without_cents():
+    assert all_whole([0, 900, -300, 150_000]) and all_whole([])
+    assert not all_whole([900, -50])
+    assert [signed_money(c, whole=True) for c in (900, -300, 0, 123400)] == \
+        ["+9", "\u22123", "0", "+1,234"]
+    assert amount(-300, whole=True) == '<span class="sessions-loss">\u22123</span>'
+    # An amount with cents keeps them, whole or not (all_whole decides for a table).
+    assert money(1250, whole=True) == "12.50"
 
 
 def test_count_has_thousands_separators():

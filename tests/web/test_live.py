@@ -49,7 +49,7 @@ def test_the_state_answers_304_while_nothing_changed(app, client, game):
     first = client.get(f"/sessions/{game}/live")
     assert first.status_code == 200
     version, draft = state_of(app, game)
-    assert first.json == {"version": version, "draft": draft}
+    assert first.json == {"version": version, "draft": draft, "own": False}
     etag = first.headers["ETag"]
     assert client.get(f"/sessions/{game}/live",
                       headers={"If-None-Match": etag}).status_code == 304
@@ -67,7 +67,8 @@ def test_a_server_that_cannot_hold_streams_answers_one_event_and_asks_again(app,
     assert answer.mimetype == "text/event-stream"
     assert "no-store" in answer.headers["Cache-Control"]
     version, draft = state_of(app, game)
-    assert text(answer) == f'retry: 1000\ndata: {{"version": {version}, "draft": {draft}}}\n\n'
+    assert text(answer) == (f'retry: 1000\ndata: {{"version": {version}, "draft": {draft}, '
+                            '"own": false}\n\n')
 
 
 def test_a_signed_out_phone_gets_403_and_another_groups_session_404(app, anonymous, game):
@@ -78,6 +79,24 @@ def test_a_signed_out_phone_gets_403_and_another_groups_session_404(app, anonymo
         stranger = signed_in_client(app, other)
     assert stranger.get(f"/sessions/{game}/live").status_code == 404
     assert stranger.get(f"/sessions/{game}/live/since/1").status_code == 404
+
+
+def test_the_state_says_whether_its_change_was_this_phones_own(app, client, group, game):
+    """A live page says "changed on another phone" only for another phone's
+    change: the state tells each phone whether the latest was its own."""
+    other = signed_in_client(app, group, device="Ben's phone")
+    token = csrf_token(client, f"/sessions/{game}/settle")
+    assert client.post(f"/sessions/{game}/end", data={"csrf_token": token}).status_code == 302
+    assert client.get(f"/sessions/{game}/live").json["own"] is True
+    assert other.get(f"/sessions/{game}/live").json["own"] is False
+    # The other phone's change, then: its own, no longer the first phone's.
+    token = csrf_token(other, f"/sessions/{game}")
+    assert other.post(f"/sessions/{game}/reopen", data={"csrf_token": token}).status_code == 302
+    assert client.get(f"/sessions/{game}/live").json["own"] is False
+    assert other.get(f"/sessions/{game}/live").json["own"] is True
+    # A share link's reader made no change.
+    link = make_link(client, game).rsplit("/", 1)[1]
+    assert app.test_client().get(f"/share/{link}/live").json["own"] is False
 
 
 def test_a_share_link_follows_its_session_until_revoked(app, client, anonymous, game):
@@ -213,9 +232,11 @@ def test_every_open_stream_gets_a_round_saved_on_another_phone(app, group, game,
     phones = [signed_in_phone(app, group, served) for _ in range(3)]
     streams = [phone.stream(f"/sessions/{game}/live") for phone in phones]
     version, draft = state_of(app, game)
-    assert [s.next_state() for s in streams] == [{"version": version, "draft": draft}] * 3
+    assert [s.next_state() for s in streams] == [
+        {"version": version, "draft": draft, "own": False}] * 3
     save_round(app, game)
-    assert [s.next_state() for s in streams] == [{"version": version + 1, "draft": draft}] * 3
+    assert [s.next_state() for s in streams] == [
+        {"version": version + 1, "draft": draft, "own": False}] * 3
     for stream in streams:
         stream.close()
 

@@ -31,9 +31,11 @@ NOW = datetime(2026, 11, 20, 12)
 # the version claimed, the hands of the round filled in together taken away
 # (none here), the round, its entries, the seat totals, the audit, the
 # change's key (applied at most once: web/once.py) and the deletion of a few
-# keys too old to be taken (services.protocol).
+# keys too old to be taken (services.protocol). An ended session's
+# scoreboard, the night's summary, reads its payments too.
 EXPECTED = {"scoreboard": 3, "players": 3, "settlement": 3, "round form": 3, "latest round": 3,
-            "earlier round": 3, "history": 3, "player": 4, "home": 3, "save a round": 11}
+            "earlier round": 3, "history": 3, "player": 4, "home": 3, "night": 4,
+            "save a round": 11}
 
 
 def tiny_group(rng: random.Random) -> demo.DemoGroup:
@@ -71,6 +73,8 @@ def seed(app, plan: demo.DemoGroup, name: str) -> dict[str, str]:
         player_id = db.session.scalar(
             sa.select(Seat.player_id).join(GameSession).where(GameSession.group_id == group.id)
             .group_by(Seat.player_id).order_by(sa.func.count().desc(), Seat.player_id).limit(1))
+        ended_id = db.session.scalar(sa.select(sa.func.max(GameSession.id)).where(
+            GameSession.group_id == group.id, GameSession.ended_at.is_not(None)))
         rounds = db.session.scalar(sa.select(sa.func.count(Round.id))
                                    .where(Round.session_id == open_id))
         urls = {
@@ -83,6 +87,7 @@ def seed(app, plan: demo.DemoGroup, name: str) -> dict[str, str]:
             "history": "/history",
             "player": f"/players/{player_id}",
             "home": "/",
+            "night": f"/sessions/{ended_id}",
         }
         client = signed_in_client(app, group)
         with client.session_transaction() as cookie:  # it said whose phone it is: the home

@@ -8,10 +8,10 @@ from scorekeeper import services
 from scorekeeper.extensions import db
 from scorekeeper.forms.sessions import cents_from_text, rule_texts
 from scorekeeper.models import AuditEvent, GameSession, Payment, Player
-from scorekeeper.rules import HouseRules
-from tests.conftest import the_group
+from scorekeeper.rules import Entry, HouseRules
+from tests.conftest import GROUP_NAME, the_group
 from tests.web.examples import HU, NO_HU, TABLE, TIE
-from tests.web.helpers import csrf_token, form_values, page_weight, statements
+from tests.web.helpers import csrf_token, form_values, page_weight, parsed, statements
 
 
 def make_session(app, rounds=(), names=TABLE, rules=None, dealer="Dan", ended=False):
@@ -213,12 +213,12 @@ def test_board_shows_the_next_deal_totals_and_rounds(app, client):
     assert "<strong>Ann</strong> plays first" in html
     order = re.search(r'<p class="board-order">(.*?)</p>', html, re.S).group(1)
     assert re.findall(r'board-order-name">(\w+)<', order) == ["Ann", "Dan", "Cat", "Bob"]
-    totals = re.search(r'<table class="board-totals">(.*?)</table>', html, re.S).group(1)
-    rows = re.findall(r'<th scope="row">(\w+)</th>\s*<td class="sessions-num">(\d+)</td>\s*'
-                      r'<td class="sessions-num"><span class="sessions-(\w+)">([^<]+)</span>',
-                      totals)
-    assert rows == [("Ann", "60", "loss", "−6.50"), ("Bob", "42", "gain", "+0.50"),
-                    ("Cat", "24", "gain", "+11.00"), ("Dan", "52", "loss", "−5.00")]
+    rows = [(row.texts("th")[0], *row.texts("td"), row.select("td span")[0].attrs["class"])
+            for row in parsed(html).select("table.board-totals tbody tr")]
+    assert rows == [("Ann", "60", "−6.50", "sessions-loss"),
+                    ("Bob", "42", "+0.50", "sessions-gain"),
+                    ("Cat leads", "24", "+11.00", "sessions-gain"),
+                    ("Dan", "52", "−5.00", "sessions-loss")]
     assert '<th scope="col" class="sessions-num">RM</th>' in html
     assert "money in RM" in html
     assert len(re.findall(rf'href="/sessions/{sid}/rounds/\d+"', html)) == 3
@@ -227,6 +227,47 @@ def test_board_shows_the_next_deal_totals_and_rounds(app, client):
     assert html.count("★</span>") == 3
     assert f'<a class="button" href="/sessions/{sid}/rounds/new">Enter round 4</a>' in html
     assert f'href="/sessions/{sid}/settle">Settle up</a>' in html
+
+
+SIX = ["Jasmine", "Bartholomew", "Cat", "Dan", "Evangeline", "Fay"]
+SIX_ROUNDS = [
+    dict(zip(SIX, [Entry("dead", "5S 9H"), Entry("hu"), Entry("dead", "KC"),
+                   Entry("dead", "2C 3C"), Entry("dead", "QH QD"), Entry("dead", "7S")],
+             strict=True)),
+    dict(zip(SIX, [Entry("dead", "AS"), Entry("dead", "4H"), Entry("hu"), Entry("dead", "9C"),
+                   Entry("dead", "JH 8D"), Entry("dead", "7S 6S")], strict=True))]
+
+
+def test_a_board_of_six_has_a_row_a_player_and_never_breaks_a_name(app, client):
+    sid = make_session(app, rounds=SIX_ROUNDS, names=SIX, rules=HouseRules.penang(),
+                       dealer="Jasmine")
+    page = parsed(client.get(f"/sessions/{sid}"))
+    (table,) = page.select("table.board-rounds")
+    assert table.attrs["class"] == "board-rounds board-turned"
+    # The latest round first, a row a player in seat order, each name whole in its title.
+    assert table.texts("thead th") == ["Player", "2", "1"]
+    assert [row.texts("th")[0] for row in table.select("tbody tr")] == SIX
+    assert [n.attrs["title"] for n in table.select("tbody th span.board-name")] == SIX
+    bart = table.select("tbody tr")[1]
+    assert bart.texts("td .board-points") == ["4", "★winner: Hu"]
+    # Penang's money is in whole ringgit here: no ".00" in the table or the totals.
+    assert bart.texts("td .board-money") == ["−3", "+15"]
+    assert [row.texts("td")[1] for row in page.select("table.board-totals tbody tr")] == \
+        ["−6", "+12", "+12", "−6", "−6", "−6"]
+    assert page.texts("table.board-totals .board-lead") == ["leads", "leads"]
+    # Four players keep a column a player, their names whole in the titles too.
+    four = parsed(client.get(f"/sessions/{make_session(app, rounds=[NO_HU])}"))
+    (table,) = four.select("table.board-rounds")
+    assert table.attrs["class"] == "board-rounds"
+    assert [n.attrs["title"] for n in table.select("thead th span.board-name")] == TABLE
+
+
+def test_a_board_with_any_cents_shows_them_everywhere(app, client):
+    sid = make_session(app, rounds=[NO_HU, TIE])  # a round with 0.50s
+    page = parsed(client.get(f"/sessions/{sid}"))
+    amounts = page.texts(".board-money") + [
+        row.texts("td")[1] for row in page.select("table.board-totals tbody tr")]
+    assert len(amounts) == 12 and all(re.search(r"\d\.\d\d$", a) for a in amounts), amounts
 
 
 def test_a_long_board_links_to_the_latest_rounds_in_history(app, client):
@@ -358,8 +399,10 @@ def test_a_player_leaves_and_keeps_their_money(app, client):
     response = client.post(f"/sessions/{sid}/players/{cat}/leave", data={"csrf_token": token})
     assert response.status_code == 302
     html = client.get(f"/sessions/{sid}").text
-    assert 'Cat <span class="sessions-tag">left</span>' in html
-    assert '<span class="sessions-gain">+9.00</span>' in html
+    totals = parsed(html).select("table.board-totals tbody tr")
+    assert [row.text for row in totals] == ["Ann 27 −1", "Bob 32 −8", "Dan 24 0",
+                                            "Cat leads left 7 +9"]
+    assert totals[3].attrs["class"] == "board-left"
     assert f"/players/{cat}/leave" not in html
     # Cat won and would deal, but has left: the deal passes anticlockwise to Bob.
     assert "<strong>Bob</strong> deals" in html
@@ -414,11 +457,18 @@ def test_settle_shows_balances_transfers_and_the_message(app, client):
         [("Ann", "Cat", "RM 1.00"), ("Bob", "Cat", "RM 8.00")]
     assert '<span class="sessions-loss">−8.00</span>' in html
     assert '<label class="settle-label" for="share-text">' in html
-    day = re.search(r'id="share-text"[^>]*>(.*?)</textarea>', html, re.S).group(1)
-    lines = day.split("\n")
-    assert re.fullmatch(r"Rummy \d{1,2} [A-Z][a-z]{2} \d{4} — settle up:", lines[0])
-    assert lines[1:] == ["Ann pays Cat RM 1.00", "Bob pays Cat RM 8.00"]
-    assert 'id="copy-share" hidden>Copy as text</button>' in html
+    lines = parsed(html).select("textarea#share-text")[0].children[0].split("\n")
+    day = r"[A-Z][a-z]{2} \d{1,2} [A-Z][a-z]{2} \d{4}"
+    assert re.fullmatch(rf"{GROUP_NAME}: rummy on {day} \(so far\)", lines[0])
+    assert lines[1:] == ["1. Cat +RM 9.00", "2. Dan RM 0.00", "3. Ann −RM 1.00", "4. Bob −RM 8.00",
+                         "Who pays whom:", "Ann pays Cat RM 1.00", "Bob pays Cat RM 8.00"]
+    buttons = parsed(html).select("section[aria-labelledby=share-title] button")
+    assert [(b.text, b.attrs) for b in buttons] == [
+        ("Copy as text", {"type": "button", "class": "button settle-copy",
+                          "data-copy": "share-text", "id": "copy-share", "hidden": ""}),
+        ("Share…", {"type": "button", "class": "button sessions-quiet",
+                    "data-share": "share-text", "id": "share-sheet", "hidden": ""})]
+    assert 'id="share-text-status" role="status"' in html
     assert 'role="status"' in html
     assert "End the session now" in html
 
@@ -427,7 +477,7 @@ def test_settle_with_even_balances(app, client):
     sid = make_session(app)
     html = client.get(f"/sessions/{sid}/settle").text
     assert '<p class="settle-none">Nobody owes anything.</p>' in html
-    assert "settle up:\nNobody owes anything." in html
+    assert "Who pays whom:\nNobody owes anything." in html
 
 
 def test_a_transfer_is_marked_paid_and_back(app, client):
@@ -472,7 +522,7 @@ def test_ending_a_session_leaves_it_read_only(app, client):
     assert response.status_code == 302
     assert response.location == f"/sessions/{sid}"
     html = client.get(f"/sessions/{sid}").text
-    assert "This session ended on" in html
+    assert "<h2 id=\"night-title\">Final places</h2>" in html
     for gone in ("Enter round", "/rounds/new", "/leave", f'action="/sessions/{sid}/players"',
                  "plays first"):
         assert gone not in html

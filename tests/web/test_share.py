@@ -13,9 +13,16 @@ from itsdangerous import URLSafeSerializer
 from scorekeeper import services
 from scorekeeper.extensions import db
 from scorekeeper.models import AuditEvent, GameSession, Group, ShareLink
-from tests.conftest import signed_in_client, the_group
+from tests.conftest import GROUP_NAME, signed_in_client, the_group
 from tests.web.examples import EXAMPLE_1, EXAMPLE_2, EXAMPLE_3, EXAMPLE_RULES
-from tests.web.helpers import count_statements, csrf_token, link_urls, make_link
+from tests.web.helpers import (
+    count_statements,
+    csrf_token,
+    link_urls,
+    make_link,
+    parsed,
+    visible_text,
+)
 
 
 def make_session(app, *rounds, ended=False) -> int:
@@ -76,9 +83,13 @@ def test_a_link_shows_the_scoreboard_to_anyone(app, client, anonymous, session_i
     html = page.text
     members = client.get(f"/sessions/{session_id}").text
     assert table_of(html, "board-totals") == table_of(members, "board-totals")
+    # It names the group, and says what it does: it follows the game by itself.
+    assert parsed(html).texts(".share-readonly") == [
+        f"{GROUP_NAME}: a read-only copy, kept up to date as the table plays."]
+    assert "reload the page" not in visible_text(page)
     # RULES.md §12: after examples 1 and 2, C is up RM 15.00 with 9 points.
-    assert re.search(r'<th scope="row">C</th>\s*<td class="sessions-num">9</td>\s*'
-                     r'<td class="sessions-num"><span class="sessions-gain">\+15.00</span>', html)
+    assert ["C leads", "9", "+15.00"] in [
+        row.texts("th") + row.texts("td") for row in parsed(html).select(".board-totals tbody tr")]
     assert "Round 3" in html and "deals" in html and "plays first" in html
     rounds = table_of(html, "board-rounds")
     assert rounds.count("<tr>") == 3  # the heading and two rounds
@@ -100,6 +111,7 @@ def test_a_link_shows_the_settlement_with_paid_marks(app, client, anonymous, ses
     members = client.get(f"/sessions/{session_id}/settle").text
     assert settle_lines(html) == settle_lines(members) and len(settle_lines(html)) == 3
     assert html.count("✓</span> Paid") == 1 and html.count("Not paid yet") == 2
+    assert parsed(html).texts(".share-readonly")[0].startswith(f"{GROUP_NAME}: a read-only copy.")
     assert table_of(html, "board-totals") == table_of(members, "board-totals")
 
 

@@ -38,7 +38,7 @@ from ...audit import (
 from ...forms.rounds import OUTCOME_LABELS
 from ...models import AuditEvent
 from ...rules import HouseRules, RulesError, preset_name
-from ...rules.cards import scan_cards
+from ...rules.cards import format_cards, scan_cards
 from ..filters import ago, isolated, priced, signed_money
 from .rules import rules_summary
 
@@ -98,7 +98,7 @@ class Change:
         if self.hands:
             return ", ".join(f"{isolated(h.name)} {_brief(h)}" for h in self.hands)
         if self.edits:
-            entered = [f"{isolated(e.name)} {_brief(e.before)} → {_brief(e.after)}"
+            entered = [f"{isolated(e.name)} {_edit_brief(e)}"
                        for e in self.edits if e.entered_changed]
             moved = [isolated(e.name) for e in self.edits if e.changed and not e.entered_changed]
             if moved:
@@ -134,6 +134,35 @@ def _brief(hand: Hand) -> str:
     if hand.outcome == "dead":
         return f"{_points(hand.points)} {signed_money(hand.cents)}"
     return f"{hand.outcome_label} {signed_money(hand.cents)}"
+
+
+def _edit_brief(edit: Edit) -> str:
+    """ "12 points −2.00 → 36 points −3.00"; where cards changed, which ones
+    first: "cards KD → KC, still 36 points −3.00", "9C added, …" (the score
+    alone would read as nothing changed)."""
+    before, after = _brief(edit.before), _brief(edit.after)
+    score = f"{before} → {after}" if before != after else f"still {after}"
+    gone = _left_out(edit.before.cards, edit.after.cards)
+    came = _left_out(edit.after.cards, edit.before.cards)
+    if gone and came:
+        return f"cards {format_cards(gone)} → {format_cards(came)}, {score}"
+    if came:
+        return f"{format_cards(came)} added, {score}"
+    if gone:
+        return f"{format_cards(gone)} taken out, {score}"
+    return score
+
+
+def _left_out(cards: list, others: list) -> list:
+    """The cards of ``cards`` that ``others`` has not (each copy counted), in order."""
+    rest = list(others)
+    left = []
+    for card in cards:
+        if card in rest:
+            rest.remove(card)
+        else:
+            left.append(card)
+    return left
 
 
 def _hands(kept: RoundSnapshot) -> list[Hand]:
