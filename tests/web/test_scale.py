@@ -34,7 +34,7 @@ NOW = datetime(2026, 11, 20, 12)
 # keys too old to be taken (services.protocol). An ended session's
 # scoreboard, the night's summary, reads its payments too.
 EXPECTED = {"scoreboard": 3, "players": 3, "settlement": 3, "round form": 3, "latest round": 3,
-            "earlier round": 3, "history": 3, "player": 4, "home": 3, "night": 4,
+            "earlier round": 3, "history": 3, "player": 4, "home": 4, "night": 4,
             "save a round": 11}
 
 
