@@ -1,4 +1,4 @@
-"""The rules engine: pure Python, standard library only (RULES.md)."""
+"""The rules engine: pure Python, standard library only (docs/RULES.md)."""
 
 from .cards import JOKER, Card, CardError, format_cards, parse_card, parse_cards
 from .dealer import next_dealer, playing_order

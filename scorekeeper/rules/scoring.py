@@ -1,4 +1,4 @@
-"""A round: validation (RULES.md §6–§7), ranking (§8) and money (§9)."""
+"""A round: validation (docs/RULES.md §6–§7), ranking (§8) and money (§9)."""
 
 from __future__ import annotations
 
@@ -173,7 +173,7 @@ def _too_many_copies(totals: Counter[Card], packs: int, jokers: int,
 def hand_problems(cards: Sequence[Card], rules: HouseRules) -> list[Problem]:
     """Why no deal under ``rules`` gives a player ``cards``: none if at some
     table size (TABLE_SIZES) as many cards are dealt, from packs that hold the
-    copies and the jokers (RULES.md §1, §3). Else more cards than the largest
+    copies and the jokers (docs/RULES.md §1, §3). Else more cards than the largest
     hand dealt, more copies of a card than the most packs, more jokers than
     the deck has: a round's own messages, without the players. A hand within
     each of those, but not at one table size (Penang: 25 cards only with three

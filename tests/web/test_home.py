@@ -146,7 +146,7 @@ def test_a_hand_no_deck_can_hold_is_refused_next_to_the_cards(anonymous, cards, 
 
 
 def test_a_hand_that_some_deal_gives_is_checked(anonymous):
-    # With five or more players Penang plays three packs (RULES.md §3).
+    # With five or more players Penang plays three packs (docs/RULES.md §3).
     part = hand_check(anonymous, "AH AH AH 2S 3S", "penang")
     assert "<strong>5</strong> points left" in part
     assert 'class="error"' not in part

@@ -76,7 +76,7 @@ def test_a_link_shows_the_scoreboard_to_anyone(app, client, anonymous, session_i
     html = page.text
     members = client.get(f"/sessions/{session_id}").text
     assert table_of(html, "board-totals") == table_of(members, "board-totals")
-    # RULES.md §12: after examples 1 and 2, C is up RM 15.00 with 9 points.
+    # docs/RULES.md §12: after examples 1 and 2, C is up RM 15.00 with 9 points.
     assert re.search(r'<th scope="row">C</th>\s*<td class="sessions-num">9</td>\s*'
                      r'<td class="sessions-num"><span class="sessions-gain">\+15.00</span>', html)
     assert "Round 3" in html and "deals" in html and "plays first" in html
