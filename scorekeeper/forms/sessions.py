@@ -179,6 +179,9 @@ class NewSessionForm(HouseRulesForm):
     first_dealer = SelectField("First dealer", default="random")
     preset = SelectField("Rules", default="penang",
                          choices=_choices(*((key, name) for key, (name, _) in PRESETS.items())))
+    # "Start another anyway": the open sessions, by id ("3 7"), that the
+    # table chose to play beside; sent by that button alone.
+    alongside = StringField(filters=[lambda s: (s or "").strip()])
 
     def __init__(self, *args, last: tuple[HouseRules, str] | None = None, **kwargs):
         """``last``: the group's last session's rules and currency, offered
@@ -220,6 +223,14 @@ class NewSessionForm(HouseRulesForm):
 
     def names(self) -> list[str]:
         return [name for name in self.seats.data if name]
+
+    def alongside_ids(self) -> frozenset[int]:
+        """The sessions "Start another anyway" named; none if unreadable (the
+        page then asks again)."""
+        words = self.alongside.data.split()
+        if not all(w.isascii() and w.isdigit() and len(w) <= 10 for w in words):
+            return frozenset()
+        return frozenset(map(int, words))
 
     def dealer_name(self) -> str | None:
         if self.first_dealer.data == "random":

@@ -58,6 +58,8 @@ from .rounds import (
     where_round_is,
 )
 from .sessions import (
+    AlreadyPlaying,
+    Running,
     active_players,
     end_session,
     group_players,
@@ -74,6 +76,7 @@ from .streams import StreamCaps, close_stream, open_stream, renew_streams
 __all__ = [
     "DEMO_GROUP",
     "SEAT_TOTALS",
+    "AlreadyPlaying",
     "Change",
     "Conflict",
     "Draft",
@@ -86,6 +89,7 @@ __all__ = [
     "Once",
     "Repeated",
     "RoundGone",
+    "Running",
     "Saved",
     "ServiceError",
     "Settlement",

@@ -75,13 +75,16 @@ def new():
         form = NewSessionForm.first(last_rules, [] if last is None else last.players)
     else:
         form = NewSessionForm(last=last_rules)
-    start_error = None
+    start_error, busy = None, None
     if form.is_submitted() and "use_preset" in request.form:
         form = NewSessionForm.with_preset(form)
     elif form.validate_on_submit():
         try:
             session = services.start_session(changing(), form.names(), form.house_rules(),
-                                             form.dealer_name(), form.currency.data)
+                                             form.dealer_name(), form.currency.data,
+                                             alongside=form.alongside_ids())
+        except services.AlreadyPlaying as playing:
+            busy = playing
         except services.ServiceError as error:
             start_error = str(error)
         else:
@@ -90,7 +93,7 @@ def new():
     if last is not None:
         presets[LAST] = {**rule_texts(last.rules), "currency": last.currency}
     return render_template(
-        "sessions/new.html", form=form, start_error=start_error, last=last,
+        "sessions/new.html", form=form, start_error=start_error, busy=busy, last=last,
         last_summary=None if last is None else last_time_summary(last),
         known=queries.known_players(signed_in_group()), presets=json.dumps(presets))
 
