@@ -7,10 +7,12 @@ from .melds import Arrangement, best_melds, find_meld, is_meld
 from .scoring import (
     Breakdown,
     Entry,
+    Payouts,
     Problem,
     RoundError,
     RoundScore,
     hand_problems,
+    payouts,
     repeated_round,
     same_hands,
     score_round,
@@ -19,8 +21,8 @@ from .settlement import Transfer, settle
 
 __all__ = [
     "JOKER", "PRESETS", "Arrangement", "Breakdown", "Card", "CardError", "Entry",
-    "HouseRules", "Problem", "RoundError", "RoundScore", "RulesError", "Transfer", "best_melds",
-    "find_meld", "format_cards", "hand_problems", "is_meld", "next_dealer", "parse_card",
-    "parse_cards", "playing_order", "preset_name", "repeated_round", "same_hands",
-    "score_round", "settle",
+    "HouseRules", "Payouts", "Problem", "RoundError", "RoundScore", "RulesError", "Transfer",
+    "best_melds", "find_meld", "format_cards", "hand_problems", "is_meld", "next_dealer",
+    "parse_card", "parse_cards", "payouts", "playing_order", "preset_name", "repeated_round",
+    "same_hands", "score_round", "settle",
 ]

@@ -341,6 +341,35 @@ def _tiered(order: Sequence[P], position: dict[P, int], rules: HouseRules) -> di
     return money
 
 
+@dataclass(frozen=True)
+class Payouts:
+    """What a round pays under a set of rules at a table of ``players``
+    (§9), in cents. ``places``: each place's money, 1st first, in a round
+    nobody went out of and nobody tied for, before the joker/ace adjustment
+    (tiered rules only; empty for the other schemes, whose money follows the
+    points). ``hu``, ``tien_hu``: what each other player pays the winner."""
+
+    players: int
+    places: tuple[int, ...]
+    hu: int
+    tien_hu: int
+
+
+def payouts(rules: HouseRules, n_players: int) -> Payouts:
+    """The money of a round of ``n_players`` under ``rules``, as a table
+    reads it before it plays (the new session's page)."""
+    if n_players not in TABLE_SIZES:
+        raise ValueError(f"A table has {min(TABLE_SIZES)} to {max(TABLE_SIZES)} players")
+    order = range(n_players)
+    places: tuple[int, ...] = ()
+    if rules.scheme == "tiered":
+        money = _tiered(order, {p: p + 1 for p in order}, rules)
+        places = tuple(money[p] for p in order)
+    paid = rules.scheme != "none"
+    return Payouts(n_players, places, rules.hu_cents if paid else 0,
+                   rules.tien_hu_cents if paid else 0)
+
+
 def _joker_ace_units(cards: list[Card]) -> int:
     counts = Counter(cards)
     units = counts[JOKER]

@@ -12,6 +12,7 @@ from datetime import datetime
 
 from markupsafe import Markup, escape
 
+from ..forms.rounds import OUTCOME_HELP
 from ..models import wall_clock
 from ..rules import HouseRules
 from .access import current_group
@@ -134,6 +135,8 @@ def isolated(name: str) -> str:
 
 
 def register(app) -> None:
+    # The round form's helper line for each outcome (rounds/_form.html).
+    app.add_template_global(OUTCOME_HELP, "outcome_help")
     for fn in (money, signed_money, count, amount, long_date, day_time, date_time, iso_time,
                isolate, isolated):
         app.add_template_filter(fn)

@@ -2,9 +2,11 @@ from flask import Blueprint, render_template, request
 
 from .. import queries
 from ..forms.home import CheckHandForm
-from ..rules import PRESETS, CardError, best_melds, hand_problems, parse_cards
+from ..rules import PRESETS, CardError, HouseRules, best_melds, hand_problems, parse_cards
 from .access import current_group
 from .new_groups import may_create_group
+from .presenters.rule_book import house_rules_book, outcome_help, preset_names
+from .presenters.rules import pays_lines
 
 bp = Blueprint("home", __name__)
 
@@ -36,3 +38,11 @@ def index():
         may_create=group is None and may_create_group(),
         playing=queries.open_sessions(group, 1, PLAYING_SHOWN) if group else None,
         finished=queries.recently_finished(group, RECENT_SESSIONS) if group else [])
+
+
+@bp.get("/rules")
+def rules():
+    """The game in short and every house rule explained: for anyone, signed in or not."""
+    return render_template("home/rules.html", house=house_rules_book(), presets=preset_names(),
+                           outcomes=outcome_help(),
+                           example=pays_lines(HouseRules.penang(), "RM", 4))

@@ -17,13 +17,14 @@ from ..forms.sessions import (
     rule_data,
     rule_texts,
 )
-from ..rules import PRESETS
+from ..limits import CURRENCY_MAX, MAX_PLAYERS, MIN_PLAYERS
+from ..rules import PRESETS, RulesError
 from .access import phone_player_id, set_phone_player, signed_in_group
 from .filters import isolated, local_time, priced
 from .loading import add_session_id, load_game_session
 from .once import answered, changing, new_key, once
 from .paging import page_number
-from .presenters.rules import last_time_summary
+from .presenters.rules import last_time_summary, pays_lines
 
 bp = Blueprint("sessions", __name__)
 bp.url_value_preprocessor(load_game_session)
@@ -95,7 +96,33 @@ def new():
     return render_template(
         "sessions/new.html", form=form, start_error=start_error, busy=busy, last=last,
         last_summary=None if last is None else last_time_summary(last),
-        known=queries.known_players(signed_in_group()), presets=json.dumps(presets))
+        known=queries.known_players(signed_in_group()), presets=json.dumps(presets),
+        pays=pays_preview(form))
+
+
+PREVIEW_PLAYERS = 4  # the table the preview pays at until two to six names are typed
+
+
+def pays_preview(form: NewSessionForm) -> list[str] | None:
+    """What the form's rules pay at its table, in sentences (the engine's
+    figures); None while a rule can't be read or is past the limits."""
+    try:
+        rules = form.house_rules()
+        rules.check_limits()
+    except (RulesError, TypeError, ValueError):
+        return None
+    names = form.names()
+    players = len(names) if MIN_PLAYERS <= len(names) <= MAX_PLAYERS else PREVIEW_PLAYERS
+    currency = form.currency.data if 1 <= len(form.currency.data) <= CURRENCY_MAX else "RM"
+    return pays_lines(rules, currency, players)
+
+
+@bp.get("/sessions/new/pays")
+def pays():
+    """The new session's "what these rules pay" for the form as typed (its
+    fields as the query): the box alone, which sessions.js puts in place."""
+    form = NewSessionForm(formdata=request.args, meta={"csrf": False})
+    return render_template("sessions/_pays.html", pays=pays_preview(form))
 
 
 @bp.get("/sessions/open")
