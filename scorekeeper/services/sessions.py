@@ -90,13 +90,13 @@ class AlreadyPlaying(ServiceError):
 
     def __init__(self, tables: list[Running]) -> None:
         shared = list(dict.fromkeys(name for t in tables for name in t.shared))
-        super().__init__(f"{and_list(shared)} {'is' if len(shared) == 1 else 'are'} "
+        super().__init__(f"{_and_list(shared)} {'is' if len(shared) == 1 else 'are'} "
                          "playing at a session still open")
         self.tables = tables
         self.ids = frozenset(t.session.id for t in tables)
 
 
-def and_list(names: list[str]) -> str:
+def _and_list(names: list[str]) -> str:
     """Names as a sentence says them: "A", "A and B", "A, B and C"."""
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 

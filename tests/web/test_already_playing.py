@@ -5,6 +5,7 @@ and the players in both; "Start another anyway" starts it all the same."""
 
 import re
 
+import pytest
 import sqlalchemy as sa
 
 from scorekeeper import services
@@ -110,3 +111,22 @@ def test_starting_beside_other_sessions_than_those_asked_about_asks_again(app, c
         assert asked.status_code == 200 and "Already playing" in asked.text, alongside
     with app.app_context():
         assert sessions() == 2
+
+
+def test_the_service_refuses_unless_told_which_sessions_to_play_beside(app):
+    """start_session(alongside=...) as the view calls it; None (a test, demo
+    play) starts whoever plays elsewhere."""
+    first = start(app, ("Ann", "Ben", "Cat"))
+    with app.app_context():
+        change = services.Change(the_group())
+        with pytest.raises(services.AlreadyPlaying,
+                           match=r"^Ann and Ben are playing at a session still open$") as refused:
+            services.start_session(change, ["ann", "Ben", "Dan"], HouseRules.penang(),
+                                   alongside=())
+        assert refused.value.ids == {first}
+        assert [(t.players, t.shared) for t in refused.value.tables] == [
+            (["Ann", "Ben", "Cat"], ["Ann", "Ben"])]
+        assert sessions() == 1
+        services.start_session(change, ["Ann", "Dan"], HouseRules.penang(), alongside={first})
+        services.start_session(change, ["Ann", "Dan"], HouseRules.penang())
+        assert sessions() == 3
