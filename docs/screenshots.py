@@ -410,8 +410,32 @@ def offline_pages(camera: Camera) -> None:
     page.context.close()
 
 
+def playing_and_the_rules(camera: Camera) -> None:
+    """A table in the middle of a session: the home page opens it, "As last
+    time" asks before starting a second one; and the rules page."""
+    saturday = ("Saturday table", "kopi o kosong")
+    with camera.app.app_context():
+        game = services.start_session(services.Change(services.create_group(*saturday)), SEATS,
+                                      HouseRules.penang(), "Ann")
+        for typed in ROUNDS[:2]:
+            services.record_round(services.Change.to(game), hands(typed))
+    context = camera.phone()
+    signed_in(context, "Ann's phone", *saturday)
+    page = context.new_page()
+    page.goto("/")
+    camera.take(page, "home-playing")
+    page.goto("/sessions/new")
+    page.get_by_role("button", name="Start session").last.tap()
+    expect(page.get_by_role("button", name="Start another anyway")).to_be_visible()
+    page.evaluate("() => { document.activeElement.blur(); window.scrollTo(0, 0); }")
+    camera.take(page, "already-playing")
+    page.goto("/rules")
+    camera.take(page, "rules")
+    context.close()
+
+
 SCENES = [an_evening, group_pages, getting_in, this_phone_and_last_time, a_form_told_of_a_change,
-          a_round_together, offline_pages]
+          a_round_together, offline_pages, playing_and_the_rules]
 # What each scene takes, so that a run for one picture plays only its scene.
 TAKES = {
     an_evening: {"new-group", "invite", "new-session", "round-entry", "round-result",
@@ -424,6 +448,7 @@ TAKES = {
                        "together-saved-elsewhere", "round-same-hands"},
     offline_pages: {"offline-scoreboard", "offline-page", "offline-round-form",
                     "offline-rounds-waiting", "offline-round-conflict"},
+    playing_and_the_rules: {"home-playing", "already-playing", "rules"},
 }
 
 

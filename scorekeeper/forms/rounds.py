@@ -27,6 +27,13 @@ OUTCOMES = [
     SelectChoice("no_passport", "No passport"),
 ]
 OUTCOME_LABELS = {choice.value: choice.label for choice in OUTCOMES}
+# A helper line each, shown with the outcomes on the round form and the rules page.
+OUTCOME_HELP = {
+    "dead": "Dead: didn’t go out; enter what you still hold.",
+    "hu": "Hu: went out; nothing to enter.",
+    "tien_hu": "Tien Hu: the whole dealt hand; the others’ cards may then be left empty.",
+    "no_passport": "No passport: made no first meld; enter the whole hand.",
+}
 
 CARDS_MAX = 300  # a full hand of 25 cards, written out generously
 VERSION_DIGITS = 9

@@ -99,7 +99,7 @@ def _choices(*pairs):
     return [SelectChoice(value, label) for value, label in pairs]
 
 
-def _number(label, rule):
+def _number(label, rule, description=""):
     """A whole-number house rule, within RULE_RANGES[rule]; the input carries
     the range as its min and max."""
     low, high = RULE_RANGES[rule]
@@ -111,7 +111,7 @@ def _number(label, rule):
 
     in_range.field_flags = {"min": low, "max": high}  # type: ignore[attr-defined]
     return IntegerField(label, validators=[InputRequired(message), in_range],
-                        invalid_value_message=message)
+                        invalid_value_message=message, description=description)
 
 
 def _rule_numbers(rule) -> range:
@@ -140,28 +140,46 @@ class HouseRulesForm(FlaskForm):
                            validators=[Length(1, CURRENCY_MAX,
                                               f"Type 1 to {CURRENCY_MAX} characters, e.g. RM.")])
 
-    packs = _number("Packs", "packs")
+    # Each rule's description is its one-line explanation: under the field,
+    # and on the rules page (home/rules.html).
+    packs = _number("Packs", "packs", "52-card packs shuffled together.")
     extra_pack_players = SelectField("Extra pack from", choices=_choices(
-        (NEVER, "Never"), *((str(n), f"{n} players") for n in _rule_numbers("extra_pack_players"))))
-    jokers = _number("Jokers", "jokers")
-    joker_points = _number("Joker points", "joker_points")
-    hand_size = _number("Cards dealt", "hand_size")
-    hand_size_three = _number("Dealt to three", "hand_size_three")
-    passport = SelectField("Passport", choices=_choices(("any", "Any meld"), ("run", "Run only")))
+        (NEVER, "Never"), *((str(n), f"{n} players") for n in _rule_numbers("extra_pack_players"))),
+        description="At a table this large, one more pack goes in.")
+    jokers = _number("Jokers", "jokers", "In the whole deck.")
+    joker_points = _number("Joker points", "joker_points", "A joker left in hand counts this.")
+    hand_size = _number("Cards dealt", "hand_size", "To each player.")
+    hand_size_three = _number("Dealt to three", "hand_size_three", "To each, when three play.")
+    passport = SelectField("Passport", choices=_choices(("any", "Any meld"), ("run", "Run only")),
+                           description="A player's first meld of a game, which opens their play.")
     direction = SelectField("Play goes", choices=_choices(
-        ("clockwise", "Clockwise"), ("anticlockwise", "Anticlockwise")))
+        ("clockwise", "Clockwise"), ("anticlockwise", "Anticlockwise")),
+        description="Play starts next to the dealer, going this way.")
     dealer_rule = SelectField("Next dealer", choices=_choices(
-        ("winner", "The winner"), ("loser", "The biggest loser"), ("rotate", "The next seat")))
-    no_passport_last = BooleanField("No passport ranks last")
+        ("winner", "The winner"), ("loser", "The biggest loser"), ("rotate", "The next seat")),
+        description="Who deals the next round: first place, the most points, or the next seat.")
+    no_passport_last = BooleanField(
+        "No passport ranks last",
+        description="A player who made no passport places below the others, whatever the points.")
     scheme = SelectField("Scheme", choices=_choices(
-        ("tiered", "By place (1-2-3)"), ("per_point", "Per point"), ("none", "Points only")))
+        ("tiered", "By place (1-2-3)"), ("per_point", "Per point"), ("none", "Points only")),
+        description="How a round nobody went out of pays: by place, by the difference "
+                    "in points, or not at all.")
     tiers = TiersField("Units by place", validators=[required("Type the units, e.g. 0 1 2 3.")],
-                       render_kw={"inputmode": "numeric", "autocomplete": "off"})
-    unit_cents = _money("One unit")
-    hu_cents = _money("Hu")
-    tien_hu_cents = _money("Tien Hu")
-    joker_ace_cents = _money("Joker / ace")
-    point_cents = _money("Per point")
+                       render_kw={"inputmode": "numeric", "autocomplete": "off"},
+                       description="Units each place pays the winner, 1st place first; places "
+                                   "past the list pay the last.")
+    unit_cents = _money("One unit", description="What one unit of the places is worth.")
+    hu_cents = _money("Hu", description="Each other player pays this to the one who went out.")
+    tien_hu_cents = _money("Tien Hu",
+                           description="Each other player pays this for a dealt hand that "
+                                       "melds whole.")
+    joker_ace_cents = _money("Joker / ace",
+                             description="Per joker or ace held (twin aces 2 each), settled "
+                                         "between players; 0 turns it off.")
+    point_cents = _money("Per point",
+                         description="Per point scheme: each pair settles the difference "
+                                     "in points at this rate.")
 
     def house_rules(self) -> HouseRules:
         values = {name: self[name].data for name in RULE_FIELDS}
@@ -179,6 +197,9 @@ class NewSessionForm(HouseRulesForm):
     first_dealer = SelectField("First dealer", default="random")
     preset = SelectField("Rules", default="penang",
                          choices=_choices(*((key, name) for key, (name, _) in PRESETS.items())))
+    # "Start another anyway": the open sessions, by id ("3 7"), that the
+    # table chose to play beside; sent by that button alone.
+    alongside = StringField(filters=[lambda s: (s or "").strip()])
 
     def __init__(self, *args, last: tuple[HouseRules, str] | None = None, **kwargs):
         """``last``: the group's last session's rules and currency, offered
@@ -220,6 +241,14 @@ class NewSessionForm(HouseRulesForm):
 
     def names(self) -> list[str]:
         return [name for name in self.seats.data if name]
+
+    def alongside_ids(self) -> frozenset[int]:
+        """The sessions "Start another anyway" named; none if unreadable (the
+        page then asks again)."""
+        words = self.alongside.data.split()
+        if not all(w.isascii() and w.isdigit() and len(w) <= 10 for w in words):
+            return frozenset()
+        return frozenset(map(int, words))
 
     def dealer_name(self) -> str | None:
         if self.first_dealer.data == "random":

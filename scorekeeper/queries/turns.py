@@ -1,5 +1,5 @@
 """Who deals the next round and the order of play, from the latest round
-as stored (RULES.md section 10)."""
+as stored (docs/RULES.md section 10)."""
 
 from __future__ import annotations
 

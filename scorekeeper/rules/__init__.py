@@ -1,4 +1,4 @@
-"""The rules engine: pure Python, standard library only (RULES.md)."""
+"""The rules engine: pure Python, standard library only (docs/RULES.md)."""
 
 from .cards import JOKER, Card, CardError, format_cards, parse_card, parse_cards
 from .dealer import next_dealer, playing_order
@@ -7,10 +7,12 @@ from .melds import Arrangement, best_melds, find_meld, is_meld
 from .scoring import (
     Breakdown,
     Entry,
+    Payouts,
     Problem,
     RoundError,
     RoundScore,
     hand_problems,
+    payouts,
     repeated_round,
     same_hands,
     score_round,
@@ -19,8 +21,8 @@ from .settlement import Transfer, settle
 
 __all__ = [
     "JOKER", "PRESETS", "Arrangement", "Breakdown", "Card", "CardError", "Entry",
-    "HouseRules", "Problem", "RoundError", "RoundScore", "RulesError", "Transfer", "best_melds",
-    "find_meld", "format_cards", "hand_problems", "is_meld", "next_dealer", "parse_card",
-    "parse_cards", "playing_order", "preset_name", "repeated_round", "same_hands",
-    "score_round", "settle",
+    "HouseRules", "Payouts", "Problem", "RoundError", "RoundScore", "RulesError", "Transfer",
+    "best_melds", "find_meld", "format_cards", "hand_problems", "is_meld", "next_dealer",
+    "parse_card", "parse_cards", "payouts", "playing_order", "preset_name", "repeated_round",
+    "same_hands", "score_round", "settle",
 ]

@@ -13,7 +13,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m scorekeeper.rules",
         description="Arrange a hand into melds that leave the fewest points.")
-    parser.add_argument("cards", nargs="+", help='cards such as "AS 10H JK" (RULES.md §2)')
+    parser.add_argument("cards", nargs="+", help='cards such as "AS 10H JK" (docs/RULES.md §2)')
     parser.add_argument("--rules", choices=("penang", "rummi"), default="penang",
                         help="house-rule preset (default: penang)")
     parser.add_argument("--joker-points", type=int, metavar="N",

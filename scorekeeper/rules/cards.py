@@ -1,4 +1,4 @@
-"""Cards and their notation (RULES.md §2)."""
+"""Cards and their notation (docs/RULES.md §2)."""
 
 from __future__ import annotations
 

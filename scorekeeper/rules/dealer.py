@@ -1,4 +1,4 @@
-"""Playing order and who deals next (RULES.md §10)."""
+"""Playing order and who deals next (docs/RULES.md §10)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""House rules: every setting a table can change (RULES.md §3–§10)."""
+"""House rules: every setting a table can change (docs/RULES.md §3–§10)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Melds and the best arrangement of a hand (RULES.md §5).
+"""Melds and the best arrangement of a hand (docs/RULES.md §5).
 
 The solver sweeps the run positions 1 (ace low) to 14 (ace high) once. At each
 position every natural card either extends an open run of its suit, starts a

@@ -1,4 +1,4 @@
-"""A round: validation (RULES.md §6–§7), ranking (§8) and money (§9)."""
+"""A round: validation (docs/RULES.md §6–§7), ranking (§8) and money (§9)."""
 
 from __future__ import annotations
 
@@ -173,7 +173,7 @@ def _too_many_copies(totals: Counter[Card], packs: int, jokers: int,
 def hand_problems(cards: Sequence[Card], rules: HouseRules) -> list[Problem]:
     """Why no deal under ``rules`` gives a player ``cards``: none if at some
     table size (TABLE_SIZES) as many cards are dealt, from packs that hold the
-    copies and the jokers (RULES.md §1, §3). Else more cards than the largest
+    copies and the jokers (docs/RULES.md §1, §3). Else more cards than the largest
     hand dealt, more copies of a card than the most packs, more jokers than
     the deck has: a round's own messages, without the players. A hand within
     each of those, but not at one table size (Penang: 25 cards only with three
@@ -339,6 +339,35 @@ def _tiered(order: Sequence[P], position: dict[P, int], rules: HouseRules) -> di
     for i, player in enumerate(winners):
         money[player] = share + (i < extra)
     return money
+
+
+@dataclass(frozen=True)
+class Payouts:
+    """What a round pays under a set of rules at a table of ``players``
+    (§9), in cents. ``places``: each place's money, 1st first, in a round
+    nobody went out of and nobody tied for, before the joker/ace adjustment
+    (tiered rules only; empty for the other schemes, whose money follows the
+    points). ``hu``, ``tien_hu``: what each other player pays the winner."""
+
+    players: int
+    places: tuple[int, ...]
+    hu: int
+    tien_hu: int
+
+
+def payouts(rules: HouseRules, n_players: int) -> Payouts:
+    """The money of a round of ``n_players`` under ``rules``, as a table
+    reads it before it plays (the new session's page)."""
+    if n_players not in TABLE_SIZES:
+        raise ValueError(f"A table has {min(TABLE_SIZES)} to {max(TABLE_SIZES)} players")
+    order = range(n_players)
+    places: tuple[int, ...] = ()
+    if rules.scheme == "tiered":
+        money = _tiered(order, {p: p + 1 for p in order}, rules)
+        places = tuple(money[p] for p in order)
+    paid = rules.scheme != "none"
+    return Payouts(n_players, places, rules.hu_cents if paid else 0,
+                   rules.tien_hu_cents if paid else 0)
 
 
 def _joker_ace_units(cards: list[Card]) -> int:

@@ -1,4 +1,4 @@
-"""Settling a session with the fewest transfers (RULES.md §11)."""
+"""Settling a session with the fewest transfers (docs/RULES.md §11)."""
 
 from __future__ import annotations
 

@@ -70,6 +70,8 @@ from .rounds import (
     where_round_is,
 )
 from .sessions import (
+    AlreadyPlaying,
+    Running,
     active_players,
     end_session,
     group_players,
@@ -87,6 +89,7 @@ from .streams import StreamCaps, close_stream, open_stream, renew_streams
 __all__ = [
     "DEMO_GROUP",
     "SEAT_TOTALS",
+    "AlreadyPlaying",
     "Change",
     "Conflict",
     "Draft",
@@ -103,6 +106,7 @@ __all__ = [
     "Place",
     "Repeated",
     "RoundGone",
+    "Running",
     "Saved",
     "ServiceError",
     "Settlement",

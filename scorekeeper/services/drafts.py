@@ -56,7 +56,7 @@ class Hand:
 class Place:
     """A player of the coming round: their hand if saved, and its problems.
     ``excused``: no hand, and none needed (another player has Tien Hu, so
-    these cards may be left empty: RULES.md §7)."""
+    these cards may be left empty: docs/RULES.md §7)."""
 
     player: Player
     hand: Hand | None

@@ -217,9 +217,13 @@ def _forget_old_keys() -> None:
     is taken. On PostgreSQL, rows another change is deleting are skipped, not
     waited for."""
     cutoff = utcnow() - KEY_LIFE - CLOCK_SLACK
+    # Materialized, so that PostgreSQL picks the keys once: a plan that scans
+    # a subquery again (as the statistics change) skips the rows this DELETE
+    # has just removed and takes the next ones, deleting more than it should.
     old = (sa.select(ChangeKey.id).where(ChangeKey.made_at < cutoff).limit(FORGET_AT_ONCE)
-           .with_for_update(skip_locked=True))
-    db.session.execute(sa.delete(ChangeKey).where(ChangeKey.id.in_(old.scalar_subquery()))
+           .with_for_update(skip_locked=True).cte("old_keys")
+           .prefix_with("MATERIALIZED", dialect="postgresql"))
+    db.session.execute(sa.delete(ChangeKey).where(ChangeKey.id.in_(sa.select(old.c.id)))
                        .execution_options(synchronize_session=False))
 
 

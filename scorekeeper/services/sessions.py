@@ -4,9 +4,12 @@ ending and reopening, a player's name."""
 from __future__ import annotations
 
 import random
+from collections.abc import Collection
+from dataclasses import dataclass
 
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.orm import selectinload
 
 from ..audit import (
     PlayerAdded,
@@ -70,16 +73,74 @@ def _insert_player(group_id: int, name: str) -> bool:
     return added is not None
 
 
+@dataclass(frozen=True)
+class Running:
+    """A session still open that seats some of a new session's players:
+    who sits at it now (clockwise), and which of them the new one seats."""
+
+    session: GameSession
+    players: list[str]
+    shared: list[str]
+
+
+class AlreadyPlaying(ServiceError):
+    """Players of a new session sit at sessions still open (``tables``,
+    the latest started first): nothing was started. ``ids`` names those
+    sessions, for the table to start alongside them all the same."""
+
+    def __init__(self, tables: list[Running]) -> None:
+        shared = list(dict.fromkeys(name for t in tables for name in t.shared))
+        super().__init__(f"{_and_list(shared)} {'is' if len(shared) == 1 else 'are'} "
+                         "playing at a session still open")
+        self.tables = tables
+        self.ids = frozenset(t.session.id for t in tables)
+
+
+def _and_list(names: list[str]) -> str:
+    """Names as a sentence says them: "A", "A and B", "A, B and C"."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def running_tables(group_id: int, names: list[str]) -> list[Running]:
+    """The group's sessions still open at which one of ``names`` sits (any
+    letter case), the latest started first."""
+    keys = {clean_name(name).casefold() for name in names}
+    open_with_them = (
+        sa.select(Seat.session_id).join(Player, Seat.player)
+        .join(GameSession, Seat.session)
+        .where(GameSession.group_id == group_id, GameSession.ended_at.is_(None),
+               Seat.active, Player.name_key.in_(keys)))
+    sessions = db.session.scalars(
+        sa.select(GameSession).where(GameSession.id.in_(open_with_them))
+        .options(selectinload(GameSession.seats).selectinload(Seat.player))
+        .order_by(GameSession.started_at.desc(), GameSession.id.desc()))
+    tables = []
+    for session in sessions:
+        seated = [seat.player for seat in session.seats if seat.active]
+        tables.append(Running(session, [p.name for p in seated],
+                              [p.name for p in seated if p.name_key in keys]))
+    return tables
+
+
 def start_session(change: Change, names: list[str], rules: HouseRules,
                   first_dealer: str | None = None, currency: str = "RM",
-                  rng: random.Random | None = None) -> GameSession:
+                  rng: random.Random | None = None,
+                  alongside: Collection[int] | None = None) -> GameSession:
     """A new session of the change's group, with players seated clockwise in
     the order given. ``first_dealer`` is one of the names, or None to draw one
-    at random.
+    at random. ``alongside``: the sessions still open that the table chose to
+    play beside (a phone's "Start another anyway"); AlreadyPlaying if any
+    other seats one of the players. None starts it whoever plays elsewhere
+    (a test, demo play).
     """
     check_rules(rules)
     check_table(rules, len(names))
     with applying(change) as done:
+        if alongside is not None:
+            _one_start_at_a_time(change.group.id)
+            tables = running_tables(change.group.id, names)
+            if not {t.session.id for t in tables} <= set(alongside):
+                raise AlreadyPlaying(tables)
         players = _find_or_add_players(done, names)
         if first_dealer is None:
             dealer = (rng or random).choice(players)
@@ -101,6 +162,17 @@ def start_session(change: Change, names: list[str], rules: HouseRules,
         done.audit(SessionStarted(tuple(p.name for p in players), dealer.name,
                                   session.currency, rules.to_json()))
     return session
+
+
+def _one_start_at_a_time(group_id: int) -> None:
+    """Lock the group's row for the rest of the transaction, so that of two
+    phones starting a session at once, the second sees the first's session
+    as running: on PostgreSQL the second waits here for the first to
+    commit; on SQLite this write takes the database's write lock."""
+    db.session.execute(
+        sa.update(Group).where(Group.id == group_id)
+        .values(finished_sessions=Group.finished_sessions)
+        .execution_options(synchronize_session=False))
 
 
 def active_players(session: GameSession) -> list[Player]:

@@ -12,6 +12,7 @@ from datetime import datetime
 
 from markupsafe import Markup, escape
 
+from ..forms.rounds import OUTCOME_HELP
 from ..models import utcnow, wall_clock
 from ..rules import HouseRules
 from .access import current_group
@@ -156,6 +157,8 @@ def isolated(name: str) -> str:
 
 
 def register(app) -> None:
+    # The round form's helper line for each outcome (rounds/_form.html).
+    app.add_template_global(OUTCOME_HELP, "outcome_help")
     for fn in (money, signed_money, count, amount, all_whole, long_date, day_time, date_time,
                iso_time, ago, isolate, isolated):
         app.add_template_filter(fn)

@@ -2,10 +2,12 @@ from flask import Blueprint, render_template, request
 
 from .. import queries
 from ..forms.home import CheckHandForm
-from ..rules import PRESETS, CardError, best_melds, hand_problems, parse_cards
+from ..rules import PRESETS, CardError, HouseRules, best_melds, hand_problems, parse_cards
 from . import phone_choice
 from .access import current_group, phone_chosen
 from .new_groups import may_create_group
+from .presenters.rule_book import house_rules_book, outcome_help, preset_names
+from .presenters.rules import pays_lines
 
 bp = Blueprint("home", __name__)
 
@@ -42,3 +44,11 @@ def index():
         finished=queries.recently_finished(group, RECENT_SESSIONS) if group else [],
         question=phone_choice.ask() if asking else None,
         players=queries.known_players(group) if group and asking else [])
+
+
+@bp.get("/rules")
+def rules():
+    """The game in short and every house rule explained: for anyone, signed in or not."""
+    return render_template("home/rules.html", house=house_rules_book(), presets=preset_names(),
+                           outcomes=outcome_help(),
+                           example=pays_lines(HouseRules.penang(), "RM", 4))

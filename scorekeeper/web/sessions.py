@@ -17,14 +17,15 @@ from ..forms.sessions import (
     rule_data,
     rule_texts,
 )
-from ..rules import PRESETS
+from ..limits import CURRENCY_MAX, MAX_PLAYERS, MIN_PLAYERS
+from ..rules import PRESETS, RulesError
 from .access import phone_player_id, set_phone_player, signed_in_group
 from .filters import isolated
 from .loading import add_session_id, load_game_session
 from .once import answered, changing, new_key, once
 from .paging import page_number
 from .presenters.message import chat_message
-from .presenters.rules import last_time_summary
+from .presenters.rules import last_time_summary, pays_lines
 
 bp = Blueprint("sessions", __name__)
 bp.url_value_preprocessor(load_game_session)
@@ -76,13 +77,16 @@ def new():
         form = NewSessionForm.first(last_rules, [] if last is None else last.players)
     else:
         form = NewSessionForm(last=last_rules)
-    start_error = None
+    start_error, busy = None, None
     if form.is_submitted() and "use_preset" in request.form:
         form = NewSessionForm.with_preset(form)
     elif form.validate_on_submit():
         try:
             session = services.start_session(changing(), form.names(), form.house_rules(),
-                                             form.dealer_name(), form.currency.data)
+                                             form.dealer_name(), form.currency.data,
+                                             alongside=form.alongside_ids())
+        except services.AlreadyPlaying as playing:
+            busy = playing
         except services.ServiceError as error:
             start_error = str(error)
         else:
@@ -91,9 +95,35 @@ def new():
     if last is not None:
         presets[LAST] = {**rule_texts(last.rules), "currency": last.currency}
     return render_template(
-        "sessions/new.html", form=form, start_error=start_error, last=last,
+        "sessions/new.html", form=form, start_error=start_error, busy=busy, last=last,
         last_summary=None if last is None else last_time_summary(last),
-        known=queries.known_players(signed_in_group()), presets=json.dumps(presets))
+        known=queries.known_players(signed_in_group()), presets=json.dumps(presets),
+        pays=pays_preview(form))
+
+
+PREVIEW_PLAYERS = 4  # the table the preview pays at until two to six names are typed
+
+
+def pays_preview(form: NewSessionForm) -> list[str] | None:
+    """What the form's rules pay at its table, in sentences (the engine's
+    figures); None while a rule can't be read or is past the limits."""
+    try:
+        rules = form.house_rules()
+        rules.check_limits()
+    except (RulesError, TypeError, ValueError):
+        return None
+    names = form.names()
+    players = len(names) if MIN_PLAYERS <= len(names) <= MAX_PLAYERS else PREVIEW_PLAYERS
+    currency = form.currency.data if 1 <= len(form.currency.data) <= CURRENCY_MAX else "RM"
+    return pays_lines(rules, currency, players)
+
+
+@bp.get("/sessions/new/pays")
+def pays():
+    """The new session's "what these rules pay" for the form as typed (its
+    fields as the query): the box alone, which sessions.js puts in place."""
+    form = NewSessionForm(formdata=request.args, meta={"csrf": False})
+    return render_template("sessions/_pays.html", pays=pays_preview(form))
 
 
 @bp.get("/sessions/open")

@@ -4,8 +4,8 @@ import {find} from "./dom.js";
 
 // New session: a preset fills the house rules at once ("As last time" its
 // currency too, and its summary shows only while it is chosen), the
-// first-dealer list shows the typed names, and a tap on a known name seats
-// that player.
+// first-dealer list shows the typed names, a tap on a known name seats
+// that player, and "What a round pays" follows the rules and the table.
 /** @type {HTMLFormElement} */
 const newForm = find(".new-form");
 if (newForm) {
@@ -23,6 +23,27 @@ if (newForm) {
     }
     if (lastSummary) lastSummary.hidden = preset.value !== "last";
   });
+
+  // What the rules pay: the server's box (the engine's figures) for the form
+  // as it is now, fetched again as anything changes; the latest answer wins.
+  let asking = new AbortController();
+  const showPays = async () => {
+    asking.abort();
+    asking = new AbortController();
+    const pays = find("#new-pays", newForm);
+    const query = new URLSearchParams(/** @type {any} */ (new FormData(newForm)));
+    for (const name of ["csrf_token", "key"]) query.delete(name);
+    try {
+      const response = await fetch(`${pays.dataset.pays}?${query}`,
+                                   {credentials: "same-origin", signal: asking.signal});
+      if (!response.ok) return;
+      const box = new DOMParser().parseFromString(await response.text(), "text/html")
+        .getElementById("new-pays");
+      if (box) pays.replaceWith(document.adoptNode(box));
+    } catch {
+      // Aborted by a later change, or no network: the box stays as it was.
+    }
+  };
 
   const seats = /** @type {HTMLInputElement[]} */ ([...newForm.querySelectorAll(".new-seat")]);
   /** @type {HTMLSelectElement} */
@@ -42,11 +63,14 @@ if (newForm) {
       if (!seat) return;
       seat.value = seat.value.trim() ? "" : pick.textContent;
       refresh();
+      showPays();
     });
   }
   if (picks.length) find(".new-known", newForm).hidden = false;
   newForm.addEventListener("input", refresh);
   refresh();
+  newForm.addEventListener("input", showPays);
+  newForm.addEventListener("change", showPays);
 }
 
 // Players: leaving takes a second tap to confirm.

@@ -80,6 +80,7 @@ def page_urls(ids) -> dict[str, str]:
         "history session": f"/history/sessions/{ids['done']}",
         "player": f"/players/{ids['ann']}",
         "house rules": f"{playing}/rules",
+        "rules": "/rules",
         "changes": f"/sessions/{ids['done']}/changes",
         "share links": f"{playing}/share",
         "shared scoreboard": f"/share/{ids['token']}",

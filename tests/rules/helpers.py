@@ -13,7 +13,7 @@ RANK_TEXT = {1: "A", 11: "J", 12: "Q", 13: "K"}
 
 
 def worked_rules(**changes):
-    """RULES.md §12: Rummi money rules, clockwise play, tiers 0,1,2,3."""
+    """docs/RULES.md §12: Rummi money rules, clockwise play, tiers 0,1,2,3."""
     rules = dataclasses.replace(HouseRules.rummi(), direction="clockwise", tiers=(0, 1, 2, 3))
     return dataclasses.replace(rules, **changes) if changes else rules
 

@@ -1,6 +1,6 @@
 """Slow, independent reference implementations used to check the rules engine.
 
-Written from RULES.md only, on purpose without importing anything from
+Written from docs/RULES.md only, on purpose without importing anything from
 ``scorekeeper.rules``: cards are handled through their ``rank`` and ``suit``
 attributes (rank 0 = joker, 1 = ace, 11/12/13 = J/Q/K), so any object with
 those two attributes will do.
@@ -38,7 +38,7 @@ def key_text(k):
     return f"{RANK_TEXT.get(rank, str(rank))}{suit}"
 
 
-# -- card points (RULES.md §4) ----------------------------------------------
+# -- card points (docs/RULES.md §4) ----------------------------------------------
 
 def key_points(k, joker_points=20):
     rank = k[0]
@@ -59,7 +59,7 @@ def hand_points(cards, joker_points=20):
     return sum(ref_points(c, joker_points) for c in cards)
 
 
-# -- melds (RULES.md §5) ----------------------------------------------------
+# -- melds (docs/RULES.md §5) ----------------------------------------------------
 
 def _is_set_keys(keys):
     if len(keys) < 3:
@@ -200,7 +200,7 @@ def arrangement_problems(hand, arrangement, joker_points=20):
     return problems
 
 
-# -- money (RULES.md §8, §9) -------------------------------------------------
+# -- money (docs/RULES.md §8, §9) -------------------------------------------------
 
 def half_up(fraction):
     """Round a non-negative Fraction to the nearest integer, halves up."""
@@ -265,7 +265,7 @@ def ref_tiered_cents(order, positions, tiers, unit_cents):
 
 
 def ref_round_net(order, outcomes, hands, rules):
-    """Net cents per player for a *valid* round, straight from RULES.md §9.
+    """Net cents per player for a *valid* round, straight from docs/RULES.md §9.
 
     outcomes: player -> outcome; hands: player -> list of cards entered.
     rules: anything with the HouseRules attribute names.
@@ -306,7 +306,7 @@ def ref_round_net(order, outcomes, hands, rules):
     return net, points, positions
 
 
-# -- settlement (RULES.md §11) -----------------------------------------------
+# -- settlement (docs/RULES.md §11) -----------------------------------------------
 
 def _set_partitions(items):
     if not items:

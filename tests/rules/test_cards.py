@@ -1,4 +1,4 @@
-"""RULES.md §2: cards and how they are written."""
+"""docs/RULES.md §2: cards and how they are written."""
 
 import dataclasses
 

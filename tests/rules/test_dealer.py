@@ -1,4 +1,4 @@
-"""RULES.md §10: playing order and who deals next."""
+"""docs/RULES.md §10: playing order and who deals next."""
 
 import pytest
 from hypothesis import given, settings

@@ -1,4 +1,4 @@
-"""RULES.md §3 (the deck), §4 (card points) and the two house-rule presets."""
+"""docs/RULES.md §3 (the deck), §4 (card points) and the two house-rule presets."""
 
 import dataclasses
 

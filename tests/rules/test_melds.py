@@ -1,4 +1,4 @@
-"""RULES.md §5: melds, the best arrangement (solver) and finding a meld.
+"""docs/RULES.md §5: melds, the best arrangement (solver) and finding a meld.
 
 The solver is compared with the exhaustive search of ``reference.py`` on
 thousands of small random hands drawn from dense sub-decks (few suits, ranks

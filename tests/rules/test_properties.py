@@ -172,7 +172,7 @@ def house_rules(draw):
 
 @st.composite
 def valid_rounds(draw):
-    """(rules, order, outcomes, hands) for a round that RULES.md accepts."""
+    """(rules, order, outcomes, hands) for a round that docs/RULES.md accepts."""
     rules = draw(house_rules())
     n = draw(st.integers(2, 6))
     order = draw(st.permutations(NAMES))[:n]
@@ -201,7 +201,7 @@ def valid_rounds(draw):
         cards = rnd.sample(sorted(pool.elements()), min(count, sum(pool.values())))
         held = Counter(cards)
         for card, copies in held.items():
-            if card.rank == 1 and copies > 2:  # three identical aces: not in RULES.md's words
+            if card.rank == 1 and copies > 2:  # three identical aces: not in docs/RULES.md's words
                 for _ in range(copies - 2):
                     cards.remove(card)
         _take(pool, cards)
@@ -264,7 +264,7 @@ def test_round_money_matches_the_rule_book(generated, as_text):
     for warning in score.warnings:
         assert warning.code in ("meld_in_dead_hand", "dead_without_cards")
         assert all(outcomes[p] == "dead" for p in warning.players)
-    # Which warnings (RULES.md §7): no warnings about the others in a Tien Hu
+    # Which warnings (docs/RULES.md §7): no warnings about the others in a Tien Hu
     # round; every empty dead entry; every dead hand holding a meld, except a
     # single one in a round without Hu (the last one standing).
     warned = {

@@ -1,4 +1,4 @@
-"""RULES.md §7, as the app adds it: a round whose every hand is the last
+"""docs/RULES.md §7, as the app adds it: a round whose every hand is the last
 round's, card for card, is the same game entered again, and is warned."""
 
 from scorekeeper.rules import Entry, parse_cards, repeated_round, same_hands

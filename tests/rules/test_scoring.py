@@ -1,4 +1,4 @@
-"""RULES.md §6-§9 and §12: entries, validation, ranking and money of a round."""
+"""docs/RULES.md §6-§9 and §12: entries, validation, ranking and money of a round."""
 
 import pytest
 
@@ -55,7 +55,7 @@ def assert_balanced(score):
         assert b.total == b.tier + b.hu + b.joker_ace == cents
 
 
-# -- RULES.md §12: the worked examples --------------------------------------------------
+# -- docs/RULES.md §12: the worked examples --------------------------------------------------
 
 def test_worked_example_playing_order():
     assert list(playing_order(SEATS, "D", worked_rules())) == ["A", "B", "C", "D"]

@@ -1,4 +1,4 @@
-"""RULES.md §11: settling a session with the fewest transfers."""
+"""docs/RULES.md §11: settling a session with the fewest transfers."""
 
 import pytest
 from hypothesis import given, settings

@@ -1,4 +1,4 @@
-"""What the solver is given and how much work it may do (RULES.md §3, §6).
+"""What the solver is given and how much work it may do (docs/RULES.md §3, §6).
 
 A hand no deal can give is refused before the solver sees it (hand_problems:
 the largest hand dealt, the copies the packs hold, the jokers), and the solver
@@ -69,7 +69,7 @@ def test_a_hand_no_deal_can_give_is_named(rules, text, message):
 
 
 @pytest.mark.parametrize("rules, text", [
-    (penang(), "AH AH AH 2S 3S"),  # five or more players: a third pack (RULES.md §3)
+    (penang(), "AH AH AH 2S 3S"),  # five or more players: a third pack (docs/RULES.md §3)
     (penang(), "JK JK JK JK JK JK"),
     (rummi(), "JK JK JK JK JK JK JK JK AH AH"),
     (penang(), "AS 2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS AS 2H 3H 4H 5H 6H 7H 8D 8C 8H JK JK"),

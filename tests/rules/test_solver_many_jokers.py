@@ -1,4 +1,4 @@
-"""RULES.md §5: the solver on hands with many jokers.
+"""docs/RULES.md §5: the solver on hands with many jokers.
 
 From melds._MELD_ALL_JOKERS jokers on, the solver first looks, for a few
 steps, for an arrangement that leaves no natural card dead, and solves the

@@ -23,7 +23,7 @@ def our_group(ctx, group):
 
 @pytest.fixture
 def table(our_group):
-    """The table of RULES.md §12: seats A B C D clockwise, D deals first."""
+    """The table of docs/RULES.md §12: seats A B C D clockwise, D deals first."""
     return services.start_session(services.Change(our_group),
                                   list("ABCD"), EXAMPLE_RULES, first_dealer="D")
 

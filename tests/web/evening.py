@@ -1,7 +1,7 @@
 """The evening that tests/e2e/test_evening.py plays on the pad and
 tests/web/test_evening.py checks through the pages: four players at Rummi, three
 rounds (a tie, a Hu, twin aces), the first corrected. The money expected is
-worked out by a small implementation of RULES.md §8–§10 of its own
+worked out by a small implementation of docs/RULES.md §8–§10 of its own
 (``expected_round``), cross-checked against totals worked out by hand."""
 
 from collections import Counter
@@ -10,7 +10,7 @@ SEATS = ["Ann", "Ben", "Cat", "Dan"]  # clockwise round the table
 FIRST_DEALER = "Ann"
 CURRENCY = "RM"
 
-# The Rummi preset as it comes (RULES.md §3, §4, §9).
+# The Rummi preset as it comes (docs/RULES.md §3, §4, §9).
 TIERS = (0, 1, 2, 3, 4, 5)
 UNIT_CENTS, HU_CENTS, JOKER_ACE_CENTS, JOKER_POINTS = 100, 300, 50, 20
 
@@ -47,7 +47,7 @@ BY_HAND_AFTER_EDIT = {"Ann": -550, "Ben": 550, "Cat": -600, "Dan": 600}
 TRANSFERS = [("Ann", "Ben", 550), ("Cat", "Dan", 600)]
 
 
-# An independent reading of RULES.md §4, §8–§10 for the Rummi preset.
+# An independent reading of docs/RULES.md §4, §8–§10 for the Rummi preset.
 
 def card_points(card: str) -> int:
     if card == "JK":

@@ -1,5 +1,5 @@
 """The example rounds and evenings shared by the web tests. First the worked
-examples of RULES.md §12: Rummi money rules with clockwise play and tiers
+examples of docs/RULES.md §12: Rummi money rules with clockwise play and tiers
 0,1,2,3; seats A B C D, dealer D."""
 
 import dataclasses

@@ -42,7 +42,7 @@ REDIRECTS = (301, 302, 303, 307, 308)
 PUBLIC_ENDPOINTS = frozenset({"static", "health.healthz", "home.index", "groups.new",
                               "backup.import_group", "groups.sign_in", "groups.sign_out",
                               "offline.manifest", "offline.worker", "offline.worker_data",
-                              "offline.page"})
+                              "offline.page", "home.rules"})
 
 
 @dataclass

@@ -180,19 +180,57 @@ def new_session_fields(phone: Phone, seats: list[str]) -> dict:
     return fields
 
 
+def open_sessions(app) -> str:
+    """The ids of the sessions still open, as "Start another anyway" names them."""
+    with app.app_context():
+        return " ".join(map(str, db.session.scalars(
+            sa.select(GameSession.id).where(GameSession.ended_at.is_(None))
+            .order_by(GameSession.id))))
+
+
 @pytest.mark.parametrize("twins", [("Casey", "Casey"), ("Casey", "casey")])
 def test_two_phones_adding_the_same_new_player_at_once_make_one(served, twins):
-    """Each phone starts a session with a player the group has never seen,
-    spelt in either letter case: both sessions start, with one player."""
-    app, port, _, _ = served
+    """Each phone seats a player the group has never seen at a table of its
+    own, spelt in either letter case: both join, as one player."""
+    app, port, session_id, _ = served
+    with app.app_context():
+        other = services.start_session(services.Change(the_group()), ["E", "F"],
+                                       EXAMPLE_RULES, first_dealer="E").id
     one, two = Phone(port, "Phone One").sign_in(), Phone(port, "Phone Two").sign_in()
     for attempt in range(RACES):
         new = [f"{name} {attempt}" for name in twins]
-        posts = [(phone, "/sessions/new", new_session_fields(phone, ["A", "B", name]))
-                 for phone, name in zip((one, two), new, strict=True)]
+        posts = []
+        for phone, sid, name in zip((one, two), (session_id, other), new, strict=True):
+            _, _, page = phone.request("GET", f"/sessions/{sid}/players")
+            fields = form_values(page, f"/sessions/{sid}/players") | {"name": name}
+            posts.append((phone, f"/sessions/{sid}/players", fields))
         answers = at_once(posts)
         assert [status for status, _, _ in answers] == [302, 302], answers
         with app.app_context():
             players = db.session.scalars(
                 sa.select(Player.name).where(Player.name_key == new[0].casefold())).all()
         assert players in ([new[0]], [new[1]])
+        for sid in (session_id, other):  # off again, for the next attempt
+            with app.app_context():
+                game = db.session.get(GameSession, sid)
+                seat = next(s for s in game.seats if s.active and s.player.name == players[0])
+                services.leave_session(services.Change.to(game), seat.player_id)
+
+
+def test_two_phones_starting_the_same_table_at_once_start_it_once(served):
+    """Both tap Start on the same table (beside the sessions open before):
+    one session starts, and the other phone is asked, naming it."""
+    app, port, _, _ = served
+    one, two = Phone(port, "Phone One").sign_in(), Phone(port, "Phone Two").sign_in()
+    for _ in range(RACES):
+        before = open_sessions(app)
+        posts = [(phone, "/sessions/new",
+                  new_session_fields(phone, ["G", "H"]) | {"alongside": before})
+                 for phone in (one, two)]
+        answers = at_once(posts)
+        assert sorted(status for status, _, _ in answers) == [200, 302], answers
+        (started,) = [location for status, location, _ in answers if status == 302]
+        (asked,) = [page for status, _, page in answers if status == 200]
+        assert "Already playing: nothing was started" in asked
+        assert f'href="{started}"' in asked
+        assert len(open_sessions(app).split()) == len(before.split()) + 1

@@ -35,16 +35,32 @@ def test_an_empty_home_page_offers_a_new_session(client):
     assert '<details class="panel home-check" id="check">' in html  # the hand check stays, folded
 
 
-def test_sessions_being_played_link_to_their_scoreboard(app, client):
+def test_the_session_being_played_is_the_main_button_and_a_new_one_comes_second(app, client):
     sid = make_session(app, rounds=2)
     make_session(app, names=("Cat", "Dan"), ended=True)
     html = client.get("/").text
     playing = html[html.index("Playing now"):html.index("New session")]
-    assert f'<a class="home-link" href="/sessions/{sid}">' in playing
-    assert '<span class="home-players">Ann, Bob</span>' in playing
-    assert re.search(r'<span class="home-meta">Started \w{3} \d{1,2} \w{3}, \d\d:\d\d · 2 rounds'
-                     r'</span>', playing)
+    assert f'<a class="button home-open" href="/sessions/{sid}">' in playing
+    assert "Open the scoreboard" in playing
+    assert '<span class="home-open-players">Ann, Bob</span>' in playing
+    assert re.search(r'<span class="home-open-meta">Started \w{3} \d{1,2} \w{3}, \d\d:\d\d · '
+                     r'2 rounds</span>', playing)
     assert "Cat" not in playing
+    # One main button: "New session" is the outlined, secondary one now.
+    assert '<a class="button home-new sessions-quiet" href="/sessions/new">New session</a>' in html
+    assert html.count('class="button home') == 2
+
+
+def test_several_sessions_being_played_are_listed_the_latest_first(app, client):
+    first = make_session(app, rounds=2)
+    second = make_session(app, names=("Cat", "Dan"))
+    html = client.get("/").text
+    playing = html[html.index("Playing now"):html.index("New session")]
+    assert re.findall(r'<a class="home-link" href="/sessions/(\d+)">', playing) == [
+        str(second), str(first)]
+    assert '<span class="home-players">Ann, Bob</span>' in playing
+    assert "home-open" not in html
+    assert '<a class="button home-new sessions-quiet" href="/sessions/new">New session</a>' in html
 
 
 def test_the_latest_finished_sessions_link_to_history(app, client):
@@ -64,7 +80,7 @@ def test_a_left_player_is_listed_only_once_the_session_ends(app, client):
     with app.app_context():
         session = db.session.get(GameSession, sid)
         services.leave_session(services.Change.to(session), session.seats[1].player_id)
-    assert '<span class="home-players">Ann, Cat</span>' in client.get("/").text
+    assert '<span class="home-open-players">Ann, Cat</span>' in client.get("/").text
     with app.app_context():
         services.end_session(services.Change.to(db.session.get(GameSession, sid)))
     assert '<span class="home-players">Ann, Bob, Cat</span>' in client.get("/").text
@@ -146,7 +162,7 @@ def test_a_hand_no_deck_can_hold_is_refused_next_to_the_cards(anonymous, cards, 
 
 
 def test_a_hand_that_some_deal_gives_is_checked(anonymous):
-    # With five or more players Penang plays three packs (RULES.md §3).
+    # With five or more players Penang plays three packs (docs/RULES.md §3).
     part = hand_check(anonymous, "AH AH AH 2S 3S", "penang")
     assert "<strong>5</strong> points left" in part
     assert 'class="error"' not in part

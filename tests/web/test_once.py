@@ -125,7 +125,8 @@ def rules_changed(sid):
 
 
 def session_started(sid):
-    return "/sessions/new", "/sessions/new", {}, "session.start"
+    # As last time: the table of session sid, still open, started again beside it.
+    return "/sessions/new", "/sessions/new", {"alongside": str(sid)}, "session.start"
 
 
 def session_ended(sid):
@@ -381,7 +382,7 @@ def test_a_change_replayed_after_its_key_was_deleted_is_refused_not_applied(
     """A session started (which nothing but its key stops from starting twice):
     29 days on, the same POST gets the first answer; 31 days on, its key has
     been deleted as another change wrote its own, and the POST is refused."""
-    fields = typed(client, "/sessions/new", "/sessions/new", {})
+    fields = typed(client, "/sessions/new", "/sessions/new", {"alongside": str(sid)})
     first = client.post("/sessions/new", data=fields)
     assert first.status_code in SAVED and events("session.start") == 2
     later(monkeypatch, 29)

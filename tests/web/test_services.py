@@ -241,7 +241,7 @@ def test_seat_totals_follow_every_change_to_the_rounds(table):
     that changes a round (checked against the entries by seat_total_problems)."""
     services.record_round(services.Change.to(table), EXAMPLE_1)
     assert seat_totals(table) == {"A": (1, 27, -100), "B": (1, 32, -800),
-                                  "C": (1, 7, 900), "D": (1, 24, 0)}  # RULES.md §12
+                                  "C": (1, 7, 900), "D": (1, 24, 0)}  # docs/RULES.md §12
     services.leave_session(services.Change.to(table), table.seats[3].player_id)
     services.record_round(services.Change.to(table), {"A": Entry("dead", "5S"), "B": Entry("hu"),
                                                       "C": Entry("dead", "2D")})

@@ -168,7 +168,7 @@ def test_use_preset_fills_its_rules_and_keeps_the_names(app, client):
     assert re.search(r'id="joker_ace_cents"[^>]*value="0.50"', html)
     assert '<option selected value="never">Never</option>' in html
     assert '<option selected value="anticlockwise">' in html
-    assert re.search(r'<input checked[^>]*id="no_passport_last"', html)
+    assert re.search(r'<input [^>]*checked[^>]*id="no_passport_last"', html)
     assert 'value="Ann"' in html and 'value="Bob"' in html and 'value="SGD"' in html
     assert '<option selected value="1">Seat 2: Bob</option>' in html
     assert 'class="error"' not in html

@@ -87,7 +87,7 @@ def test_a_link_shows_the_scoreboard_to_anyone(app, client, anonymous, session_i
     assert parsed(html).texts(".share-readonly") == [
         f"{GROUP_NAME}: a read-only copy, kept up to date as the table plays."]
     assert "reload the page" not in visible_text(page)
-    # RULES.md §12: after examples 1 and 2, C is up RM 15.00 with 9 points.
+    # docs/RULES.md §12: after examples 1 and 2, C is up RM 15.00 with 9 points.
     assert ["C leads", "9", "+15.00"] in [
         row.texts("th") + row.texts("td") for row in parsed(html).select(".board-totals tbody tr")]
     assert "Round 3" in html and "deals" in html and "plays first" in html

@@ -1,5 +1,5 @@
 """Hands the attack run sent to the meld solver, through the web: the hand check
-on the home page (no sign-in) and a round's save (RULES.md §3, §6, §7)."""
+on the home page (no sign-in) and a round's save (docs/RULES.md §3, §6, §7)."""
 
 import re
 
@@ -54,7 +54,7 @@ def rounds_of(our_group):
 def test_the_attack_runs_tien_hu_is_saved(client, rounds_of):
     """The round's save answered 500 (StopIteration) on this hand."""
     base = rounds_of(HouseRules(packs=4, jokers=16, hand_size=16, hand_size_three=16))
-    # The form says the others' cards may be left empty (RULES.md §7).
+    # The form says the others' cards may be left empty (docs/RULES.md §7).
     form = text(client.get(f"{base}/new"))
     assert "Tien Hu: the whole dealt hand; the others’ cards may then be left empty." in form
     response = enter(client, base, {"Ann": ("tien_hu", MANY_JOKERS), "Bob": ("dead", ""),

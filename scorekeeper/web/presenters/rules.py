@@ -1,10 +1,11 @@
 """House rules in words: the settings that matter when reading a session
-back, and last time's rules in a line (the new session's page)."""
+back, last time's rules in a line and what the chosen rules pay (the new
+session's page)."""
 
 from __future__ import annotations
 
 from ...queries import LastTime
-from ...rules import HouseRules, preset_name
+from ...rules import HouseRules, payouts, preset_name
 from ..filters import money_scheme, priced
 
 DEALERS = {"winner": "the winner", "loser": "the worst loser", "rotate": "the next seat"}
@@ -55,3 +56,40 @@ def last_time_summary(last: LastTime) -> str:
                   f"joker/ace {priced(rules.joker_ace_cents, currency)}"
                   if rules.joker_ace_cents else ""]
     return f"own rules, money in {currency}. " + " · ".join(part for part in parts if part) + "."
+
+
+def _ordinal(n: int) -> str:
+    return f"{n}{'st' if n == 1 else 'nd' if n == 2 else 'rd' if n == 3 else 'th'}"
+
+
+def pays_lines(rules: HouseRules, currency: str, players: int) -> list[str]:
+    """What the rules pay at a table of ``players``, in sentences, from the
+    engine's figures (rules.payouts): "1st gets RM 6, …, 4th pays RM 3." Whole
+    amounts lose their ".00" when every amount is whole."""
+    pays = payouts(rules, players)
+    amounts = [*pays.places, pays.hu, pays.tien_hu, rules.joker_ace_cents,
+               rules.point_cents if rules.scheme == "per_point" else 0]
+    whole = all(cents % 100 == 0 for cents in amounts)
+
+    def said(cents: int) -> str:
+        text = priced(abs(cents), currency)
+        return text.removesuffix(".00") if whole else text
+
+    if rules.scheme == "none":
+        return ["Points only: no money changes hands."]
+    if rules.scheme == "tiered":
+        places = [f"{_ordinal(1)} gets {said(pays.places[0])}"] + [
+            f"{_ordinal(i)} pays {said(cents)}" if cents else f"{_ordinal(i)} pays nothing"
+            for i, cents in enumerate(pays.places[1:], start=2)]
+        lines = [f"With {players} players, a round nobody goes out of: {', '.join(places)}."]
+    else:
+        lines = [f"A round nobody goes out of: every two players settle the difference in "
+                 f"points at {said(rules.point_cents)} a point."]
+    others = players - 1
+    lines.append(f"Hu: each other player pays the winner {said(pays.hu)} "
+                 f"({said(pays.hu * others)} in all). Tien Hu: {said(pays.tien_hu)} each "
+                 f"({said(pays.tien_hu * others)}).")
+    if rules.joker_ace_cents:
+        lines.append(f"Jokers and aces held: {said(rules.joker_ace_cents)} a unit, settled "
+                     "between every two players.")
+    return lines
