@@ -19,8 +19,7 @@ from tests.e2e.conftest import (
     signed_in,
     small_tap_targets,
 )
-
-WEIGHT_LIMIT = 60 * 1024  # bytes of HTML, CSS and JS a page may load, uncompressed
+from tests.web.helpers import WEIGHT_LIMIT
 
 
 @pytest.fixture(scope="module")

@@ -16,7 +16,7 @@ from scorekeeper.config import (
 )
 from scorekeeper.extensions import db
 from scorekeeper.passphrases import hash_passphrase, passphrase_matches
-from tests.web.helpers import csrf_token, page_weight
+from tests.web.helpers import WEIGHT_LIMIT, csrf_token, page_weight
 
 KEY = "factory-secret-key-long-enough-to-sign"
 FROM_ENV = "a-secret-key-from-the-environment"
@@ -251,7 +251,7 @@ def test_home_page_reports_input_too_long(client):
 
 
 def test_home_page_stays_small(client):
-    assert page_weight(client.get("/").data) < 60 * 1024
+    assert page_weight(client.get("/").data) < WEIGHT_LIMIT
 
 
 def test_unknown_url_shows_our_404_page(client):

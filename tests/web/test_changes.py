@@ -13,6 +13,7 @@ from tests.conftest import signed_in_client
 from tests.web import examples
 from tests.web.examples import TYPED_1, TYPED_2, TYPED_3
 from tests.web.helpers import (
+    WEIGHT_LIMIT,
     count_statements,
     filled,
     form_values,
@@ -201,7 +202,7 @@ def test_a_page_of_six_players_rounds_stays_under_60_kb_with_its_css_and_js(clie
         services.record_round(services.Change.to(session), entries)
     page = client.get(f"/sessions/{session.id}/changes")
     assert page.data.count(b'class="changes-item"') == 15
-    assert page_weight(page.data) < 60_000
+    assert page_weight(page.data) < WEIGHT_LIMIT
 
 
 # Restoring a deleted round

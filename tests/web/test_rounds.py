@@ -13,6 +13,7 @@ from scorekeeper.rules import Entry
 from scorekeeper.web.once import new_key
 from tests.web.examples import TYPED_1, TYPED_2, TYPED_3
 from tests.web.helpers import (
+    WEIGHT_LIMIT,
     count_statements,
     enter,
     filled,
@@ -353,7 +354,7 @@ def test_round_pages_stay_under_60_kb_with_css_and_js(client, base, table):
         page = client.get(f"{base}{path}")
         assert page.status_code == 200
         # 60 KB as the browser's check of every page counts it (tests/e2e/test_pages.py).
-        assert page_weight(page.data) < 60 * 1024, path
+        assert page_weight(page.data) < WEIGHT_LIMIT, path
 
 
 def test_pages_use_a_fixed_number_of_statements(app, client, base, table):

@@ -11,7 +11,7 @@ from scorekeeper.models import AuditEvent, GameSession, Payment, Player
 from scorekeeper.rules import Entry, HouseRules
 from tests.conftest import GROUP_NAME, the_group
 from tests.web.examples import HU, NO_HU, TABLE, TIE
-from tests.web.helpers import csrf_token, form_values, page_weight, parsed, statements
+from tests.web.helpers import WEIGHT_LIMIT, csrf_token, form_values, page_weight, parsed, statements
 
 
 def make_session(app, rounds=(), names=TABLE, rules=None, dealer="Dan", ended=False):
@@ -576,7 +576,7 @@ def test_an_ended_session_can_be_reopened_to_correct_a_round(app, client):
 def test_pages_stay_small(app, client):
     sid = make_session(app, rounds=[NO_HU, TIE, HU] * 4)
     for url in ["/sessions/new", f"/sessions/{sid}", f"/sessions/{sid}/settle"]:
-        assert page_weight(client.get(url).data) < 60 * 1024, url
+        assert page_weight(client.get(url).data) < WEIGHT_LIMIT, url
 
 
 def test_a_bare_post_is_answered_with_messages_not_an_error(app, client):
