@@ -14,6 +14,7 @@ from .scoring import (
     repeated_round,
     same_hands,
     score_round,
+    shares_a_hand,
 )
 from .settlement import Transfer, settle
 
@@ -22,5 +23,5 @@ __all__ = [
     "HouseRules", "Problem", "RoundError", "RoundScore", "RulesError", "Transfer", "best_melds",
     "find_meld", "format_cards", "hand_problems", "is_meld", "next_dealer", "parse_card",
     "parse_cards", "playing_order", "preset_name", "repeated_round", "same_hands",
-    "score_round", "settle",
+    "score_round", "settle", "shares_a_hand",
 ]

@@ -47,6 +47,7 @@ from .protocol import (
 from .rounds import (
     DraftChanged,
     NeedsConfirmation,
+    alike_meanwhile,
     change_house_rules,
     delete_round,
     edit_round,
@@ -92,6 +93,7 @@ __all__ = [
     "StreamCaps",
     "TooManyNewGroups",
     "active_players",
+    "alike_meanwhile",
     "analyze_tables",
     "applied",
     "balances",

@@ -42,6 +42,8 @@ class Conflicted:
 
     since: int
     changes: list[Change]
+    # The form holds a hand of a round saved meanwhile: the same game, likely.
+    alike: bool = False
 
     @property
     def added(self) -> list[Change]:

@@ -78,10 +78,11 @@ def new():
             if g.game.is_finished:
                 return _closed(outcome.conflict)
             sent = {player: Entry(*hand) for player, hand in posted_hands(form).items()}
-            same = services.saved_meanwhile(
-                g.game, [change.event for change in outcome.conflict.changes], sent)
+            events = [change.event for change in outcome.conflict.changes]
+            same = services.saved_meanwhile(g.game, events, sent)
             if same is not None:  # this very round: shown, not a form for the next
                 return refused(redirect(url_for(".show", number=same[0], saved=same[1])))
+            outcome.conflict.alike = services.alike_meanwhile(g.game, events, sent)
             rebuild(form, coming.number, coming.order)
             form.draft.data = g.game.draft_version
         except services.DraftChanged as changed:
