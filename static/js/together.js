@@ -86,6 +86,12 @@ function sayRow(row, player) {
 }
 
 function sayStrip(state) {
+  note.replaceChildren();
+  if (state.open && state.number > number) {
+    // Saved (from another phone): round-saved.js says so; the strip stays this round's.
+    tell(form, "together:saved", {number, latest: state.number - 1, version: state.version});
+    return;
+  }
   strip.replaceChildren();
   for (const player of state.players) {
     const how = player.done ? "done" : player.hand ? "check" : "waiting";
@@ -97,16 +103,12 @@ function sayStrip(state) {
     item.append(make("bdi", "", player.name), shown, make("span", "round-vh", said));
     strip.append(item);
   }
-  note.replaceChildren();
   if (state.number !== number || !state.open) {
-    const saved = state.open && state.number > number;
     const gone = make("p", "together-saved", !state.open ? "This session has ended."
-      : saved ? `Round ${number} is saved. `
       : `The rounds were changed on another phone: this is round ${state.number} now. `);
     if (state.open) {
-      const link = make("a", "", saved ? `See round ${number}` : `Enter round ${state.number}`);
-      // rounds/12 is beside rounds/new.
-      link.href = saved ? new URL(String(number), form.action).href : form.action;
+      const link = make("a", "", `Enter round ${state.number}`);
+      link.href = form.action;
       gone.append(link);
     }
     note.append(gone);
