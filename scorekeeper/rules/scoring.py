@@ -387,8 +387,8 @@ def shares_a_hand(first: Mapping[P, Entry], second: Mapping[P, Entry]) -> bool:
     """Whether some player left the same cards in both rounds, card for card:
     two games hardly ever leave one hand alike, so the same game, entered twice."""
     for player, entry in first.items():
-        kept = _as_kept(entry) if entry.cards.strip() and player in second else None
-        if kept is not None and kept == _as_kept(second[player]):
+        kept = _as_kept(entry) if player in second else None
+        if kept is not None and kept[1] and kept == _as_kept(second[player]):
             return True
     return False
 

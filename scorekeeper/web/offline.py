@@ -15,6 +15,12 @@ two headers on every HTML page:
 - ``Scorekeeper-Offline``: ``page`` on a group page worth keeping (a GET
   answered 200, not a share link's page), ``scoreboard`` on a scoreboard (the
   shortcut's target when offline).
+- ``Scorekeeper-Round-Form``, on the scoreboard of a session being played:
+  where to fetch the form of the round it shows next, as that scoreboard
+  stands (its number, dealer and order of play, the hands empty, the session's
+  version), which the worker keeps in place of the form's own address. The
+  form as opened online is not kept: offline, "Enter round 4" opens round 4's
+  form, never an older copy with the hands some phone had sent to it.
 """
 
 import hashlib
@@ -35,12 +41,14 @@ from flask import (
 from .. import queries
 from . import static_files
 from .access import current_group, sign_in_public_id, signed_in, signed_in_group
+from .round_form import BLANK_FORM
 from .share_links import PUBLIC as SHARED_PAGES
 
 bp = Blueprint("offline", __name__)
 
 SIGN_IN_HEADER = "Scorekeeper-Sign-In"
 KEEP_HEADER = "Scorekeeper-Offline"
+FORM_HEADER = "Scorekeeper-Round-Form"
 
 # app.css's --felt and --paper: the bar above the app and the splash screen.
 THEME_COLOUR = "#0b5d3b"
@@ -125,7 +133,8 @@ def _worker_data() -> dict:
         data = {"files": _static_files(), "offline": url_for("offline.page"),
                 "shortcut": url_for("offline.scoreboard"),
                 "signOut": url_for("groups.sign_out"),
-                "signInHeader": SIGN_IN_HEADER, "keepHeader": KEEP_HEADER}
+                "signInHeader": SIGN_IN_HEADER, "keepHeader": KEEP_HEADER,
+                "formHeader": FORM_HEADER}
         # The worker itself counts: a new worker for a change to it too.
         content = [json.dumps(data, sort_keys=True), _offline_html(),
                    static_files.digest(WORKER_SCRIPT) or ""]
@@ -193,8 +202,13 @@ def tell_the_worker(response):
         return response
     response.headers[SIGN_IN_HEADER] = sign_in_public_id()
     if (request.method == "GET" and response.status_code == 200
-            and request.endpoint not in SHARED_PAGES):
+            and request.endpoint not in SHARED_PAGES
+            and (request.endpoint != "rounds.new" or BLANK_FORM in request.args)):
         kind = "scoreboard" if request.endpoint == "sessions.board" else "page"
         response.headers[KEEP_HEADER] = kind
+        game = g.get("game")
+        if kind == "scoreboard" and game is not None and not game.is_finished:
+            response.headers[FORM_HEADER] = url_for(
+                "rounds.new", session_id=game.id, **{BLANK_FORM: game.version})
     return response
 

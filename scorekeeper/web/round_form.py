@@ -14,6 +14,10 @@ from ..models import Player
 from .filters import isolated
 from .presenters.changes import Change, phone_words
 
+# The new round's form with every hand empty (?blank=<the session's version>):
+# what the service worker keeps for offline (web/offline.py).
+BLANK_FORM = "blank"
+
 
 @dataclass
 class Row:

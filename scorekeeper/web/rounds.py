@@ -19,6 +19,7 @@ from .loading import add_session_id, load_game_session
 from .once import answered, changing, once, refused
 from .presenters.changes import Change, describe_all
 from .round_form import (
+    BLANK_FORM,
     Conflicted,
     Notice,
     Outcome,
@@ -55,11 +56,12 @@ def new():
     form = RoundForm()
     outcome = Outcome()
     draft = None
+    blank = not form.is_submitted() and BLANK_FORM in request.args
     if not form.is_submitted():
         draft = services.read_draft(g.game, coming)  # the hands other phones saved
         fill(form, coming.number, [
-            {"player": p.player.id, "outcome": p.hand.outcome if p.hand else "dead",
-             "cards": p.hand.cards if p.hand else ""} for p in draft.places])
+            {"player": p.player.id, "outcome": p.hand.outcome if p.hand and not blank else "dead",
+             "cards": p.hand.cards if p.hand and not blank else ""} for p in draft.places])
         form.draft.data = draft.draft_version
     else:
         version = form.parsed_version()
@@ -92,7 +94,8 @@ def new():
     rows = form_rows(form, coming.order, coming.dealer, outcome, phone_player_id())
     return render_template("rounds/new.html", form=form, rows=rows, outcome=outcome,
                            coming=coming, saved_round=_saved_round(outcome.conflict),
-                           draft=draft or services.read_draft(g.game, coming), together=True), \
+                           draft=draft or services.read_draft(g.game, coming), together=True,
+                           blank=blank), \
         409 if outcome.conflict or outcome.news else 200
 
 

@@ -140,7 +140,7 @@ def test_a_round_entered_offline_that_conflicts_comes_back_as_typed(member, live
         expect(page.get_by_label(f"Cards left in {name}'s hand")).to_have_value(cards)
     assert saved(live_app, table["id"]) == rounds(HANDS[1])  # the other phone's round 2 only
     if choice == "another game":
-        page.get_by_role("button", name="Save as round 3").click()
+        page.get_by_role("button", name="Save as round 3").first.click()
         page.wait_for_url(re.compile(table["board"] + "/rounds/3$"))
         assert saved(live_app, table["id"]) == rounds(HANDS[1], HANDS[0])
     else:
@@ -276,3 +276,51 @@ def test_an_edit_with_no_network_stays_typed_and_is_not_sent(member, live_app, c
     page.context.set_offline(False)
     page.context.unroute("**/rounds/1/edit")
     assert saved(live_app, table["id"]) == rounds()
+
+
+KEPT_FORM_NUMBER = """async (path) => {
+    const name = (await caches.keys()).find((n) => n.startsWith('pages-'));
+    const kept = name && await (await caches.open(name)).match(path);
+    const found = kept && /name="number" value="(\\d+)"/.exec(await kept.text());
+    return found ? Number(found[1]) : null;
+}"""
+
+
+def test_offline_the_round_form_is_the_one_the_last_scoreboard_showed(member, live_app):
+    """Issue 25, 6: the phone opened round 2's form, then rounds 2 and 3 were
+    saved from another phone and it saw the scoreboard say "Enter round 4".
+    Offline, that opens round 4's form, empty; the round waits as round 4;
+    sent after another phone saved a round 4 of another game, its form
+    offers "Save as round 5" first."""
+    page = member
+    table = start(live_app)
+    page.goto(table["board"])
+    controlled(page)
+    see(page, [table["form"], table["board"]])
+    record_elsewhere(live_app, table["id"], HANDS[0])
+    record_elsewhere(live_app, table["id"], HANDS[1])
+    page.reload()
+    expect(page.get_by_role("link", name="Enter round 4")).to_be_visible()
+    page.wait_for_function(f"async () => ({KEPT_FORM_NUMBER})({table['form']!r}) === 4")
+
+    offline(page)
+    page.get_by_role("link", name="Enter round 4").click()
+    expect(page.locator(".offline-bar")).to_be_visible()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Round 4")
+    for name in PLAYERS:
+        expect(page.get_by_label(f"Cards left in {name}'s hand")).to_have_value("")
+    type_round(page, HANDS[0])
+    page.get_by_role("button", name="Save round 4").click()
+    page.wait_for_url(re.compile(table["board"] + "$"))
+    expect(page.get_by_role("region", name="Kept on this phone")).to_contain_text(
+        "Round 4, waiting to be sent")
+    record_elsewhere(live_app, table["id"], FIRST)  # round 4, another game
+
+    back_online(page)
+    page.wait_for_url(re.compile(table["form"] + "$"))
+    choice = page.locator(".changes-drop button")
+    expect(choice.first).to_have_text("Save as round 5")
+    expect(choice.nth(1)).to_have_text("Same game: drop mine, see round 4")
+    choice.first.click()
+    page.wait_for_url(re.compile(table["board"] + "/rounds/5$"))
+    assert saved(live_app, table["id"]) == rounds(HANDS[0], HANDS[1], FIRST, HANDS[0])

@@ -12,7 +12,7 @@ import pytest
 from scorekeeper import services
 from scorekeeper.extensions import db
 from scorekeeper.models import GameSession
-from scorekeeper.web.offline import KEEP_HEADER, SIGN_IN_HEADER
+from scorekeeper.web.offline import FORM_HEADER, KEEP_HEADER, SIGN_IN_HEADER
 from tests.conftest import signed_in_client, the_group
 from tests.web.examples import EXAMPLE_1, EXAMPLE_RULES
 from tests.web.helpers import count_statements, csrf_token, make_link
@@ -162,7 +162,8 @@ def test_the_worker_is_registered_under_the_version_of_its_data(anonymous):
     assert response.json == data
     assert {key: data[key] for key in ("offline", "shortcut", "signOut")} == {
         "offline": "/offline", "shortcut": "/scoreboard", "signOut": "/sign-out"}
-    assert (data["signInHeader"], data["keepHeader"]) == (SIGN_IN_HEADER, KEEP_HEADER)
+    assert (data["signInHeader"], data["keepHeader"], data["formHeader"]) == (
+        SIGN_IN_HEADER, KEEP_HEADER, FORM_HEADER)
 
 
 def test_the_worker_caches_every_static_file_by_its_current_name(anonymous):
@@ -241,7 +242,7 @@ def test_group_pages_are_kept_for_their_sign_in(app, client):
     sign_in = public_id(client)
     board = f"/sessions/{game}"
     kinds = {board: "scoreboard", f"{board}/rounds/1": "page", f"{board}/settle": "page",
-             f"{board}/rounds/new": "page", "/": "page", "/history": "page"}
+             f"{board}/rounds/new?blank=1": "page", "/": "page", "/history": "page"}
     for url, kind in kinds.items():
         response = client.get(url)
         assert response.status_code == 200, url
