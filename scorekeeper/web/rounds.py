@@ -7,6 +7,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 from flask import Blueprint, abort, flash, g, redirect, render_template, request, url_for
+from flask_wtf.csrf import generate_csrf
 
 from .. import queries, services
 from ..audit import Action
@@ -50,6 +51,10 @@ def _board(_=None) -> str:
 @bp.route("/new", methods=["GET", "POST"])
 @once(redirect_to=_round_page)
 def new():
+    if request.method == "GET" and request.accept_mimetypes.best_match(
+            ["text/html", "application/json"]) == "application/json":
+        # The token a round kept on a phone is sent with (core/sending.js).
+        return {"token": generate_csrf()}
     if g.game.is_finished:
         return _closed()
     coming = queries.upcoming(g.game)

@@ -6,7 +6,8 @@
 // rounds that wait before it.
 
 import {REFUSED, SENT, WAITING} from "./core/names.js";
-import {body, field, following, retryDelay, sendInOrder, verdict} from "./core/sending.js";
+import {sendKept} from "./core/outbox.js";
+import {body, field, following, retryDelay} from "./core/sending.js";
 import * as store from "./core/store.js";
 import {find, make, tell} from "./dom.js";
 
@@ -62,11 +63,10 @@ async function send({saving = false, only = null} = {}) {
   let later = false;
   let shown = false;
   try {
-    const tokens = {};
-    const result = await sendInOrder(await store.waiting(), (item) => post(item, tokens),
-                                     {only, sent});
+    const result = await sendKept({only, sent, refused: showRefused});
     later = result.later;
     shown = Boolean(result.refused);
+    await counted(Promise.resolve());
   } finally {
     sending = false;
     failures = later ? failures + 1 : 0;
@@ -78,44 +78,17 @@ async function send({saving = false, only = null} = {}) {
   return shown || (saving && sent.length > 0);
 }
 
-async function post(item, tokens) {
-  let response;
-  try {
-    tokens[item.url] ||= await freshToken(item.url);
-    response = await fetch(item.url, {method: "POST", body: body(item, tokens[item.url]),
-                                      credentials: "same-origin"});
-  } catch {
-    return "later";
-  }
-  const answer = verdict(response);
-  if (answer === "saved") {
-    item.saved = response.url;
-    await drop(item.id);
-  }
-  if (answer !== "refused") return answer;
-  // Refused: the form comes back as the server shows it, by sending it once
-  // more (its key was not used) as the page itself.
-  item.refused = true;
-  await keep(item);
+// Refused: the form comes back as the server shows it, by sending it once
+// more (its key was not used) as the page itself.
+function showRefused(item, token) {
   sessionStorage.setItem(REFUSED, String(item.id));
   const form = make("form");
   Object.assign(form, {method: "post", action: item.url, hidden: true});
-  for (const [name, value] of body(item, tokens[item.url])) {
+  for (const [name, value] of body(item, token)) {
     form.append(Object.assign(make("input"), {type: "hidden", name, value}));
   }
   document.body.append(form);
   form.submit();
-  return answer;
-}
-
-// The form's token may have expired while the round waited (an hour): a new
-// one from its page, which also says if the phone is still signed in to the
-// round's group (403: signed out; 404: another group's session).
-async function freshToken(url) {
-  const page = await fetch(url, {credentials: "same-origin"});
-  if (page.status === 403 || page.status === 404) throw new Error("not this sign-in's");
-  const html = new DOMParser().parseFromString(await page.text(), "text/html");
-  return html.querySelector("input[name=csrf_token]")?.getAttribute("value") ?? null;
 }
 
 const said = () => JSON.parse(sessionStorage.getItem(SENT) || "[]");

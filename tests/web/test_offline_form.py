@@ -13,8 +13,8 @@ from scorekeeper import queries, services
 from scorekeeper.extensions import db
 from scorekeeper.models import GameSession
 from scorekeeper.web.offline import FORM_HEADER, KEEP_HEADER
-from tests.web.examples import EXAMPLE_1
-from tests.web.helpers import form_values, player_ids, send_hand, text
+from tests.web.examples import EXAMPLE_1, TYPED_1
+from tests.web.helpers import filled, form_values, player_ids, send_hand, text
 
 
 def test_the_scoreboard_tells_the_worker_the_empty_form_of_the_round_it_shows_next(
@@ -48,3 +48,17 @@ def test_the_scoreboard_tells_the_worker_the_empty_form_of_the_round_it_shows_ne
     # A session ended has no round to come.
     services.end_session(services.Change.to(db.session.get(GameSession, sid)))
     assert FORM_HEADER not in client.get(board).headers
+
+
+def test_a_round_kept_on_a_phone_gets_its_forms_token_as_json(app, client, anonymous, table):
+    """Issue 25, 7: the service worker sends the rounds kept (core/sending.js)
+    with a fresh token, which it can't read from a page: its form gives it as
+    JSON; a phone signed out, or another group's session, is refused it."""
+    form = f"/sessions/{table.id}/rounds/new"
+    answer = client.get(form, headers={"Accept": "application/json"})
+    assert answer.status_code == 200 and answer.mimetype == "application/json"
+    data = filled(text(client.get(form)), TYPED_1) | {"csrf_token": answer.get_json()["token"]}
+    assert client.post(form, data=data).status_code == 302  # saved with it
+    assert client.get(form).mimetype == "text/html"
+    refused = anonymous.get(form, headers={"Accept": "application/json"})
+    assert refused.status_code == 302 and "/sign-in" in refused.headers["Location"]
