@@ -94,6 +94,8 @@ def _icon(name: str, purpose: str) -> dict:
 
 
 WORKER_SCRIPT = "js/sw.js"
+# sw.js as a module worker with Background Sync, where the browser has it.
+SYNC_WORKER_SCRIPT = "js/sw-sync.js"
 
 
 @bp.get("/sw.js")
@@ -104,8 +106,24 @@ def worker():
     /sw.js?v=<version> (worker_url): a deploy that changes any static file
     changes the address, so the browser installs a new worker, which caches
     the new files and drops the old."""
+    return _script(WORKER_SCRIPT)
+
+
+@bp.get("/static/js/sw-sync.js")
+def sync_worker():
+    """The worker where the browser has Background Sync (offline.js registers
+    it there, as a module): sw-sync.js, which runs sw.js and sends the rounds
+    kept on the phone by itself. Served where it stands, beside the modules it
+    imports (static/js/core), with the whole app allowed as its scope."""
+    response = _script(SYNC_WORKER_SCRIPT)
+    response.headers["Service-Worker-Allowed"] = url_for("home.index")
+    return response
+
+
+def _script(name: str):
+    """A worker's script, asked again at every update check."""
     folder = Path(current_app.extensions["static_files"]["folder"])
-    response = Response((folder / WORKER_SCRIPT).read_bytes(), mimetype="text/javascript")
+    response = Response((folder / name).read_bytes(), mimetype="text/javascript")
     response.cache_control.no_cache = True
     response.add_etag()
     return response.make_conditional(request)
@@ -125,6 +143,11 @@ def worker_url() -> str:
     return url_for("offline.worker", v=_worker_data()["version"])
 
 
+@bp.app_template_global()
+def sync_worker_url() -> str:
+    return url_for("offline.sync_worker", v=_worker_data()["version"])
+
+
 def _worker_data() -> dict:
     """Read once per process (per URL prefix), and afresh in debug mode."""
     known = current_app.extensions.setdefault("offline_worker", {})
@@ -137,21 +160,23 @@ def _worker_data() -> dict:
                 "formHeader": FORM_HEADER}
         # The worker itself counts: a new worker for a change to it too.
         content = [json.dumps(data, sort_keys=True), _offline_html(),
-                   static_files.digest(WORKER_SCRIPT) or ""]
+                   static_files.digest(WORKER_SCRIPT) or "",
+                   static_files.digest(SYNC_WORKER_SCRIPT) or ""]
         version = hashlib.sha256("\n".join(content).encode()).hexdigest()[:12]
         known[key] = {"version": version, **data}
     return known[key]
 
 
 def _static_files() -> dict[str, str]:
-    """Every file in static/ (hidden ones, the worker and READMEs aside): its plain
+    """Every file in static/ (hidden ones, the workers and READMEs aside): its plain
     URL and its fingerprinted one. The worker answers either with the cached
     file, as the server answers an old fingerprint with the current file."""
     folder = Path(current_app.extensions["static_files"]["folder"])
     files = {}
     for path in sorted(folder.rglob("*")):
         name = path.relative_to(folder).as_posix()
-        if (not path.is_file() or name == WORKER_SCRIPT or path.suffix == ".md"
+        if (not path.is_file() or name in (WORKER_SCRIPT, SYNC_WORKER_SCRIPT)
+                or path.suffix == ".md"
                 or any(part.startswith(".") for part in name.split("/"))):
             continue
         files[static_files.plain_url(name)] = url_for("static", filename=name)

@@ -20,8 +20,13 @@ function keep({form, button}) {
 if (waiting() || sessionStorage.getItem(SENT)) loadQueue().then((module) => module.start());
 
 if ("serviceWorker" in navigator) {
-  navigator.serviceWorker.register(script.dataset.worker, {scope: script.dataset.scope})
-    .catch(() => {});  // no worker: the app works online as before
+  const {worker, syncWorker, scope} = script.dataset;
+  // With Background Sync, the worker that sends the rounds kept by itself (a module).
+  const registered = "SyncManager" in window
+    ? navigator.serviceWorker.register(syncWorker, {scope, type: "module"})
+      .catch(() => navigator.serviceWorker.register(worker, {scope}))
+    : navigator.serviceWorker.register(worker, {scope});
+  registered.catch(() => {});  // no worker: the app works online as before
   // Loaded while the worker was starting: not yet in its hands.
   navigator.serviceWorker.ready.then((registration) => {
     if (!navigator.serviceWorker.controller) registration.active.postMessage(CLAIM);

@@ -5,7 +5,7 @@
 // "queue:follow" ({number, version}) as a new round's form moves on past the
 // rounds that wait before it.
 
-import {REFUSED, SENT, WAITING} from "./core/names.js";
+import {REFUSED, SEND_ROUNDS, SENT, WAITING} from "./core/names.js";
 import {sendKept} from "./core/outbox.js";
 import {body, field, following, retryDelay} from "./core/sending.js";
 import * as store from "./core/store.js";
@@ -39,6 +39,8 @@ export async function save(form, submitter) {
   const again = refusedHere || twice?.id;
   if (again) item.id = again;  // a refused round put right, or Save tapped twice
   await keep(item);
+  backgroundSync()?.then((/** @type {any} */ registration) => registration.sync.register(SEND_ROUNDS))
+    .catch(() => {});  // the page sends it, as where there is none
   if (navigator.onLine && await send({saving: true})) return;
   if (navigator.serviceWorker?.controller) {
     location.assign(item.board);  // the worker shows it as last seen
@@ -47,6 +49,12 @@ export async function save(form, submitter) {
                     "it is sent when the network is back."));
   }
 }
+
+// Where the browser has Background Sync, the worker (sw-sync.js) sends the
+// rounds kept by itself once the network is back, the app open or not: its
+// registration; elsewhere null, and the pages send them (watch()).
+const backgroundSync = () => "SyncManager" in window && navigator.serviceWorker?.controller
+  ? navigator.serviceWorker.ready : null;
 
 // Sending
 
@@ -161,7 +169,10 @@ async function showWaiting(items) {
   box.append(list, make("p", "queue-checks", mine.some((item) => item.refused)
     ? "A round not saved stays on this phone until it is put right and saved, or " +
       "dropped; the rounds after it wait for it."
-    : "Sent by itself when the network is back. The pad has counted the cards; the rest " +
+    : (backgroundSync() ? "Will be sent when the network is back, even if you close the app. "
+      : "Sent when the network is back while the app is open: if you close it, open the app " +
+        "when the network is back. ") +
+      "The pad has counted the cards; the rest " +
       "is checked as it is sent (the hands' sets and runs, the points, and whether another " +
       "phone saved a round meanwhile). If something is wrong, its form comes back here " +
       "with what was typed."));

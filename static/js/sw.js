@@ -13,7 +13,8 @@ const worker = /** @type {any} */ (self);
 
 const VERSION = new URL(worker.location.href).searchParams.get("v") || "unversioned";
 const STATIC = "static-" + VERSION;
-const DATA = new URL("sw.json?v=" + encodeURIComponent(VERSION), worker.location.href).href;
+// At the root: the worker's scope (sw-sync.js, which runs this, is served under static/).
+const DATA = new URL("sw.json?v=" + encodeURIComponent(VERSION), worker.registration.scope).href;
 const SEEN = "Scorekeeper-Seen-At";  // when this phone kept the page (ms)
 const MADE_FROM = "Scorekeeper-Made-From";  // a round form's address as fetched
 const PAGES = "pages-";  // and the sign-in's public id: one sign-in's pages at a time

@@ -233,10 +233,16 @@ def record_elsewhere(live_app, session_id, hands) -> None:
 
 
 def test_a_round_kept_when_the_page_is_closed_is_sent_on_the_next_visit(member, live_app):
+    """A browser without Background Sync (Safari, Firefox): the classic worker,
+    and the page says to open the app when the network is back."""
     page = member
+    page.context.add_init_script("delete window.SyncManager")
     table = start(live_app)
     saved_offline(page, table)
-    expect(page.get_by_role("region", name="Kept on this phone")).to_be_visible()
+    expect(page.get_by_role("region", name="Kept on this phone")).to_contain_text(
+        "if you close it, open the app when the network is back.")
+    assert page.evaluate("navigator.serviceWorker.controller.scriptURL").split("?")[0] \
+        .endswith("/sw.js")
     context = page.context
     page.close()
     context.set_offline(False)
@@ -324,3 +330,39 @@ def test_offline_the_round_form_is_the_one_the_last_scoreboard_showed(member, li
     choice.first.click()
     page.wait_for_url(re.compile(table["board"] + "/rounds/5$"))
     assert saved(live_app, table["id"]) == rounds(HANDS[0], HANDS[1], FIRST, HANDS[0])
+
+
+def test_with_background_sync_the_worker_sends_a_round_with_the_app_closed(
+        member, live_app, base_url):
+    """Issue 25, 7: where the browser has Background Sync (Chromium), the
+    page says a round kept is sent even if the app is closed, and the worker
+    sends it by itself: the page is closed, the network comes back, and the
+    browser fires the sync event (here through DevTools, as it would)."""
+    page = member
+    table = start(live_app)
+    saved_offline(page, table, told=True)
+    expect(page.get_by_role("region", name="Kept on this phone")).to_contain_text(
+        "Will be sent when the network is back, even if you close the app.")
+    context = page.context
+    other = context.new_page()  # no page of the app's: none to send it
+    page.close()
+    context.set_offline(False)
+    devtools = context.new_cdp_session(other)
+    registrations = []
+    devtools.on("ServiceWorker.workerRegistrationUpdated",
+                lambda event: registrations.extend(event["registrations"]))
+    devtools.send("ServiceWorker.enable")
+    # DevTools tells of the registrations as it can; each call waits on the
+    # browser, and takes in what it told meanwhile.
+    for _ in range(1_000):
+        if registrations:
+            break
+        other.evaluate("() => 0")
+    (ours,) = [r for r in registrations if r["scopeURL"] == base_url + "/" and not r["isDeleted"]]
+    with context.expect_event("response", lambda r: r.request.method == "POST"
+                              and r.url.endswith(table["form"])) as sent:
+        devtools.send("ServiceWorker.dispatchSyncEvent", {
+            "origin": base_url, "registrationId": ours["registrationId"],
+            "tag": "send-rounds", "lastChance": False})
+    assert sent.value.status == 302 and sent.value.request.service_worker
+    assert saved(live_app, table["id"]) == rounds(HANDS[0])
