@@ -88,7 +88,13 @@ function sayRow(row, player) {
 function sayStrip(state) {
   note.replaceChildren();
   if (state.open && state.number > number) {
-    // Saved (from another phone): round-saved.js says so; the strip stays this round's.
+    // Saved (from another phone): round-saved.js says so. Who is in, and the
+    // choices between two phones' hands, are over.
+    strip.hidden = true;
+    for (const row of Object.values(rows)) {
+      row.theirs = null;
+      row.says.replaceChildren();
+    }
     tell(form, "together:saved", {number, latest: state.number - 1, version: state.version});
     return;
   }
