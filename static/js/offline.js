@@ -21,9 +21,10 @@ if (waiting() || sessionStorage.getItem(SENT)) loadQueue().then((module) => modu
 
 if ("serviceWorker" in navigator) {
   const {worker, syncWorker, scope} = script.dataset;
-  // With Background Sync, the worker that sends the rounds kept by itself (a module).
+  // With Background Sync, the worker that sends the rounds kept by itself (a
+  // module: its imports, the core's plain names, asked afresh at each update).
   const registered = "SyncManager" in window
-    ? navigator.serviceWorker.register(syncWorker, {scope, type: "module"})
+    ? navigator.serviceWorker.register(syncWorker, {scope, type: "module", updateViaCache: "none"})
       .catch(() => navigator.serviceWorker.register(worker, {scope}))
     : navigator.serviceWorker.register(worker, {scope});
   registered.catch(() => {});  // no worker: the app works online as before
