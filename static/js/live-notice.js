@@ -10,16 +10,9 @@ let formVersion = field?.value ? Number(field.value) : null;
 on(document, "queue:follow", (next) => {
   formVersion = next.version;
 });
-// The changes until ``version`` are said on the page (round-saved.js): the
-// notice goes, to say only what comes after.
-on(document, "form:seen", ({version}) => {
-  formVersion = version;
-  document.getElementById("live-notice")?.remove();
-});
 
 follow(async (state, page) => {
   page.version = state.version;
-  if (formVersion !== null && state.version <= formVersion) return;  // said on the page
   // data-live-since: the changes since the page's version (".../since/12").
   const since = new URL(String(formVersion ?? page.version),
                         new URL(document.body.dataset.liveSince, location.href));

@@ -20,14 +20,10 @@ function keep({form, button}) {
 if (waiting() || sessionStorage.getItem(SENT)) loadQueue().then((module) => module.start());
 
 if ("serviceWorker" in navigator) {
-  const {worker, syncWorker, scope} = script.dataset;
-  // With Background Sync, the worker that sends the rounds kept by itself (a
-  // module: its imports, the core's plain names, asked afresh at each update).
-  const registered = "SyncManager" in window
-    ? navigator.serviceWorker.register(syncWorker, {scope, type: "module", updateViaCache: "none"})
-      .catch(() => navigator.serviceWorker.register(worker, {scope}))
-    : navigator.serviceWorker.register(worker, {scope});
-  registered.catch(() => {});  // no worker: the app works online as before
+  const sync = "SyncManager" in window;  // sw-sync.js sends rounds kept
+  navigator.serviceWorker.register(script.dataset[sync ? "syncWorker" : "worker"],
+    {scope: script.dataset.scope, type: sync ? "module" : "classic", updateViaCache: "none"})
+    .catch(() => {});  // no worker: the app works online as before
   // Loaded while the worker was starting: not yet in its hands.
   navigator.serviceWorker.ready.then((registration) => {
     if (!navigator.serviceWorker.controller) registration.active.postMessage(CLAIM);

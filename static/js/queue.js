@@ -5,8 +5,8 @@
 // "queue:follow" ({number, version}) as a new round's form moves on past the
 // rounds that wait before it.
 
-import {REFUSED, SEND_ROUNDS, SENT, WAITING} from "./core/names.js";
-import {sendKept} from "./core/outbox.js";
+import {REFUSED, SENT, WAITING} from "./core/names.js";
+import {SEND_ROUNDS, sendKept} from "./core/outbox.js";
 import {body, field, following, retryDelay} from "./core/sending.js";
 import * as store from "./core/store.js";
 import {find, make, tell} from "./dom.js";

@@ -1,12 +1,13 @@
-// A round filled in together that another phone saved (README.md, issue 25):
-// one card across the bottom of the screen says which round, from which phone,
-// and links its result; the pad closes. A hand typed here and not in the saved
-// round stays on the form, and the card says so: nothing typed is lost. The
-// card rather than going to the result by itself: a thumb about to tap a key
-// would land on the result page's buttons.
+// A round filled in together that another phone saved (README.md, issue 25),
+// loaded by together.js when it sees that: one card across the bottom of the
+// screen says which round, from which phone, and links its result; the pad
+// closes. A hand typed here and not in the saved round stays on the form, and
+// the card says so: nothing typed is lost. The card rather than going to the
+// result by itself: a thumb about to tap a key would land on the result
+// page's buttons.
 
 import {written} from "./core/cards.js";
-import {find, make, on, tell} from "./dom.js";
+import {find, make, tell} from "./dom.js";
 
 /** @type {HTMLFormElement} */
 const form = find("form.round-form");
@@ -48,7 +49,7 @@ function notIn(round) {
   return left;
 }
 
-function show(number, round, typedFor) {
+function draw(number, round, typedFor) {
   card ||= make("section", "round-saved");
   card.setAttribute("role", "alert");
   card.setAttribute("aria-labelledby", "round-saved-title");
@@ -68,12 +69,25 @@ function show(number, round, typedFor) {
   document.body.style.paddingBottom = card.offsetHeight + "px";
 }
 
-on(form, "together:saved", async ({number, latest: now, version}) => {
+// Its stylesheet, beside this module's folder (rounds/new.html links none for it).
+const style = Object.assign(make("link"), {rel: "stylesheet",
+  href: new URL("../css/round-saved.css", import.meta.url).href});
+document.head.append(style);
+
+/**
+ * Round ``number``, the form's, saved: the card for the last round saved
+ * (``state``: the draft's state, web/drafts.py), once each.
+ * @param {number} number @param {{number: number}} state
+ */
+export async function show(number, state) {
+  const now = state.number - 1;
   if (now <= latest) return;
   latest = now;
   tell(form, "pad:close");
-  tell(document, "form:seen", {version});  // the card says it: no notice above the form
+  document.body.classList.add("round-saved-on");  // the card says it: no notice (its CSS)
+  // Who is in, and the choices between two phones' hands, are over.
+  for (const over of document.querySelectorAll(".together-strip, .together-ask")) over.remove();
   const round = await saved(now);
   if (kept === null) kept = notIn(now === number ? round : await saved(number));
-  if (now === latest) show(now, round, number);
-});
+  if (now === latest) draw(now, round, number);
+}

@@ -6,8 +6,7 @@
 // module workers). Served by web/offline.py with the root as its scope.
 
 import "./sw.js";
-import {SEND_ROUNDS} from "./core/names.js";
-import {sendKept} from "./core/outbox.js";
+import {SEND_ROUNDS, sendKept} from "./core/outbox.js";
 
 /** @type {ServiceWorkerGlobalScope} */
 const scope = /** @type {any} */ (self);

@@ -86,18 +86,6 @@ function sayRow(row, player) {
 }
 
 function sayStrip(state) {
-  note.replaceChildren();
-  if (state.open && state.number > number) {
-    // Saved (from another phone): round-saved.js says so. Who is in, and the
-    // choices between two phones' hands, are over.
-    strip.hidden = true;
-    for (const row of Object.values(rows)) {
-      row.theirs = null;
-      row.says.replaceChildren();
-    }
-    tell(form, "together:saved", {number, latest: state.number - 1, version: state.version});
-    return;
-  }
   strip.replaceChildren();
   for (const player of state.players) {
     const how = player.done ? "done" : player.hand ? "check" : "waiting";
@@ -108,6 +96,11 @@ function sayStrip(state) {
     shown.setAttribute("aria-hidden", "true");
     item.append(make("bdi", "", player.name), shown, make("span", "round-vh", said));
     strip.append(item);
+  }
+  note.replaceChildren();
+  if (state.open && state.number > number) {  // saved elsewhere
+    import("./round-saved.js").then((card) => card.show(number, state));
+    return;
   }
   if (state.number !== number || !state.open) {
     const gone = make("p", "together-saved", !state.open ? "This session has ended."
@@ -145,7 +138,7 @@ function take(state) {
       else if (!editing(row)) put(row, hand);
       else row.theirs = hand;
     }
-    sayRow(row, player);
+    if (open) sayRow(row, player);
   }
   sayStrip(state);
   tell(form, "together:in", {players: state.players.filter((p) => p.done).map((p) => p.id)});

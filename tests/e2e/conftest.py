@@ -178,7 +178,10 @@ def back_online(page) -> None:
     and has only its next retry (2 to 30 s on) to go by, so it is woken."""
     page.context.set_offline(False)
     page.wait_for_function("() => navigator.onLine")
-    page.evaluate("() => document.dispatchEvent(new Event('visibilitychange'))")
+    # On the page's root, bubbling to the document: Playwright's dispatch waits
+    # through a navigation (the page may already be reloading, its rounds sent
+    # on the "online" event), where an evaluate would fail.
+    page.dispatch_event("html", "visibilitychange")
 
 
 # A HEAD goes past the worker, from the page; a GET of a page goes through the worker.

@@ -161,7 +161,7 @@ def test_when_the_round_is_saved_every_phone_moves_on_keeping_what_it_typed(
     told(ben)
     expect(ben.get_by_role("heading", name="Round 2 saved from Cat's phone")).to_be_visible()
     expect(ben.locator(".round-saved")).to_have_count(1)
-    expect(ben.locator("#live-notice")).to_have_count(0)
+    expect(ben.locator("#live-notice")).to_be_hidden()
 
 
 def test_two_phones_on_one_hand_the_later_sees_the_others_and_chooses(phone):

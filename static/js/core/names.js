@@ -10,4 +10,3 @@ export const PAGES = "pages-";
 export const STATIC = "static-";
 export const NOT_SENT = "not-sent";
 export const CLAIM = "claim";
-export const SEND_ROUNDS = "send-rounds";

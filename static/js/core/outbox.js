@@ -7,6 +7,9 @@ import * as store from "./store.js";
 
 /** @typedef {import("./store.js").Item} Item */
 
+/** The Background Sync tag the page asks for as it keeps a round, and the worker sends on. */
+export const SEND_ROUNDS = "send-rounds";
+
 /**
  * Sends what waits, in order. A round saved leaves the phone (``item.saved``:
  * the address of its page); one refused stays, marked so, and
