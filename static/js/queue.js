@@ -6,7 +6,7 @@
 // rounds that wait before it.
 
 import {REFUSED, SENT, WAITING} from "./core/names.js";
-import {SEND_ROUNDS, sendKept} from "./core/outbox.js";
+import {ROUNDS_SENT, SEND_ROUNDS, sendKept} from "./core/outbox.js";
 import {body, field, following, retryDelay} from "./core/sending.js";
 import * as store from "./core/store.js";
 import {find, make, tell} from "./dom.js";
@@ -103,8 +103,22 @@ const said = () => JSON.parse(sessionStorage.getItem(SENT) || "[]");
 
 // Rounds sent, to be said on the page shown next.
 function record(sent) {
-  sessionStorage.setItem(SENT, JSON.stringify([...said(), ...sent.map(
+  const before = said();  // the worker may have sent one too: said once
+  sessionStorage.setItem(SENT, JSON.stringify([...before, ...sent.filter(
+    (item) => !before.some((known) => known.url === item.saved)).map(
     (item) => ({number: item.number, url: item.saved, board: item.board}))]));
+}
+
+// The worker sent rounds by itself (sw-sync.js): said as the page's own.
+function sentByWorker(event) {
+  const {sent} = event.data?.[ROUNDS_SENT] ? event.data : {sent: null};
+  if (!sent) return;
+  if (sent.length) {
+    record(sent);
+    counted(Promise.resolve()).then(() => done(sent, false));
+  } else {
+    store.waiting().then(showWaiting);  // one refused: its form is asked for from here
+  }
 }
 
 // Rounds sent: on their form's Save, the last one's result, as online; else
@@ -248,6 +262,7 @@ export async function start() {
     follow(form, items);
   }
   await showWaiting(items);
+  navigator.serviceWorker?.addEventListener("message", sentByWorker);
   if (items.some((item) => !item.refused)) watch();
 }
 

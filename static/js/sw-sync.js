@@ -6,7 +6,7 @@
 // module workers). Served by web/offline.py with the root as its scope.
 
 import "./sw.js";
-import {SEND_ROUNDS, sendKept} from "./core/outbox.js";
+import {ROUNDS_SENT, SEND_ROUNDS, sendKept} from "./core/outbox.js";
 
 /** @type {ServiceWorkerGlobalScope} */
 const scope = /** @type {any} */ (self);
@@ -16,7 +16,13 @@ const scope = /** @type {any} */ (self);
 // (A SyncEvent: Background Sync is not in TypeScript's lib.)
 scope.addEventListener("sync", (/** @type {ExtendableEvent & {tag: string}} */ event) => {
   if (event.tag !== SEND_ROUNDS) return;
-  event.waitUntil(sendKept().then(({later}) => {
+  event.waitUntil(sendKept().then(async ({sent, later, refused}) => {
+    // The pages open say so, as if they had sent them (queue.js).
+    if (sent.length || refused) {
+      for (const client of await scope.clients.matchAll({type: "window"})) {
+        client.postMessage({[ROUNDS_SENT]: true, sent});
+      }
+    }
     if (later) throw new Error("Not sent yet: tried again later.");
   }));
 });
