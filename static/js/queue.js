@@ -59,12 +59,16 @@ const backgroundSync = () => "SyncManager" in window && navigator.serviceWorker?
 // Sending
 
 let sending = false;
+let showNext = null;  // the id of a round refused, to show once the sending ends
 let retry = null;
 let failures = 0;
 
 // Sends what waits, in order; true if it went to a round's page (saving).
 async function send({saving = false, only = null} = {}) {
-  if (sending) return false;
+  if (sending) {
+    showNext = only ?? showNext;  // a round the worker had refused meanwhile: next
+    return false;
+  }
   sending = true;
   clearTimeout(retry);
   const sent = [];
@@ -82,6 +86,8 @@ async function send({saving = false, only = null} = {}) {
     if (later) retry = setTimeout(() => send(), retryDelay(failures));
     if (sent.length && (shown || !saving)) record(sent);
     if (sent.length && !shown) done(sent, saving);
+    if (showNext && !shown) send({only: showNext});
+    showNext = null;
   }
   return shown || (saving && sent.length > 0);
 }
@@ -109,15 +115,17 @@ function record(sent) {
     (item) => ({number: item.number, url: item.saved, board: item.board}))]));
 }
 
-// The worker sent rounds by itself (sw-sync.js): said as the page's own.
+// The worker sent rounds by itself (sw-sync.js): as if this page had. One
+// refused comes back as its form, from here (the worker has no page to show).
 function sentByWorker(event) {
-  const {sent} = event.data?.[ROUNDS_SENT] ? event.data : {sent: null};
-  if (!sent) return;
-  if (sent.length) {
+  if (!event.data?.[ROUNDS_SENT]) return;
+  const {sent, refused} = event.data;
+  if (refused) {
+    if (sent.length) record(sent);
+    send({only: refused});
+  } else if (sent.length) {
     record(sent);
     counted(Promise.resolve()).then(() => done(sent, false));
-  } else {
-    store.waiting().then(showWaiting);  // one refused: its form is asked for from here
   }
 }
 

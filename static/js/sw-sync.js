@@ -20,7 +20,7 @@ scope.addEventListener("sync", (/** @type {ExtendableEvent & {tag: string}} */ e
     // The pages open say so, as if they had sent them (queue.js).
     if (sent.length || refused) {
       for (const client of await scope.clients.matchAll({type: "window"})) {
-        client.postMessage({[ROUNDS_SENT]: true, sent});
+        client.postMessage({[ROUNDS_SENT]: true, sent, refused: refused?.id ?? null});
       }
     }
     if (later) throw new Error("Not sent yet: tried again later.");
