@@ -28,5 +28,7 @@ export default [
     languageOptions: {sourceType: "script", globals: globals.serviceworker},
     rules: {"no-implicit-globals": "off"},
   },
+  // Where the browser has Background Sync, sw-sync.js runs it as a module.
+  {files: ["static/js/sw-sync.js"], languageOptions: {globals: globals.serviceworker}},
   {files: ["tests/js/**/*.js", "eslint.config.js"], languageOptions: {globals: globals.node}},
 ];

@@ -356,6 +356,7 @@ def a_round_together(camera: Camera) -> None:
         page.wait_for_url(re.compile(rf"{board}/rounds/1(\?saved=\d+)?$"))
     late = ann if "?saved=" in ann.url else ben
     camera.take(late, "together-saved-elsewhere")
+    together_round_saved(camera)
     late.get_by_role("link", name="Enter round 2").click()
     expect(late.locator("#together[data-draft]")).to_have_count(1)
     for name, cards in typed.items():
@@ -364,6 +365,22 @@ def a_round_together(camera: Camera) -> None:
     expect(late.locator("#round-summary")).to_contain_text("Every hand is the same")
     camera.take(late, "round-same-hands")
     for page in (ann, ben):
+        page.context.close()
+
+
+def together_round_saved(camera: Camera) -> None:
+    """Cat saves the round while Ben's pad is open on his hand, half typed."""
+    board, ids = a_table(camera)
+    ben, cat = (together_phone(camera, board, ids, n) for n in ("Ben", "Cat"))
+    ben.get_by_label("Cards left in Ben's hand").fill("4C 8D 2H")
+    for name, cards in {"Ann": "5S 9H", "Ben": "4C 8D", "Cat": "KD QD 3C"}.items():
+        together.type_cards(cat, name, cards)
+    cat.locator(".round-actions button[type=submit]").first.click()
+    cat.wait_for_url(f"**{board}/rounds/1")
+    together.told(ben)
+    expect(ben.locator(".round-saved")).to_contain_text("Typed here")
+    camera.take(ben, "together-round-saved")
+    for page in (ben, cat):
         page.context.close()
 
 
@@ -445,7 +462,7 @@ TAKES = {
     this_phone_and_last_time: {"this-phone", "new-session-as-last-time"},
     a_form_told_of_a_change: {"live-form-notice"},
     a_round_together: {"together-board", "together-ben", "together-ann", "together-conflict",
-                       "together-saved-elsewhere", "round-same-hands"},
+                       "together-saved-elsewhere", "round-same-hands", "together-round-saved"},
     offline_pages: {"offline-scoreboard", "offline-page", "offline-round-form",
                     "offline-rounds-waiting", "offline-round-conflict"},
     playing_and_the_rules: {"home-playing", "already-playing", "rules"},

@@ -16,6 +16,7 @@ from .scoring import (
     repeated_round,
     same_hands,
     score_round,
+    shares_a_hand,
 )
 from .settlement import Transfer, settle
 
@@ -24,5 +25,5 @@ __all__ = [
     "HouseRules", "Payouts", "Problem", "RoundError", "RoundScore", "RulesError", "Transfer",
     "best_melds", "find_meld", "format_cards", "hand_problems", "is_meld", "next_dealer",
     "parse_card", "parse_cards", "payouts", "playing_order", "preset_name", "repeated_round",
-    "same_hands", "score_round", "settle",
+    "same_hands", "score_round", "settle", "shares_a_hand",
 ]

@@ -412,6 +412,16 @@ def same_hands(first: Mapping[P, Entry], second: Mapping[P, Entry]) -> bool:
     return all(hand is not None and hand == _as_kept(second[p]) for p, hand in kept.items())
 
 
+def shares_a_hand(first: Mapping[P, Entry], second: Mapping[P, Entry]) -> bool:
+    """Whether some player left the same cards in both rounds, card for card:
+    two games hardly ever leave one hand alike, so the same game, entered twice."""
+    for player, entry in first.items():
+        kept = _as_kept(entry) if player in second else None
+        if kept is not None and kept[1] and kept == _as_kept(second[player]):
+            return True
+    return False
+
+
 def repeated_round(number: int, entries: Mapping[P, Entry],
                    before: Mapping[P, Entry]) -> list[Problem]:
     """The warning for a round whose hands are all those of round ``number``,

@@ -59,6 +59,7 @@ from .protocol import (
 from .rounds import (
     DraftChanged,
     NeedsConfirmation,
+    alike_meanwhile,
     change_house_rules,
     delete_round,
     edit_round,
@@ -113,6 +114,7 @@ __all__ = [
     "StreamCaps",
     "TooManyNewGroups",
     "active_players",
+    "alike_meanwhile",
     "analyze_tables",
     "applied",
     "balances",

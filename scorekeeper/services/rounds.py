@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 
 import sqlalchemy as sa
 from sqlalchemy.orm.attributes import set_committed_value
@@ -46,6 +46,7 @@ from ..rules import (
     repeated_round,
     same_hands,
     score_round,
+    shares_a_hand,
 )
 from ..rules.cards import scan_cards
 from ._common import (
@@ -406,11 +407,10 @@ def where_round_is(number: int, since: list[AuditEvent]) -> int | None:
     return None if deleted_by is not None else number
 
 
-def saved_meanwhile(session: GameSession, since: list[AuditEvent],
-                    entries: Mapping[int, Entry]) -> tuple[int, int] | None:
-    """The round added by one of the changes ``since`` (oldest first) whose
-    hands are ``entries`` (by player id), the last such: (its number now, the
-    id of the change that added it); None if the phones sent another game."""
+def _added_meanwhile(session: GameSession,
+                     since: list[AuditEvent]) -> Iterator[tuple[int, int, dict[int, Entry]]]:
+    """The rounds the changes ``since`` (oldest first) added and that are still
+    there, the last first: their number now, the change's id, their hands."""
     for i in reversed(range(len(since))):
         if since[i].action != Action.ROUND_ADD:
             continue
@@ -421,9 +421,25 @@ def saved_meanwhile(session: GameSession, since: list[AuditEvent],
         if not isinstance(added, RoundAdded):
             continue
         now = where_round_is(added.round.number, since[i + 1:])
-        if now is not None and same_hands(entries, round_hands(session, now)):
-            return now, since[i].id
-    return None
+        if now is not None:
+            yield now, since[i].id, round_hands(session, now)
+
+
+def saved_meanwhile(session: GameSession, since: list[AuditEvent],
+                    entries: Mapping[int, Entry]) -> tuple[int, int] | None:
+    """The round added by one of the changes ``since`` (oldest first) whose
+    hands are ``entries`` (by player id), the last such: (its number now, the
+    id of the change that added it); None if the phones sent another game."""
+    return next(((now, event_id) for now, event_id, hands in _added_meanwhile(session, since)
+                 if same_hands(entries, hands)), None)
+
+
+def alike_meanwhile(session: GameSession, since: list[AuditEvent],
+                    entries: Mapping[int, Entry]) -> bool:
+    """Whether a round added by the changes ``since`` holds one of ``entries``'
+    hands (rules.shares_a_hand): then "Same game: drop mine" is the likelier
+    choice, else "Save as round N"."""
+    return any(shares_a_hand(entries, hands) for _, _, hands in _added_meanwhile(session, since))
 
 
 def restored_deletions(session: GameSession) -> set[int]:

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, flash, g, redirect, request, url_for
 
-from .. import services
+from .. import queries, services
+from ..audit import Action
 from ..forms.rounds import ClearHandsForm, read_sent_hand
 from ..limits import DEVICE_MAX
 from ..services import Draft, Hand, Place
@@ -20,7 +21,7 @@ from .access import device_label, phone_player_id
 from .filters import isolated
 from .loading import add_session_id, load_game_session
 from .once import answered, changing, once
-from .presenters.changes import entered_words, phone_words
+from .presenters.changes import describe_all, entered_words, phone_words
 from .sent_json import takes_json
 
 bp = Blueprint("drafts", __name__, url_prefix="/sessions/<int:session_id>/draft")
@@ -44,6 +45,24 @@ def _kept(saved: services.Saved) -> dict:
 @bp.get("")
 def state():
     return _state(services.read_draft(g.game), not g.game.is_finished)
+
+
+@bp.get("/saved/<int:number>")
+def saved(number: int):
+    """Round ``number`` as saved, for a phone that was filling it in together
+    when another phone saved it (round-saved.js): its page, the phone that
+    saved it if a change since the version ``since`` added it, and its hands."""
+    hands = queries.round_hands(g.game, number)
+    if not hands:
+        return {"error": f"There is no round {number}."}, 404
+    since = request.args.get("since", type=int)
+    added = [event for event in (queries.changes_since(g.game, since) if since is not None else [])
+             if event.action == Action.ROUND_ADD]
+    phone = next((change.phone for change in reversed(describe_all(added, g.game.currency))
+                  if change.round_number == number), None)
+    return {"number": number, "url": url_for("rounds.show", number=number), "phone": phone,
+            "hands": {str(player): {"outcome": entry.outcome, "cards": entry.cards}
+                      for player, entry in hands.items()}}
 
 
 @bp.post("/<int:player_id>")

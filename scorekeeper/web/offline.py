@@ -16,6 +16,12 @@ two headers on every HTML page:
   answered 200, not a share link's page, nor an invite link's pages: one
   shows its token), ``scoreboard`` on a scoreboard (the shortcut's target
   when offline).
+- ``Scorekeeper-Round-Form``, on the scoreboard of a session being played:
+  where to fetch the form of the round it shows next, as that scoreboard
+  stands (its number, dealer and order of play, the hands empty, the session's
+  version), which the worker keeps in place of the form's own address. The
+  form as opened online is not kept: offline, "Enter round 4" opens round 4's
+  form, never an older copy with the hands some phone had sent to it.
 """
 
 import hashlib
@@ -36,12 +42,14 @@ from flask import (
 from .. import queries
 from . import static_files
 from .access import current_group, sign_in_public_id, signed_in, signed_in_group
+from .round_form import BLANK_FORM
 from .share_links import PUBLIC as SHARED_PAGES
 
 bp = Blueprint("offline", __name__)
 
 SIGN_IN_HEADER = "Scorekeeper-Sign-In"
 KEEP_HEADER = "Scorekeeper-Offline"
+FORM_HEADER = "Scorekeeper-Round-Form"
 
 # app.css's --felt and --paper: the bar above the app and the splash screen.
 THEME_COLOUR = "#0b5d3b"
@@ -91,6 +99,8 @@ def _icon(name: str, purpose: str) -> dict:
 
 
 WORKER_SCRIPT = "js/sw.js"
+# sw.js as a module worker with Background Sync, where the browser has it.
+SYNC_WORKER_SCRIPT = "js/sw-sync.js"
 
 
 @bp.get("/sw.js")
@@ -101,8 +111,24 @@ def worker():
     /sw.js?v=<version> (worker_url): a deploy that changes any static file
     changes the address, so the browser installs a new worker, which caches
     the new files and drops the old."""
+    return _script(WORKER_SCRIPT)
+
+
+@bp.get("/static/js/sw-sync.js")
+def sync_worker():
+    """The worker where the browser has Background Sync (offline.js registers
+    it there, as a module): sw-sync.js, which runs sw.js and sends the rounds
+    kept on the phone by itself. Served where it stands, beside the modules it
+    imports (static/js/core), with the whole app allowed as its scope."""
+    response = _script(SYNC_WORKER_SCRIPT)
+    response.headers["Service-Worker-Allowed"] = url_for("home.index")
+    return response
+
+
+def _script(name: str):
+    """A worker's script, asked again at every update check."""
     folder = Path(current_app.extensions["static_files"]["folder"])
-    response = Response((folder / WORKER_SCRIPT).read_bytes(), mimetype="text/javascript")
+    response = Response((folder / name).read_bytes(), mimetype="text/javascript")
     response.cache_control.no_cache = True
     response.add_etag()
     return response.make_conditional(request)
@@ -122,6 +148,11 @@ def worker_url() -> str:
     return url_for("offline.worker", v=_worker_data()["version"])
 
 
+@bp.app_template_global()
+def sync_worker_url() -> str:
+    return url_for("offline.sync_worker", v=_worker_data()["version"])
+
+
 def _worker_data() -> dict:
     """Read once per process (per URL prefix), and afresh in debug mode."""
     known = current_app.extensions.setdefault("offline_worker", {})
@@ -130,24 +161,27 @@ def _worker_data() -> dict:
         data = {"files": _static_files(), "offline": url_for("offline.page"),
                 "shortcut": url_for("offline.scoreboard"),
                 "signOut": url_for("groups.sign_out"),
-                "signInHeader": SIGN_IN_HEADER, "keepHeader": KEEP_HEADER}
+                "signInHeader": SIGN_IN_HEADER, "keepHeader": KEEP_HEADER,
+                "formHeader": FORM_HEADER}
         # The worker itself counts: a new worker for a change to it too.
         content = [json.dumps(data, sort_keys=True), _offline_html(),
-                   static_files.digest(WORKER_SCRIPT) or ""]
+                   static_files.digest(WORKER_SCRIPT) or "",
+                   static_files.digest(SYNC_WORKER_SCRIPT) or ""]
         version = hashlib.sha256("\n".join(content).encode()).hexdigest()[:12]
         known[key] = {"version": version, **data}
     return known[key]
 
 
 def _static_files() -> dict[str, str]:
-    """Every file in static/ (hidden ones, the worker and READMEs aside): its plain
+    """Every file in static/ (hidden ones, the workers and READMEs aside): its plain
     URL and its fingerprinted one. The worker answers either with the cached
     file, as the server answers an old fingerprint with the current file."""
     folder = Path(current_app.extensions["static_files"]["folder"])
     files = {}
     for path in sorted(folder.rglob("*")):
         name = path.relative_to(folder).as_posix()
-        if (not path.is_file() or name == WORKER_SCRIPT or path.suffix == ".md"
+        if (not path.is_file() or name in (WORKER_SCRIPT, SYNC_WORKER_SCRIPT)
+                or path.suffix == ".md"
                 or any(part.startswith(".") for part in name.split("/"))):
             continue
         files[static_files.plain_url(name)] = url_for("static", filename=name)
@@ -198,8 +232,13 @@ def tell_the_worker(response):
         return response
     response.headers[SIGN_IN_HEADER] = sign_in_public_id()
     if (request.method == "GET" and response.status_code == 200
-            and request.endpoint not in NEVER_KEPT):
+            and request.endpoint not in NEVER_KEPT
+            and (request.endpoint != "rounds.new" or BLANK_FORM in request.args)):
         kind = "scoreboard" if request.endpoint == "sessions.board" else "page"
         response.headers[KEEP_HEADER] = kind
+        game = g.get("game")
+        if kind == "scoreboard" and game is not None and not game.is_finished:
+            response.headers[FORM_HEADER] = url_for(
+                "rounds.new", session_id=game.id, **{BLANK_FORM: game.version})
     return response
 

@@ -14,6 +14,10 @@ from ..models import Player
 from .filters import isolated
 from .presenters.changes import Change, entered_words, phone_words, typed_words
 
+# The new round's form with every hand empty (?blank=<the session's version>):
+# what the service worker keeps for offline (web/offline.py).
+BLANK_FORM = "blank"
+
 
 @dataclass
 class Row:
@@ -43,6 +47,8 @@ class Conflicted:
 
     since: int
     changes: list[Change]
+    # The form holds a hand of a round saved meanwhile: the same game, likely.
+    alike: bool = False
 
     @property
     def added(self) -> list[Change]:

@@ -7,6 +7,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 from flask import Blueprint, abort, flash, g, redirect, render_template, request, url_for
+from flask_wtf.csrf import generate_csrf
 
 from .. import queries, services
 from ..audit import Action
@@ -19,6 +20,7 @@ from .loading import add_session_id, load_game_session
 from .once import answered, changing, once, refused
 from .presenters.changes import Change, describe_all
 from .round_form import (
+    BLANK_FORM,
     Conflicted,
     Notice,
     Outcome,
@@ -50,17 +52,22 @@ def _board(_=None) -> str:
 @bp.route("/new", methods=["GET", "POST"])
 @once(redirect_to=_round_page)
 def new():
+    if request.method == "GET" and request.accept_mimetypes.best_match(
+            ["text/html", "application/json"]) == "application/json":
+        # The token a round kept on a phone is sent with (core/sending.js).
+        return {"token": generate_csrf()}
     if g.game.is_finished:
         return _closed()
     coming = queries.upcoming(g.game)
     form = RoundForm()
     outcome = Outcome()
     draft = None
+    blank = not form.is_submitted() and BLANK_FORM in request.args
     if not form.is_submitted():
         draft = services.read_draft(g.game, coming)  # the hands other phones saved
         fill(form, coming.number, [
-            {"player": p.player.id, "outcome": p.hand.outcome if p.hand else "dead",
-             "cards": p.hand.cards if p.hand else ""} for p in draft.places])
+            {"player": p.player.id, "outcome": p.hand.outcome if p.hand and not blank else "dead",
+             "cards": p.hand.cards if p.hand and not blank else ""} for p in draft.places])
         form.draft.data = draft.draft_version
     else:
         version = form.parsed_version()
@@ -79,10 +86,11 @@ def new():
             if g.game.is_finished:
                 return _closed(outcome.conflict)
             sent = {player: Entry(*hand) for player, hand in posted_hands(form).items()}
-            same = services.saved_meanwhile(
-                g.game, [change.event for change in outcome.conflict.changes], sent)
+            events = [change.event for change in outcome.conflict.changes]
+            same = services.saved_meanwhile(g.game, events, sent)
             if same is not None:  # this very round: shown, not a form for the next
                 return refused(redirect(url_for(".show", number=same[0], saved=same[1])))
+            outcome.conflict.alike = services.alike_meanwhile(g.game, events, sent)
             rebuild(form, coming.number, coming.order)
             form.draft.data = g.game.draft_version
         except services.DraftChanged as changed:
@@ -95,7 +103,7 @@ def new():
         show_entered(rows, draft)
     return render_template("rounds/new.html", form=form, rows=rows, outcome=outcome,
                            coming=coming, saved_round=_saved_round(outcome.conflict),
-                           draft=draft, together=True), \
+                           draft=draft, together=True, blank=blank), \
         409 if outcome.conflict or outcome.news else 200
 
 

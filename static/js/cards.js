@@ -332,6 +332,7 @@ form.addEventListener("change", (event) => {
 on(form, "together:in", ({players}) => {
   handsIn = new Set(players);
 });
+on(form, "pad:close", () => activate(null));
 
 refresh();
 const first = rows.find(needsCards);

@@ -20,7 +20,9 @@ function keep({form, button}) {
 if (waiting() || sessionStorage.getItem(SENT)) loadQueue().then((module) => module.start());
 
 if ("serviceWorker" in navigator) {
-  navigator.serviceWorker.register(script.dataset.worker, {scope: script.dataset.scope})
+  const sync = "SyncManager" in window;  // sw-sync.js sends rounds kept
+  navigator.serviceWorker.register(script.dataset[sync ? "syncWorker" : "worker"],
+    {scope: script.dataset.scope, type: sync ? "module" : "classic", updateViaCache: "none"})
     .catch(() => {});  // no worker: the app works online as before
   // Loaded while the worker was starting: not yet in its hands.
   navigator.serviceWorker.ready.then((registration) => {

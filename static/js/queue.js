@@ -6,7 +6,8 @@
 // rounds that wait before it.
 
 import {REFUSED, SENT, WAITING} from "./core/names.js";
-import {body, field, following, retryDelay, sendInOrder, verdict} from "./core/sending.js";
+import {ROUNDS_SENT, SEND_ROUNDS, sendKept} from "./core/outbox.js";
+import {body, field, following, retryDelay} from "./core/sending.js";
 import * as store from "./core/store.js";
 import {find, make, tell} from "./dom.js";
 
@@ -38,6 +39,8 @@ export async function save(form, submitter) {
   const again = refusedHere || twice?.id;
   if (again) item.id = again;  // a refused round put right, or Save tapped twice
   await keep(item);
+  backgroundSync()?.then((/** @type {any} */ registration) => registration.sync.register(SEND_ROUNDS))
+    .catch(() => {});  // the page sends it, as where there is none
   if (navigator.onLine && await send({saving: true})) return;
   if (navigator.serviceWorker?.controller) {
     location.assign(item.board);  // the worker shows it as last seen
@@ -47,26 +50,35 @@ export async function save(form, submitter) {
   }
 }
 
+// Where the browser has Background Sync, the worker (sw-sync.js) sends the
+// rounds kept by itself once the network is back, the app open or not: its
+// registration; elsewhere null, and the pages send them (watch()).
+const backgroundSync = () => "SyncManager" in window && navigator.serviceWorker?.controller
+  ? navigator.serviceWorker.ready : null;
+
 // Sending
 
 let sending = false;
+let showNext = null;  // the id of a round refused, to show once the sending ends
 let retry = null;
 let failures = 0;
 
 // Sends what waits, in order; true if it went to a round's page (saving).
 async function send({saving = false, only = null} = {}) {
-  if (sending) return false;
+  if (sending) {
+    showNext = only ?? showNext;  // a round the worker had refused meanwhile: next
+    return false;
+  }
   sending = true;
   clearTimeout(retry);
   const sent = [];
   let later = false;
   let shown = false;
   try {
-    const tokens = {};
-    const result = await sendInOrder(await store.waiting(), (item) => post(item, tokens),
-                                     {only, sent});
+    const result = await sendKept({only, sent, refused: showRefused});
     later = result.later;
     shown = Boolean(result.refused);
+    await counted(Promise.resolve());
   } finally {
     sending = false;
     failures = later ? failures + 1 : 0;
@@ -74,56 +86,47 @@ async function send({saving = false, only = null} = {}) {
     if (later) retry = setTimeout(() => send(), retryDelay(failures));
     if (sent.length && (shown || !saving)) record(sent);
     if (sent.length && !shown) done(sent, saving);
+    if (showNext && !shown) send({only: showNext});
+    showNext = null;
   }
   return shown || (saving && sent.length > 0);
 }
 
-async function post(item, tokens) {
-  let response;
-  try {
-    tokens[item.url] ||= await freshToken(item.url);
-    response = await fetch(item.url, {method: "POST", body: body(item, tokens[item.url]),
-                                      credentials: "same-origin"});
-  } catch {
-    return "later";
-  }
-  const answer = verdict(response);
-  if (answer === "saved") {
-    item.saved = response.url;
-    await drop(item.id);
-  }
-  if (answer !== "refused") return answer;
-  // Refused: the form comes back as the server shows it, by sending it once
-  // more (its key was not used) as the page itself.
-  item.refused = true;
-  await keep(item);
+// Refused: the form comes back as the server shows it, by sending it once
+// more (its key was not used) as the page itself.
+function showRefused(item, token) {
   sessionStorage.setItem(REFUSED, String(item.id));
   const form = make("form");
   Object.assign(form, {method: "post", action: item.url, hidden: true});
-  for (const [name, value] of body(item, tokens[item.url])) {
+  for (const [name, value] of body(item, token)) {
     form.append(Object.assign(make("input"), {type: "hidden", name, value}));
   }
   document.body.append(form);
   form.submit();
-  return answer;
-}
-
-// The form's token may have expired while the round waited (an hour): a new
-// one from its page, which also says if the phone is still signed in to the
-// round's group (403: signed out; 404: another group's session).
-async function freshToken(url) {
-  const page = await fetch(url, {credentials: "same-origin"});
-  if (page.status === 403 || page.status === 404) throw new Error("not this sign-in's");
-  const html = new DOMParser().parseFromString(await page.text(), "text/html");
-  return html.querySelector("input[name=csrf_token]")?.getAttribute("value") ?? null;
 }
 
 const said = () => JSON.parse(sessionStorage.getItem(SENT) || "[]");
 
 // Rounds sent, to be said on the page shown next.
 function record(sent) {
-  sessionStorage.setItem(SENT, JSON.stringify([...said(), ...sent.map(
+  const before = said();  // the worker may have sent one too: said once
+  sessionStorage.setItem(SENT, JSON.stringify([...before, ...sent.filter(
+    (item) => !before.some((known) => known.url === item.saved)).map(
     (item) => ({number: item.number, url: item.saved, board: item.board}))]));
+}
+
+// The worker sent rounds by itself (sw-sync.js): as if this page had. One
+// refused comes back as its form, from here (the worker has no page to show).
+function sentByWorker(event) {
+  if (!event.data?.[ROUNDS_SENT]) return;
+  const {sent, refused} = event.data;
+  if (refused) {
+    if (sent.length) record(sent);
+    send({only: refused});
+  } else if (sent.length) {
+    record(sent);
+    counted(Promise.resolve()).then(() => done(sent, false));
+  }
 }
 
 // Rounds sent: on their form's Save, the last one's result, as online; else
@@ -188,7 +191,10 @@ async function showWaiting(items) {
   box.append(list, make("p", "queue-checks", mine.some((item) => item.refused)
     ? "A round not saved stays on this phone until it is put right and saved, or " +
       "dropped; the rounds after it wait for it."
-    : "Sent by itself when the network is back. The pad has counted the cards; the rest " +
+    : (backgroundSync() ? "Will be sent when the network is back, even if you close the app. "
+      : "Sent when the network is back while the app is open: if you close it, open the app " +
+        "when the network is back. ") +
+      "The pad has counted the cards; the rest " +
       "is checked as it is sent (the hands' sets and runs, the points, and whether another " +
       "phone saved a round meanwhile). If something is wrong, its form comes back here " +
       "with what was typed."));
@@ -264,6 +270,7 @@ export async function start() {
     follow(form, items);
   }
   await showWaiting(items);
+  navigator.serviceWorker?.addEventListener("message", sentByWorker);
   if (items.some((item) => !item.refused)) watch();
 }
 

@@ -13,15 +13,17 @@ const worker = /** @type {any} */ (self);
 
 const VERSION = new URL(worker.location.href).searchParams.get("v") || "unversioned";
 const STATIC = "static-" + VERSION;
-const DATA = new URL("sw.json?v=" + encodeURIComponent(VERSION), worker.location.href).href;
+// At the root: the worker's scope (sw-sync.js, which runs this, is served under static/).
+const DATA = new URL("sw.json?v=" + encodeURIComponent(VERSION), worker.registration.scope).href;
 const SEEN = "Scorekeeper-Seen-At";  // when this phone kept the page (ms)
+const MADE_FROM = "Scorekeeper-Made-From";  // a round form's address as fetched
 const PAGES = "pages-";  // and the sign-in's public id: one sign-in's pages at a time
 const MAX_PAGES = 100;
 const FINGERPRINT = /^(.+)\.[0-9a-f]{8}(\.[^./]+)?$/;  // web/static_files.py
 const SERVER_DOWN = new Set([502, 503, 504]);
 
 // {files: {plain URL: fingerprinted URL}, offline, shortcut, signOut (URLs),
-// signInHeader, keepHeader}: fetched as the worker installs, kept with the
+// signInHeader, keepHeader, formHeader}: fetched as the worker installs, kept with the
 // files, and read once each time the browser starts the worker.
 let told = null;
 
@@ -151,13 +153,40 @@ async function remember(data, request, response, copy) {
     return;
   }
   if (!copy || response.redirected) return;
+  await put(cache, request.url, copy);
+  const form = response.headers.get(data.formHeader);
+  if (form) await keepForm(data, cache, signIn, new URL(form, request.url));
+  const keys = await cache.keys();  // the oldest first
+  await Promise.all(keys.slice(0, -MAX_PAGES).map((key) => cache.delete(key)));
+}
+
+// A scoreboard names the form of the round it shows next, as it stands
+// (offline.py): kept under the form's own address, so that offline "Enter
+// round 4" opens round 4's form, with the hands empty. Fetched once a version.
+async function keepForm(data, cache, signIn, url) {
+  const under = url.origin + url.pathname;
+  const kept = await cache.match(under, {ignoreVary: true});
+  if (kept && kept.headers.get(MADE_FROM) === url.href) return;
+  let response;
+  try {
+    response = await fetch(url);
+  } catch (error) {
+    return;  // offline already: the copy kept stays
+  }
+  if (!response.ok || response.redirected || !response.headers.get(data.keepHeader) ||
+      response.headers.get(data.signInHeader) !== signIn) return;
+  await put(cache, under, response, url.href);
+}
+
+// Keeps ``response`` under ``url``, with when it was seen (and, for a round
+// form, the address it was fetched from).
+async function put(cache, url, response, from = null) {
   const headers = new Headers(response.headers);
   headers.delete("Content-Encoding");  // the body is kept as read, decoded
   headers.delete("Content-Length");
   headers.set(SEEN, String(Date.now()));
-  await cache.put(request.url, new Response(await copy.blob(), {status: 200, headers}));
-  const keys = await cache.keys();  // the oldest first
-  await Promise.all(keys.slice(0, -MAX_PAGES).map((key) => cache.delete(key)));
+  if (from) headers.set(MADE_FROM, from);
+  await cache.put(url, new Response(await response.blob(), {status: 200, headers}));
 }
 
 // Delete every sign-in's kept pages but those of the cache named ``keep``.

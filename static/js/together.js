@@ -100,15 +100,16 @@ function sayStrip(state) {
     strip.append(item);
   }
   note.replaceChildren();
+  if (state.open && state.number > number) {  // saved elsewhere
+    import("./round-saved.js").then((card) => card.show(number, state));
+    return;
+  }
   if (state.number !== number || !state.open) {
-    const saved = state.open && state.number > number;
     const gone = make("p", "together-saved", !state.open ? "This session has ended."
-      : saved ? `Round ${number} is saved. `
       : `The rounds were changed on another phone: this is round ${state.number} now. `);
     if (state.open) {
-      const link = make("a", "", saved ? `See round ${number}` : `Enter round ${state.number}`);
-      // rounds/12 is beside rounds/new.
-      link.href = saved ? new URL(String(number), form.action).href : form.action;
+      const link = make("a", "", `Enter round ${state.number}`);
+      link.href = form.action;
       gone.append(link);
     }
     note.append(gone);
@@ -141,7 +142,7 @@ function take(state) {
     } else if (open && !hand && row.base) {  // cleared: what was typed since is kept
       (same(typed(row), row.shown) ? put : seen)(row, {outcome: "dead", cards: "", version: 0});
     }
-    sayRow(row, player);
+    if (open) sayRow(row, player);
   }
   sayStrip(state);
   if (clearing) clearing.hidden = !state.players.some((p) => p.hand);

@@ -93,13 +93,16 @@ def test_a_round_result_follows_an_edit_on_another_phone(phones, table):
 
 
 def test_an_open_form_says_what_changed_and_keeps_what_was_typed(phones, table):
+    """(The round being filled in together, saved from another phone, is said
+    by a card of its own: tests/e2e/test_together.py.)"""
     ann, ben = phones(2)
-    ben.goto(f"{table}/rounds/new")
+    save_round_on(ann, table, {"Ann": "3S", "Ben": "4H", "Cat": "KD", "Dan": "7C"})
+    ben.goto(f"{table}/rounds/1/edit")
     typed = ben.get_by_label("Cards left in Cat's hand")
     typed.fill("QH QD")
     save_round_on(ann, table, {"Ann": "5S", "Ben": "9H", "Cat": "KC", "Dan": "2C"})
     notice = ben.locator("#live-notice")
-    expect(notice).to_contain_text("Round 1 added from")
+    expect(notice).to_contain_text("Round 2 added from")
     expect(notice).to_contain_text("Cat 10 points")
     expect(typed).to_have_value("QH QD")
 

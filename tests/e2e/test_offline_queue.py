@@ -140,7 +140,7 @@ def test_a_round_entered_offline_that_conflicts_comes_back_as_typed(member, live
         expect(page.get_by_label(f"Cards left in {name}'s hand")).to_have_value(cards)
     assert saved(live_app, table["id"]) == rounds(HANDS[1])  # the other phone's round 2 only
     if choice == "another game":
-        page.get_by_role("button", name="Save as round 3").click()
+        page.get_by_role("button", name="Save as round 3").first.click()
         page.wait_for_url(re.compile(table["board"] + "/rounds/3$"))
         assert saved(live_app, table["id"]) == rounds(HANDS[1], HANDS[0])
     else:
@@ -233,10 +233,16 @@ def record_elsewhere(live_app, session_id, hands) -> None:
 
 
 def test_a_round_kept_when_the_page_is_closed_is_sent_on_the_next_visit(member, live_app):
+    """A browser without Background Sync (Safari, Firefox): the classic worker,
+    and the page says to open the app when the network is back."""
     page = member
+    page.context.add_init_script("delete window.SyncManager")
     table = start(live_app)
     saved_offline(page, table)
-    expect(page.get_by_role("region", name="Kept on this phone")).to_be_visible()
+    expect(page.get_by_role("region", name="Kept on this phone")).to_contain_text(
+        "if you close it, open the app when the network is back.")
+    assert page.evaluate("navigator.serviceWorker.controller.scriptURL").split("?")[0] \
+        .endswith("/sw.js")
     context = page.context
     page.close()
     context.set_offline(False)
@@ -276,3 +282,87 @@ def test_an_edit_with_no_network_stays_typed_and_is_not_sent(member, live_app, c
     page.context.set_offline(False)
     page.context.unroute("**/rounds/1/edit")
     assert saved(live_app, table["id"]) == rounds()
+
+
+KEPT_FORM_NUMBER = """async (path) => {
+    const name = (await caches.keys()).find((n) => n.startsWith('pages-'));
+    const kept = name && await (await caches.open(name)).match(path);
+    const found = kept && /name="number" value="(\\d+)"/.exec(await kept.text());
+    return found ? Number(found[1]) : null;
+}"""
+
+
+def test_offline_the_round_form_is_the_one_the_last_scoreboard_showed(member, live_app):
+    """Issue 25, 6: the phone opened round 2's form, then rounds 2 and 3 were
+    saved from another phone and it saw the scoreboard say "Enter round 4".
+    Offline, that opens round 4's form, empty; the round waits as round 4;
+    sent after another phone saved a round 4 of another game, its form
+    offers "Save as round 5" first."""
+    page = member
+    table = start(live_app)
+    page.goto(table["board"])
+    controlled(page)
+    see(page, [table["form"], table["board"]])
+    record_elsewhere(live_app, table["id"], HANDS[0])
+    record_elsewhere(live_app, table["id"], HANDS[1])
+    page.reload()
+    expect(page.get_by_role("link", name="Enter round 4")).to_be_visible()
+    page.wait_for_function(f"async () => ({KEPT_FORM_NUMBER})({table['form']!r}) === 4")
+
+    offline(page)
+    page.get_by_role("link", name="Enter round 4").click()
+    expect(page.locator(".offline-bar")).to_be_visible()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Round 4")
+    for name in PLAYERS:
+        expect(page.get_by_label(f"Cards left in {name}'s hand")).to_have_value("")
+    type_round(page, HANDS[0])
+    page.get_by_role("button", name="Save round 4").click()
+    page.wait_for_url(re.compile(table["board"] + "$"))
+    expect(page.get_by_role("region", name="Kept on this phone")).to_contain_text(
+        "Round 4, waiting to be sent")
+    record_elsewhere(live_app, table["id"], FIRST)  # round 4, another game
+
+    back_online(page)
+    page.wait_for_url(re.compile(table["form"] + "$"))
+    choice = page.locator(".changes-drop button")
+    expect(choice.first).to_have_text("Save as round 5")
+    expect(choice.nth(1)).to_have_text("Same game: drop mine, see round 4")
+    choice.first.click()
+    page.wait_for_url(re.compile(table["board"] + "/rounds/5$"))
+    assert saved(live_app, table["id"]) == rounds(HANDS[0], HANDS[1], FIRST, HANDS[0])
+
+
+def test_with_background_sync_the_worker_sends_a_round_with_the_app_closed(
+        member, live_app, base_url):
+    """Issue 25, 7: where the browser has Background Sync (Chromium), the
+    page says a round kept is sent even if the app is closed, and the worker
+    sends it by itself: the page is closed, the network comes back, and the
+    browser fires the sync event (here through DevTools, as it would)."""
+    page = member
+    table = start(live_app)
+    saved_offline(page, table, told=True)
+    expect(page.get_by_role("region", name="Kept on this phone")).to_contain_text(
+        "Will be sent when the network is back, even if you close the app.")
+    context = page.context
+    other = context.new_page()  # no page of the app's: none to send it
+    page.close()
+    context.set_offline(False)
+    devtools = context.new_cdp_session(other)
+    registrations = []
+    devtools.on("ServiceWorker.workerRegistrationUpdated",
+                lambda event: registrations.extend(event["registrations"]))
+    devtools.send("ServiceWorker.enable")
+    # DevTools tells of the registrations as it can; each call waits on the
+    # browser, and takes in what it told meanwhile.
+    for _ in range(1_000):
+        if registrations:
+            break
+        other.evaluate("() => 0")
+    (ours,) = [r for r in registrations if r["scopeURL"] == base_url + "/" and not r["isDeleted"]]
+    with context.expect_event("response", lambda r: r.request.method == "POST"
+                              and r.url.endswith(table["form"])) as sent:
+        devtools.send("ServiceWorker.dispatchSyncEvent", {
+            "origin": base_url, "registrationId": ours["registrationId"],
+            "tag": "send-rounds", "lastChance": False})
+    assert sent.value.status == 302 and sent.value.request.service_worker
+    assert saved(live_app, table["id"]) == rounds(HANDS[0])

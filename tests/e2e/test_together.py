@@ -121,7 +121,48 @@ def test_three_phones_fill_in_a_round_together_and_it_saves(phone, table):
     ann.locator(".round-actions button[type=submit]").first.click()
     ann.wait_for_url(f"**{url}/rounds/1")
     told(ben)
-    expect(ben.locator(".together-saved")).to_contain_text("Round 1 is saved.")
+    expect(ben.locator(".round-saved")).to_contain_text("Round 1 saved from Ann's phone")
+
+
+def test_when_the_round_is_saved_every_phone_moves_on_keeping_what_it_typed(
+        phone, table, live_app):
+    """Issue 25, 5: Cat saves the round while Ben's pad is open and his hand
+    half typed. Ben's phone closes the pad and says, in one card, which round
+    was saved from which phone, with its result a tap away; his hand, which
+    is not in it, stays typed. Another round saved after it: the same card
+    says so, and no notice above the form piles the rounds up."""
+    url, _ = table
+    ben, cat = phone("Ben"), phone("Cat")
+    expect(ben.locator("#card-pad")).to_be_visible()  # on Ben's own hand
+    typing = ben.get_by_label("Cards left in Ben's hand")
+    typing.fill("4C 8D 2H")  # still in the field: not sent
+    for name, cards in {"Ann": "5S 9H", "Ben": "4C 8D", "Cat": "KD QD 3C"}.items():
+        type_cards(cat, name, cards)
+    cat.locator(".round-actions button[type=submit]").first.click()
+    cat.wait_for_url(f"**{url}/rounds/1")
+
+    told(ben)
+    card = ben.get_by_role("alert").filter(has=ben.get_by_role(
+        "heading", name="Round 1 saved from Cat's phone"))
+    expect(card).to_contain_text(
+        "Typed here and not in round 1: Ben (Dead, 4C 8D 2H). It stays on this form, below.")
+    expect(card.get_by_role("link", name="See the result")).to_have_attribute(
+        "href", f"{url}/rounds/1")
+    expect(ben.locator("#card-pad")).to_be_hidden()
+    expect(typing).to_have_value("4C 8D 2H")
+    expect(ben.locator(".together-strip")).to_be_hidden()  # not round 2's "… not yet"
+    assert phone_page_problems(ben) == []
+
+    session_id = int(url.rsplit("/", 1)[1])
+    with live_app.app_context():  # the table goes on without Ben
+        game = db.session.get(GameSession, session_id)
+        services.record_round(services.Change.to(game, device="Cat's phone"),
+                              {"Ann": Entry("hu"), "Ben": Entry("dead", "2C"),
+                               "Cat": Entry("dead", "3C")})
+    told(ben)
+    expect(ben.get_by_role("heading", name="Round 2 saved from Cat's phone")).to_be_visible()
+    expect(ben.locator(".round-saved")).to_have_count(1)
+    expect(ben.locator("#live-notice")).to_be_hidden()
 
 
 def test_two_phones_on_one_hand_the_later_sees_the_others_and_chooses(phone):
@@ -186,7 +227,7 @@ def test_with_the_house_setting_the_last_hand_in_saves_the_round(phone, table, l
                 has_text=re.compile(r"^\s*Hu\s*$")).tap()
         expect(ben.get_by_role("heading", level=1)).to_have_text("Round 1")
         told(ann)
-        expect(ann.locator(".together-saved")).to_contain_text("Round 1 is saved.")
+        expect(ann.locator(".round-saved")).to_contain_text("Round 1 saved from Ben's phone")
     finally:
         with live_app.app_context():
             services.set_autosave_rounds(the_group(), False)

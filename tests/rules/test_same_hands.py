@@ -1,7 +1,7 @@
 """docs/RULES.md §7, as the app adds it: a round whose every hand is the last
 round's, card for card, is the same game entered again, and is warned."""
 
-from scorekeeper.rules import Entry, parse_cards, repeated_round, same_hands
+from scorekeeper.rules import Entry, parse_cards, repeated_round, same_hands, shares_a_hand
 
 LAST = {"Ann": Entry("dead", "JK 7H"), "Bob": Entry("dead", "AC AC 2S"), "Cyd": Entry("hu")}
 
@@ -29,3 +29,15 @@ def test_unreadable_hands_are_like_no_other():
     garbled = {**LAST, "Ann": Entry("dead", "JK 7X")}
     assert not same_hands(garbled, garbled)
     assert not same_hands({}, {})
+
+
+def test_a_round_sharing_one_hand_of_cards_is_likely_the_same_game():
+    """Issue 25, 6: which choice a round refused for another's comes with first."""
+    put_right = {**LAST, "Ann": Entry("dead", "JK 8H")}  # Bob's cards, card for card
+    assert shares_a_hand(put_right, LAST)
+    assert shares_a_hand({"Bob": Entry("dead", "2s ac ac")}, LAST)
+    # The same winner, a hand with no cards, or a card unread is no sign of it.
+    other = {"Ann": Entry("dead", "5S"), "Bob": Entry("dead", ""), "Cyd": Entry("hu")}
+    assert not shares_a_hand(other, {**LAST, "Bob": Entry("dead", "")})
+    assert not shares_a_hand({"Ann": Entry("dead", "JK 7X")}, {"Ann": Entry("dead", "JK 7X")})
+    assert not shares_a_hand({"Dot": Entry("dead", "JK 7H")}, LAST)

@@ -41,8 +41,8 @@ REDIRECTS = (301, 302, 303, 307, 308)
 # (from nothing or from a backup), signing in and out.
 PUBLIC_ENDPOINTS = frozenset({"static", "health.healthz", "home.index", "groups.new",
                               "backup.import_group", "groups.sign_in", "groups.sign_out",
-                              "offline.manifest", "offline.worker", "offline.worker_data",
-                              "offline.page", "home.rules"})
+                              "offline.manifest", "offline.worker", "offline.sync_worker",
+                              "offline.worker_data", "offline.page", "home.rules"})
 
 
 @dataclass

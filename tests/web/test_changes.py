@@ -316,6 +316,31 @@ def test_signed_out_phones_are_sent_to_sign_in(anonymous, sid):
 # Two phones at once
 
 
+def main_choice(notice: str) -> tuple[str, str]:
+    """The first button of a refused form's notice, the one offered first: its
+    class and its words."""
+    found = re.search(r'<p class="changes-drop"[^>]*>\s*<button[^>]*class="([^"]*)"[^>]*>([^<]*)<',
+                      notice)
+    assert found, "the notice offers no choice"
+    return found[1], found[2]
+
+
+def test_a_stale_round_form_holding_a_hand_of_the_round_saved_offers_to_drop_it_first(
+        client, sid):
+    """Issue 25, 6: the server says which choice is likelier. One hand the same,
+    card for card, as in the round another phone saved: the same game, entered
+    on two phones with a hand put right on one of them."""
+    base = f"/sessions/{sid}/rounds"
+    page = text(client.get(f"{base}/new"))
+    record(sid, TYPED_1)
+    typed = {**TYPED_2, "D": TYPED_1["D"]}
+    notice = text(client.post(f"{base}/new", data=filled(page, typed))).split(
+        'id="round-summary"')[1].split("</div>")[0]
+    assert "It holds a hand of yours: the same game, it seems." in notice
+    assert main_choice(notice) == ("button", "Same game: drop mine, see round 1")
+    assert "Save as round 2" not in notice
+
+
 def test_a_stale_round_form_is_refused_with_the_changes_and_the_typing_kept(client, sid):
     base = f"/sessions/{sid}/rounds"
     page = text(client.get(f"{base}/new"))
@@ -331,10 +356,12 @@ def test_a_stale_round_form_is_refused_with_the_changes_and_the_typing_kept(clie
     assert re.search(r"<strong>Round 1 added</strong> from Mei's phone: A 27 points −1.00, "
                      r"B 32 points −8.00, C 7 points \+9.00, D 24 points 0.00", notice)
     assert "<strong>Round 1 was saved from Mei's phone.</strong>" in notice
-    assert "Save yours as round 2 only if it is another game." in notice
+    # No hand of round 1 in it: another game, likely, so saving it comes first.
+    assert "None of your hands is in it: another game, it seems." in notice
+    assert main_choice(notice) == ("button", "Save as round 2")
     assert 'form="round-drop" class="button round-secondary">Same game: drop mine, see round 1<' \
         in notice
-    assert '>Save as round 2</button>' in html
+    assert '>Save as round 2</button>' in html.split('class="round-actions"')[1]
     assert 'value="5s, 5h"' in section(html, "A") and 'value="KS QS"' in section(html, "D")
     assert f'name="version" value="{game(sid).version}"' in html
     assert "data-autostart" not in html

@@ -12,7 +12,7 @@ import pytest
 from scorekeeper import services
 from scorekeeper.extensions import db
 from scorekeeper.models import GameSession
-from scorekeeper.web.offline import KEEP_HEADER, SIGN_IN_HEADER
+from scorekeeper.web.offline import FORM_HEADER, KEEP_HEADER, SIGN_IN_HEADER
 from tests.conftest import signed_in_client, the_group
 from tests.web.examples import EXAMPLE_1, EXAMPLE_RULES
 from tests.web.helpers import count_statements, csrf_token, make_link
@@ -61,7 +61,9 @@ def worker_files(client) -> dict[str, str]:
 
 
 WORKER = re.compile(r'<script type="module" src="/static/js/offline\.\w{8}\.js" '
-                    r'data-worker="(/sw\.js\?v=(\w+))" data-scope="/"></script>')
+                    r'data-worker="(/sw\.js\?v=(\w+))" '
+                    r'data-sync-worker="(/static/js/sw-sync\.js\?v=(\w+))" '
+                    r'data-scope="/"></script>')
 
 
 def registered_worker(client) -> str:
@@ -153,6 +155,24 @@ def test_the_worker_is_served_at_the_root_as_javascript(anonymous):
     assert anonymous.get("/sw.js?v=0").data == response.data
 
 
+def test_the_worker_with_background_sync_is_served_beside_its_modules_for_the_whole_app(
+        anonymous):
+    """Issue 25, 7: where the browser has Background Sync, offline.js registers
+    sw-sync.js (a module that runs sw.js and sends the rounds kept): served
+    where it stands, so that its imports are the core's files, under the same
+    version, and allowed the app's root as its scope."""
+    html = anonymous.get("/").text
+    _, version, module, same = WORKER.search(html).groups()
+    assert (module, same) == (f"/static/js/sw-sync.js?v={version}", version)
+    response = anonymous.get(module)
+    assert response.status_code == 200 and response.mimetype == "text/javascript"
+    assert response.headers["Service-Worker-Allowed"] == "/"
+    assert response.headers["Cache-Control"] == "no-cache"
+    assert response.data == (ROOT / "static" / "js" / "sw-sync.js").read_bytes()
+    for imported in re.findall(r'^import .*"\./([^"]+)";$', response.text, re.M):
+        assert anonymous.get(f"/static/js/{imported}").status_code == 200, imported
+
+
 def test_the_worker_is_registered_under_the_version_of_its_data(anonymous):
     data = worker_data(anonymous)
     assert registered_worker(anonymous) == f"/sw.js?v={data['version']}"
@@ -162,7 +182,8 @@ def test_the_worker_is_registered_under_the_version_of_its_data(anonymous):
     assert response.json == data
     assert {key: data[key] for key in ("offline", "shortcut", "signOut")} == {
         "offline": "/offline", "shortcut": "/scoreboard", "signOut": "/sign-out"}
-    assert (data["signInHeader"], data["keepHeader"]) == (SIGN_IN_HEADER, KEEP_HEADER)
+    assert (data["signInHeader"], data["keepHeader"], data["formHeader"]) == (
+        SIGN_IN_HEADER, KEEP_HEADER, FORM_HEADER)
 
 
 def test_the_worker_caches_every_static_file_by_its_current_name(anonymous):
@@ -170,7 +191,8 @@ def test_the_worker_caches_every_static_file_by_its_current_name(anonymous):
     folder = ROOT / "static"
     on_disk = {f"/static/{p.relative_to(folder).as_posix()}"
                for p in folder.rglob("*") if p.is_file() and p.suffix != ".md"}
-    assert set(files) == on_disk - {"/static/js/sw.js"}  # the worker is not a page's file
+    # The workers are not a page's files.
+    assert set(files) == on_disk - {"/static/js/sw.js", "/static/js/sw-sync.js"}
     for plain, current in files.items():
         root, ext = plain.rsplit(".", 1)
         assert re.fullmatch(rf"{re.escape(root)}\.[0-9a-f]{{8}}\.{ext}", current)
@@ -215,6 +237,10 @@ def test_a_deploy_that_changes_a_file_makes_a_new_worker(anonymous, own_static):
     script.write_text(script.read_text() + "\n// changed\n")
     assert registered_worker(anonymous) not in (before, after)
     assert anonymous.get("/sw.js").data == script.read_bytes()
+    again = registered_worker(anonymous)
+    module = own_static / "js" / "sw-sync.js"
+    module.write_text(module.read_text() + "\n// changed\n")
+    assert registered_worker(anonymous) not in (before, after, again)
 
 
 # The offline page
@@ -242,7 +268,7 @@ def test_group_pages_are_kept_for_their_sign_in(app, client):
     sign_in = public_id(client)
     board = f"/sessions/{game}"
     kinds = {board: "scoreboard", f"{board}/rounds/1": "page", f"{board}/settle": "page",
-             f"{board}/rounds/new": "page", "/": "page", "/history": "page"}
+             f"{board}/rounds/new?blank=1": "page", "/": "page", "/history": "page"}
     for url, kind in kinds.items():
         response = client.get(url)
         assert response.status_code == 200, url

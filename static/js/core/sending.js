@@ -31,6 +31,38 @@ export function body(/** @type {Item} */ item, /** @type {string | null} */ toke
   return sent;
 }
 
+/**
+ * A fresh CSRF token for a round's form (its JSON, web/rounds.py): the token
+ * may have expired while the round waited (an hour). Throws if the phone is
+ * no longer signed in to the round's group (403) or the session is another
+ * group's (404).
+ * @param {string} url @returns {Promise<string | null>}
+ */
+export async function freshToken(url) {
+  const answer = await fetch(url, {credentials: "same-origin",
+                                   headers: {Accept: "application/json"}});
+  if (answer.status === 403 || answer.status === 404) throw new Error("not this sign-in's");
+  return answer.ok ? (await answer.json()).token ?? null : null;
+}
+
+/**
+ * Sends ``item`` as its form would be, with a fresh token (one per form
+ * address, kept in ``tokens``): what the server said, and its answer (none if
+ * nothing came back).
+ * @param {Item} item @param {Record<string, string | null>} tokens
+ * @returns {Promise<{answer: Verdict, response: Response | null}>}
+ */
+export async function post(item, tokens) {
+  try {
+    tokens[item.url] ||= await freshToken(item.url);
+    const response = await fetch(item.url, {method: "POST", body: body(item, tokens[item.url]),
+                                            credentials: "same-origin"});
+    return {answer: verdict(response), response};
+  } catch {
+    return {answer: "later", response: null};
+  }
+}
+
 /** A field of a round as sent. */
 export const field = (/** @type {Item} */ item, /** @type {string} */ name) =>
   item.fields.find(([key]) => key === name)?.[1];

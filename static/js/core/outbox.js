@@ -1,0 +1,38 @@
+// The rounds kept on the phone (store.js) sent by the protocol of sending.js:
+// one routine for the page (queue.js) and for the service worker, which sends
+// them by itself where the browser has Background Sync (sw-sync.js).
+
+import {post, sendInOrder} from "./sending.js";
+import * as store from "./store.js";
+
+/** @typedef {import("./store.js").Item} Item */
+
+/** The Background Sync tag the page asks for as it keeps a round, and the worker sends on. */
+export const SEND_ROUNDS = "send-rounds";
+/** The worker's message to the pages open: ``{[ROUNDS_SENT]: true, sent: Item[],
+ * refused: the id of a round refused, or null}``. */
+export const ROUNDS_SENT = "roundsSent";
+
+/**
+ * Sends what waits, in order. A round saved leaves the phone (``item.saved``:
+ * the address of its page); one refused stays, marked so, and
+ * ``refused(item, token)`` shows it (the page sends its form as the page).
+ * @param {{only?: number | null, sent?: Item[],
+ *   refused?: (item: Item, token: string | null) => Promise<void> | void}} [options]
+ */
+export async function sendKept({only = null, sent = [], refused = () => {}} = {}) {
+  /** @type {Record<string, string | null>} */
+  const tokens = {};
+  return sendInOrder(await store.waiting(), async (item) => {
+    const {answer, response} = await post(item, tokens);
+    if (answer === "saved" && response && item.id !== undefined) {
+      item.saved = response.url;
+      await store.drop(item.id);
+    } else if (answer === "refused") {
+      item.refused = true;
+      await store.keep(item);
+      await refused(item, tokens[item.url] ?? null);
+    }
+    return answer;
+  }, {only, sent});
+}

@@ -1,0 +1,28 @@
+// The service worker where the browser has Background Sync (Chrome on
+// Android): sw.js, as a module, and the rounds kept on the phone sent by
+// themselves when the network is back, even with the app closed, by the
+// routine the pages use (core/outbox.js). offline.js registers it as a module
+// worker there, and sw.js elsewhere (a classic script: not every browser runs
+// module workers). Served by web/offline.py with the root as its scope.
+
+import "./sw.js";
+import {ROUNDS_SENT, SEND_ROUNDS, sendKept} from "./core/outbox.js";
+
+/** @type {ServiceWorkerGlobalScope} */
+const scope = /** @type {any} */ (self);
+
+// queue.js asks for it as it keeps a round; the browser fires it once the
+// network is back, and again later (its own back-off) if a round must wait.
+// (A SyncEvent: Background Sync is not in TypeScript's lib.)
+scope.addEventListener("sync", (/** @type {ExtendableEvent & {tag: string}} */ event) => {
+  if (event.tag !== SEND_ROUNDS) return;
+  event.waitUntil(sendKept().then(async ({sent, later, refused}) => {
+    // The pages open say so, as if they had sent them (queue.js).
+    if (sent.length || refused) {
+      for (const client of await scope.clients.matchAll({type: "window"})) {
+        client.postMessage({[ROUNDS_SENT]: true, sent, refused: refused?.id ?? null});
+      }
+    }
+    if (later) throw new Error("Not sent yet: tried again later.");
+  }));
+});

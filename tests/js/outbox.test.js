@@ -1,0 +1,85 @@
+// The rounds kept sent by one routine, the page's and the service worker's
+// (issue 25, 7): a fresh token from each form's JSON, the rounds in order, a
+// round saved off the phone, one refused kept and shown. IndexedDB in memory
+// (fake-indexeddb); the server is a fetch that answers as web/rounds.py does.
+import "fake-indexeddb/auto";
+
+import assert from "node:assert/strict";
+import {beforeEach, test} from "node:test";
+
+import {sendKept} from "../../static/js/core/outbox.js";
+import {DATABASE} from "../../static/js/core/names.js";
+import {keep, waiting} from "../../static/js/core/store.js";
+
+const round = (/** @type {number} */ number, board = "/sessions/1") => ({
+  board, url: `${board}/rounds/new`, number, version: number,
+  fields: /** @type {[string, string][]} */ ([["key", `k${number}`], ["csrf_token", "old"]]),
+  at: number, refused: false,
+});
+
+/** What was asked, in order: "GET url (accept)" or "POST url key token". */
+/** @type {string[]} */
+let asked = [];
+
+/** A server answering each round's POST by its number: saved unless said. */
+function serve(/** @type {Record<string, number>} */ statuses = {}) {
+  asked = [];
+  globalThis.fetch = /** @type {any} */ (async (/** @type {string} */ url,
+                                               /** @type {any} */ init = {}) => {
+    if (!init.method) {
+      asked.push(`GET ${url} ${init.headers?.Accept}`);
+      const status = url.startsWith("/sessions/9") ? 404 : 200;
+      return {status, ok: status === 200, json: async () => ({token: "fresh"})};
+    }
+    const sent = new URLSearchParams(init.body);
+    asked.push(`POST ${url} ${sent.get("key")} ${sent.get("csrf_token")}`);
+    const status = statuses[sent.get("key") ?? ""] ?? 200;
+    return {status, ok: status < 300, redirected: status === 200,
+            url: `/sessions/1/rounds/${sent.get("key")?.slice(1)}`};
+  });
+}
+
+beforeEach(() => new Promise((resolve) => {
+  const request = indexedDB.deleteDatabase(DATABASE);
+  request.onsuccess = request.onerror = resolve;
+}));
+
+test("the rounds kept go in order with a fresh token, and leave the phone", async () => {
+  await keep(round(12));
+  await keep(round(13));
+  serve();
+  const result = await sendKept();
+  assert.deepEqual(asked, ["GET /sessions/1/rounds/new application/json",
+                           "POST /sessions/1/rounds/new k12 fresh",
+                           "POST /sessions/1/rounds/new k13 fresh"]);
+  assert.deepEqual(result.sent.map((item) => item.saved),
+                   ["/sessions/1/rounds/12", "/sessions/1/rounds/13"]);
+  assert.deepEqual(await waiting(), []);
+});
+
+test("a round refused stays, marked, and is shown; the next waits for it", async () => {
+  await keep(round(12));
+  await keep(round(13));
+  serve({k12: 409});
+  /** @type {[number, string | null][]} */
+  const shown = [];
+  const result = await sendKept({refused: (item, token) => { shown.push([item.number, token]); }});
+  assert.deepEqual(shown, [[12, "fresh"]]);
+  assert.equal(result.refused?.number, 12);
+  assert.deepEqual((await waiting()).map((item) => [item.number, item.refused]),
+                   [[12, true], [13, false]]);
+});
+
+test("no network, a server down, or another sign-in's session: all wait", async () => {
+  await keep(round(12));
+  await keep(round(20, "/sessions/9"));
+  serve({k12: 503});
+  const result = await sendKept();
+  assert.equal(result.later, true);
+  assert.deepEqual(asked, ["GET /sessions/1/rounds/new application/json",
+                           "POST /sessions/1/rounds/new k12 fresh",
+                           "GET /sessions/9/rounds/new application/json"]);
+  globalThis.fetch = async () => { throw new TypeError("Failed to fetch"); };
+  assert.equal((await sendKept()).later, true);
+  assert.equal((await waiting()).length, 2);
+});
