@@ -339,6 +339,24 @@ def test_with_the_setting_the_last_hand_in_saves_the_round(client, ben_phone, si
     assert dict(RoundAdded.from_json(added.before, added.after).entered_by)["D"] == "Ben's phone"
 
 
+def test_with_the_setting_a_hand_sent_as_it_is_typed_saves_the_round_once_left(client, sid):
+    """A hand goes as it is typed (together.js), its field not yet left: the
+    round waits, the player may not be done. Left, the same hand saves it."""
+    autosave(client, True)
+    hands = dict(TYPED_1)
+    outcome, cards = hands.pop("D")
+    send_all(client, sid, hands)
+    for base, typed in enumerate((cards.split()[0], cards)):  # the field still typed in
+        answer = send(client, sid, "D", outcome, typed, typing=True, base=base)
+        assert answer.status_code == 200 and "recorded" not in answer.get_json()
+    assert round_count() == 0
+    assert state(client, sid)["complete"] is True
+    answer = send(client, sid, "D", outcome, cards, base=2)  # the field left: nothing new
+    assert answer.get_json()["recorded"] == {"number": 1, "url": f"/sessions/{sid}/rounds/1"}
+    assert round_count() == 1
+    assert {e.player.name: e.cards for e in game(sid).rounds[0].entries}["D"] == cards
+
+
 def test_with_the_setting_warnings_still_need_a_tap(client, sid):
     autosave(client, True)
     send_all(client, sid, {**TYPED_1, "D": ("dead", "")})
