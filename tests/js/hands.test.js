@@ -48,6 +48,7 @@ test("cards read whole only when every word is a card", () => {
 
 test("a call waits for quiet, goes at once on demand, or not at all", async (t) => {
   t.mock.timers.enable({apis: ["setTimeout"]});
+  /** @type {string[]} */
   const calls = [];
   const sender = debounce(() => calls.push("sent"), 800);
   sender.later();

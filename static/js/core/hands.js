@@ -6,6 +6,11 @@ import {parseCard, tokens} from "./cards.js";
 import {HAND} from "./names.js";
 
 /** @typedef {{outcome: string, cards: string, base: number}} Kept */
+/**
+ * Web Storage, as much of it as is used here (the core's types have no DOM).
+ * @typedef {{length: number, key(index: number): string | null, getItem(name: string): string | null,
+ *   setItem(name: string, value: string): void, removeItem(name: string): void}} Shelf
+ */
 
 /** The name a hand is kept under. @param {number} session @param {number} number @param {number} player */
 export const keptName = (session, number, player) => `${HAND}${session}:${number}:${player}`;
@@ -13,7 +18,7 @@ export const keptName = (session, number, player) => `${HAND}${session}:${number
 /**
  * The hands kept for round ``number`` of ``session``, by player; those kept
  * for its other rounds (saved, or changed on another phone) go.
- * @param {Storage} storage @param {number} session @param {number} number
+ * @param {Shelf} storage @param {number} session @param {number} number
  * @returns {Map<number, Kept>}
  */
 export function keptHands(storage, session, number) {
@@ -41,7 +46,7 @@ function read(text) {
   }
 }
 
-/** Keep ``hand`` under ``name``, or forget it (null): the server has it. @param {Storage} storage @param {string} name @param {Kept | null} hand */
+/** Keep ``hand`` under ``name``, or forget it (null): the server has it. @param {Shelf} storage @param {string} name @param {Kept | null} hand */
 export function keep(storage, name, hand) {
   try {
     if (hand) storage.setItem(name, JSON.stringify(hand));
@@ -51,7 +56,7 @@ export function keep(storage, name, hand) {
   }
 }
 
-/** Every hand kept, of every session (signing out). @param {Storage} storage */
+/** Every hand kept, of every session (signing out). @param {Shelf} storage */
 export function forgetHands(storage) {
   const names = Array.from({length: storage.length}, (_, i) => storage.key(i) ?? "");
   for (const name of names.filter((each) => each.startsWith(HAND))) storage.removeItem(name);
