@@ -119,10 +119,10 @@ function summary(row, total, bad) {
   return text;
 }
 
-// A hand in folds to one line, unless the pad or the focus is on it.
+// A hand in folds to one line, unless the pad is on it or it is typed in.
 function fold(row) {
   const folded = handsIn.has(row.id) && !asking.has(row.id) && row !== active && row !== reopened
-    && !row.section.contains(document.activeElement);
+    && document.activeElement !== row.input;
   row.section.classList.toggle("round-player-in", folded);
   row.line.hidden = row.edit.hidden = !folded;
   if (folded) row.line.textContent = "✓ " + line(row, row.total);
@@ -223,22 +223,21 @@ function renderPad() {
   label(nextKey, "Next player" + (after ? ": " + after.name : ""));
 }
 
-// What stays where it is on the screen as hands fold or open: what has
-// the focus (a tap lands on it), else the pad's row, else the first in view.
-function anchor() {
-  const focused = document.activeElement;
-  if (focused && form.contains(focused) && !pad.contains(focused)) return focused;
-  return active?.section || rows.map((row) => row.section)
-    .find((section) => section.getBoundingClientRect().bottom > 0) || null;
-}
-
-// Runs ``draw`` keeping the anchor where it is on the screen.
+// Runs ``draw`` keeping what is under the thumb where it is on the screen as
+// hands fold or open: what has the focus (a tap lands on it), else the pad's
+// row, else the first row in view; the first of them still shown after.
 function steady(draw) {
-  const held = anchor();
-  const top = held?.getBoundingClientRect().top;
+  const focused = document.activeElement;
+  const held = [form.contains(focused) && !pad.contains(focused) ? focused : null, active?.section,
+                rows.map((row) => row.section).find((section) => section.getBoundingClientRect().bottom > 0)]
+    .filter(Boolean).map((element) => ({element, top: element.getBoundingClientRect().top}));
   draw();
-  const now = held?.getBoundingClientRect();
-  if (now?.height && now.top !== top) window.scrollBy(0, now.top - top);
+  for (const {element, top} of held) {
+    const now = element.getBoundingClientRect();
+    if (!now.height) continue;  // folded away
+    if (now.top !== top) window.scrollBy(0, now.top - top);
+    return;
+  }
 }
 
 // Reads every input, redraws everything: a round has a few dozen cards.
@@ -300,7 +299,7 @@ function moveOn(done = active, focused = pad.contains(document.activeElement)) {
   }
   activate(null);
   if (OWN) {
-    window.scrollTo({top: 0});
+    if (!typing) window.scrollTo({top: 0});  // to what together.js says
     return null;
   }
   actions.scrollIntoView({block: "nearest"});
@@ -423,14 +422,18 @@ form.addEventListener("focusout", (event) => {
   if (!going || !form.contains(going)) focusMoved(false);  // else focusin follows
 });
 
-// Who is in, live: a hand another phone put in takes it off the pad.
+// Who is in, live: a hand put in from another phone, or the pad's hand
+// coming in (typed), takes it off the pad.
 on(form, "together:in", (told) => {
+  const before = handsIn;
   handsIn = new Set(told.players);
   asking = new Set(told.asking);
   complete = told.complete;
   for (const row of rows.filter((each) => told.arrived.includes(each.id))) {
     if (lastRow === row) lastRow = null;
-    if (active === row) moveOn(row);
+  }
+  if (active && (told.arrived.includes(active.id) || (handsIn.has(active.id) && !before.has(active.id)))) {
+    moveOn(active);
   }
   refresh();
 });
