@@ -149,7 +149,7 @@ function sayStrip(state) {
   if (state.complete && !held && !confirming) {
     note.append(make("p", "together-ready", `Everyone is in: tap Save round ${number}.`),
                 ...state.warnings.map((warning) => make("p", "round-warning", warning)));
-  } else if (OWN && !held && state.players.some((p) => p.id === OWN && p.done)) {
+  } else if (OWN && !held && !rows[OWN]?.theirs && state.players.some((p) => p.id === OWN && p.done)) {
     const waiting = state.players.filter((p) => !p.done);
     if (!waiting.length) return;
     note.append(make("p", "together-waiting-for",
