@@ -70,7 +70,6 @@ let lastRow = null;  // whose hand the last card went to
 let counts = {};  // copies of each card
 let handsIn = new Set();  // players whose hands are in (together.js)
 let asking = new Set();  // players whose hand asks which to keep (together.js)
-let complete = null;  // whether the round can be saved (together.js; null: not told)
 let reopened = null;  // a hand in, opened again by a tap
 let typing = false;  // a cards field has the keyboard: the pad hides
 
@@ -119,10 +118,27 @@ function summary(row, total, bad) {
   return text;
 }
 
+// Nothing moves under a finger on the screen (its tap would land elsewhere):
+// a hand folding or opening, Save sticking, the pad coming back after the
+// keyboard; they wait for its click (or the touch becoming a scroll).
+let pressed = false;
+let owed = false;
+document.addEventListener("pointerdown", () => { pressed = true; }, true);
+for (const name of ["click", "pointercancel"]) {
+  window.addEventListener(name, () => {
+    pressed = false;
+    if (owed) refresh();
+  });
+}
+
 // A hand in folds to one line, unless the pad is on it or it is typed in.
 function fold(row) {
   const folded = handsIn.has(row.id) && !asking.has(row.id) && row !== active && row !== reopened
     && document.activeElement !== row.input;
+  if (pressed && folded !== row.section.classList.contains("round-player-in")) {
+    owed = true;
+    return;
+  }
   row.section.classList.toggle("round-player-in", folded);
   row.line.hidden = row.edit.hidden = !folded;
   if (folded) row.line.textContent = "✓ " + line(row, row.total);
@@ -187,9 +203,13 @@ function renderPad() {
     row.section.classList.toggle("round-player-active", row === active);
     press(row.add, row === active);
   }
-  pad.hidden = !active || typing;
+  const hide = !active || typing;
+  if (pressed && !hide && pad.hidden) owed = true;  // not over where a finger is
+  else pad.hidden = hide;
   // Save stays in reach (above the pad) once every hand is in.
-  actions.classList.toggle("round-actions-ready", complete !== false && !rows.some(needsCards));
+  const ready = !rows.some(needsCards);
+  if (pressed && ready !== actions.classList.contains("round-actions-ready")) owed = true;
+  else actions.classList.toggle("round-actions-ready", ready);
   if (!active) return;
   padPlayer.textContent = active.name;
   const full = active.cards.length >= DEALT;
@@ -242,6 +262,7 @@ function steady(draw) {
 
 // Reads every input, redraws everything: a round has a few dozen cards.
 const refresh = () => steady(() => {
+  owed = false;
   counts = {};
   for (const row of rows) {
     const hu = outcomeOf(row) === "hu";
@@ -254,14 +275,18 @@ const refresh = () => steady(() => {
   }
   rows.forEach(renderRow);
   renderPad();
+  makeRoom();
 });
 
-// Room for the open pad: everything scrolls above it, Save stays above it.
+// Room for the open pad and Save held at the bottom: everything scrolls
+// above them, Save above the pad.
 function makeRoom() {
-  const room = pad.hidden ? "" : pad.offsetHeight + "px";
+  const padRoom = pad.hidden ? 0 : pad.offsetHeight;
+  const held = padRoom + (actions.classList.contains("round-actions-ready") ? actions.offsetHeight : 0);
+  const room = held ? held + "px" : "";
   document.body.style.paddingBottom = room;
   document.documentElement.style.scrollPaddingBottom = room;
-  form.style.setProperty("--pad-room", room || "0px");
+  form.style.setProperty("--pad-room", padRoom + "px");
 }
 if ("ResizeObserver" in window) new ResizeObserver(makeRoom).observe(pad);
 
@@ -405,8 +430,10 @@ form.addEventListener("keydown", (event) => {
 });
 
 // The focus moved: the pad and the folds follow (the chips stay: a tap on
-// one is under way).
+// one is under way). The keyboard gone, the pad comes back only to a hand
+// that still needs cards: one typed in is done.
 function focusMoved(field) {
+  if (typing && !field && active && !needsCards(active)) active = null;
   typing = field;
   steady(() => {
     rows.forEach(fold);
@@ -428,7 +455,6 @@ on(form, "together:in", (told) => {
   const before = handsIn;
   handsIn = new Set(told.players);
   asking = new Set(told.asking);
-  complete = told.complete;
   for (const row of rows.filter((each) => told.arrived.includes(each.id))) {
     if (lastRow === row) lastRow = null;
   }

@@ -189,7 +189,7 @@ function take(state) {
   tell(form, "together:in", {
     players: open ? state.players.filter((p) => p.done).map((p) => p.id) : [],
     asking: Object.values(rows).filter((row) => row.theirs).map((row) => row.id),
-    arrived, complete: open && state.complete,
+    arrived,
   });
   const waiting = Object.values(rows).some((row) => row.theirs);
   if (open && draftField && !waiting) draftField.value = state.draft;
