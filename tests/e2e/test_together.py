@@ -82,9 +82,11 @@ def type_cards(page, name, cards) -> None:
 
 
 def choose(page, name, outcome) -> None:
-    row(page, name).locator("label.round-outcome").filter(
-        has_text=re.compile(rf"^\s*{outcome}\s*$")).tap()
-    expect(row(page, name).get_by_role("radio", name=outcome, exact=True)).to_be_checked()
+    """Tap an outcome (a hand it puts in may fold its row at once: hidden, still checked)."""
+    label = row(page, name).locator("label.round-outcome").filter(
+        has_text=re.compile(rf"^\s*{outcome}\s*$"))
+    label.tap()
+    expect(label.locator("input")).to_be_checked()
 
 
 def test_three_phones_fill_in_a_round_together_and_it_saves(phone, table):
@@ -348,6 +350,7 @@ def test_on_a_phone_that_says_whose_it_is_the_pad_keeps_to_its_hands(phone):
     with ben.expect_response(HAND):
         choose(ben, "Ben", "Hu")
     expect(ben.locator("#card-pad")).to_be_hidden()
+    expect(row(ben, "Ben").locator(".round-line")).to_have_text("✓ Hu")  # in: folded
     told(ann)
     expect(row(ann, "Ben").locator(".round-line")).to_have_text("✓ Hu")
     expect(note.get_by_role("button")).to_have_text(["Fill in for Cat (no phone)"])
