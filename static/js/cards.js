@@ -69,13 +69,14 @@ let note = "";  // who the pad moved on from
 let lastRow = null;  // whose hand the last card went to
 let counts = {};  // copies of each card
 let handsIn = new Set();  // players whose hands are in (together.js)
-let asking = new Set();  // players whose hand asks which to keep (together.js)
+let unsent = new Set();  // players whose hand here is not the one in (together.js)
 let reopened = null;  // a hand in, opened again by a tap
 let typing = false;  // a cards field has the keyboard: the pad hides
 
 const outcomeOf = (row) => [...row.radios].find((radio) => radio.checked)?.value || "dead";
 const rowOf = (element) => rows.find((row) => row.section === element.closest(".round-player")) || null;
 const takesCards = (row) => outcomeOf(row) !== "hu";
+const settled = (id) => handsIn.has(id) && !unsent.has(id);  // in, as shown here
 const stepsTo = (row) => takesCards(row) && !handsIn.has(row.id);  // ‹ › pass hands in by
 const optional = (row) => rows.some((other) => other !== row && outcomeOf(other) === "tien_hu");
 const copies = (card) => card === "JK" ? JOKERS : PACKS;
@@ -133,7 +134,7 @@ for (const name of ["click", "pointercancel"]) {
 
 // A hand in folds to one line, unless the pad is on it or it is typed in.
 function fold(row) {
-  const folded = handsIn.has(row.id) && !asking.has(row.id) && row !== active && row !== reopened
+  const folded = settled(row.id) && row !== active && row !== reopened
     && document.activeElement !== row.input;
   if (pressed && folded !== row.section.classList.contains("round-player-in")) {
     owed = true;
@@ -450,17 +451,15 @@ form.addEventListener("focusout", (event) => {
 });
 
 // Who is in, live: a hand put in from another phone, or the pad's hand
-// coming in (typed), takes it off the pad.
+// coming in as it is here (typed), takes it off the pad.
 on(form, "together:in", (told) => {
-  const before = handsIn;
+  const was = active && settled(active.id);
   handsIn = new Set(told.players);
-  asking = new Set(told.asking);
+  unsent = new Set(told.unsent);
   for (const row of rows.filter((each) => told.arrived.includes(each.id))) {
     if (lastRow === row) lastRow = null;
   }
-  if (active && (told.arrived.includes(active.id) || (handsIn.has(active.id) && !before.has(active.id)))) {
-    moveOn(active);
-  }
+  if (active && (told.arrived.includes(active.id) || (!was && settled(active.id)))) moveOn(active);
   refresh();
 });
 // "Fill in for Dan" (together.js): a deliberate tap.

@@ -188,7 +188,8 @@ function take(state) {
   sayStrip(state);
   tell(form, "together:in", {
     players: open ? state.players.filter((p) => p.done).map((p) => p.id) : [],
-    asking: Object.values(rows).filter((row) => row.theirs).map((row) => row.id),
+    unsent: Object.values(rows).filter((row) => row.theirs || !same(typed(row), row.shown))
+      .map((row) => row.id),
     arrived,
   });
   const waiting = Object.values(rows).some((row) => row.theirs);
