@@ -93,12 +93,14 @@ class ClearHandsForm(FlaskForm):
 @dataclass(frozen=True)
 class SentHand:
     """A player's hand as a phone sends it (JSON): ``base`` is the hand's
-    version the phone last saw (0: none), ``number`` the round it is for."""
+    version the phone last saw (0: none), ``number`` the round it is for;
+    ``typing``: sent as it is typed, the field still being written in."""
 
     outcome: str
     cards: str
     base: int
     number: int
+    typing: bool = False
 
 
 def read_sent_hand(document: object) -> SentHand | None:
@@ -111,7 +113,7 @@ def read_sent_hand(document: object) -> SentHand | None:
             and len(cards) <= CARDS_MAX and "\x00" not in cards
             and _whole(base) and _whole(number)):
         return None
-    return SentHand(outcome, cards, base, number)
+    return SentHand(outcome, cards, base, number, document.get("typing") is True)
 
 
 def _whole(value: object) -> TypeGuard[int]:

@@ -174,14 +174,15 @@ def _assess(session: GameSession, coming: Upcoming, hands: dict[int, Hand]) -> D
 
 
 def save_hand(change: Change, player_id: int, outcome: str, cards: str, *,
-              base: int, number: int) -> Saved:
+              base: int, number: int, typing: bool = False) -> Saved:
     """Save a player's hand in round ``number`` as typed, kept even with
     problems. ``base`` is the hand's version the phone last saw (0: none).
     Refused (HandConflict) if another phone saved a different hand since;
     RoundGone if the round was saved, or the player no longer plays it. With
     the group's autosave_rounds, the last hand in saves the round at once,
-    unless something in it needs a look. The change's key answers with the
-    Saved."""
+    unless something in it needs a look, or it is sent as it is ``typing``
+    (its field not yet left: the same hand sent again as it is left saves
+    it). The change's key answers with the Saved."""
     session = session_of(change)
     check_open(session)
     if outcome not in OUTCOMES:
@@ -201,8 +202,9 @@ def save_hand(change: Change, player_id: int, outcome: str, cards: str, *,
     if player_id not in {p.id for p in coming.order}:
         raise RoundGone("That player does not play this round.",
                         _unwritten(session, coming, hands))
-    if row is not None and (row.outcome, row.cards) == (outcome, cards):
-        return Saved(hands[player_id], _unwritten(session, coming, hands))  # nothing new
+    if row is not None and (row.outcome, row.cards) == (outcome, cards):  # nothing new
+        draft = _unwritten(session, coming, hands)
+        return Saved(hands[player_id], draft, None if typing else _autosave(change, coming, draft))
     if row is not None and row.version != base:
         raise HandConflict(hands[player_id], _unwritten(session, coming, hands))
     players = {p.id for p in coming.order}
@@ -220,7 +222,7 @@ def save_hand(change: Change, player_id: int, outcome: str, cards: str, *,
         hands[player_id] = Hand.of(row)
         draft = _assess(session, coming, hands)
         done.result = saved = Saved(hands[player_id], draft)
-    recorded = _autosave(change, coming, draft)
+    recorded = None if typing else _autosave(change, coming, draft)
     if recorded is None:
         return saved
     saved = replace(saved, recorded=recorded)

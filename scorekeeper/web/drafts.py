@@ -77,7 +77,7 @@ def save(player_id: int):
         return {"error": "This session has ended: its rounds can't be changed."}, 409
     try:
         saved = services.save_hand(changing(), player_id, sent.outcome, sent.cards,
-                                   base=sent.base, number=sent.number)
+                                   base=sent.base, number=sent.number, typing=sent.typing)
     except services.HandConflict as conflict:
         return {"error": str(conflict), "hand": _hand(conflict.hand),
                 "state": _state(conflict.draft, True)}, 409

@@ -1,10 +1,13 @@
 // The round form's card pad, chips and points (README.md): the inputs stay
-// the source of truth; only a tap switches the pad's player, visibly.
+// the source of truth; only a tap switches the pad's player, visibly. On a
+// phone that says whose it is (data-own), in a round filled in together, the
+// pad keeps to the hand it was opened on; a hand in folds to one line.
 
 import {JOKER, labelOf, parseCard, points, run, sameRank, short, tokens} from "./core/cards.js";
 import {find, make, on, tell} from "./dom.js";
 
 const RANK_NAMES = {A: "ace", J: "jack", Q: "queen", K: "king"};
+const OUTCOME_WORDS = {hu: "Hu", tien_hu: "Tien Hu", no_passport: "No passport"};
 const SUIT_NAMES = {S: "spades", H: "hearts", D: "diamonds", C: "clubs"};
 
 /** @type {HTMLFormElement} */
@@ -12,6 +15,8 @@ const form = find("form.round-form");
 const pad = find("#card-pad");
 const {packs, jokers, jokerPoints, dealt, whole} = form.dataset;
 const [PACKS, JOKERS, JOKER_POINTS, DEALT] = [packs, jokers, jokerPoints, dealt].map(Number);
+const OWN = Number(form.dataset.own) || null;  // the player whose phone this is
+const actions = find(".round-actions", form);
 
 const cardName = (card) => card === JOKER ? "joker"
   : `${RANK_NAMES[card.label] || card.label} of ${SUIT_NAMES[card.suit]}`;
@@ -30,6 +35,8 @@ const rows = [...form.querySelectorAll(".round-player")].map((/** @type {HTMLEle
     chips: make("div", "round-chips"),
     /** @type {HTMLButtonElement} */ add: find(".round-add", section),
     points: make("output", "round-points"),
+    line: make("span", "round-line"),  // the hand in, on one line
+    edit: make("button", "round-edit", "edit"),
     radios: section.querySelectorAll(".round-outcomes input"),
     what: find(".round-cards label", section).firstChild,  // its words
     cards: [],
@@ -37,7 +44,10 @@ const rows = [...form.querySelectorAll(".round-player")].map((/** @type {HTMLEle
   row.optional.id = section.id + "-optional";
   row.add.hidden = false;
   row.points.htmlFor.value = input.id;
-  find(".round-player-head", section).append(row.points);
+  row.edit.type = "button";
+  label(row.edit, `Edit ${row.name}'s hand`);
+  row.line.hidden = row.edit.hidden = true;
+  find(".round-player-head", section).append(row.points, row.line, row.edit);
   input.before(row.optional, row.chips);
   return row;
 });
@@ -59,11 +69,16 @@ let running = false;  // the next rank ends a run
 let note = "";  // who the pad moved on from
 let lastRow = null;  // whose hand the last card went to
 let counts = {};  // copies of each card
-let handsIn = new Set();  // players whose hands are in
+let handsIn = new Set();  // players whose hands are in (together.js)
+let unsent = new Set();  // players whose hand here is not the one in (together.js)
+let reopened = null;  // a hand in, opened again by a tap
+let typing = false;  // a cards field has the keyboard: the pad hides
 
 const outcomeOf = (row) => [...row.radios].find((radio) => radio.checked)?.value || "dead";
 const rowOf = (element) => rows.find((row) => row.section === element.closest(".round-player")) || null;
 const takesCards = (row) => outcomeOf(row) !== "hu";
+const settled = (id) => handsIn.has(id) && !unsent.has(id);  // in, as shown here
+const stepsTo = (row) => takesCards(row) && !handsIn.has(row.id);  // ‹ › pass hands in by
 const optional = (row) => rows.some((other) => other !== row && outcomeOf(other) === "tien_hu");
 const copies = (card) => card === "JK" ? JOKERS : PACKS;
 const left = (card) => (counts[card] || 0) < copies(card);
@@ -85,6 +100,16 @@ function around(row, step, test) {
   return null;
 }
 
+// A hand in, in short: "14 pts · 4♣ 8♦ 2♠", "Hu".
+function line(row, total) {
+  const outcome = outcomeOf(row);
+  const cards = row.cards.map(({token, card}) => card ? short(card.key) : token).join(" ");
+  if (outcome === "hu") return OUTCOME_WORDS.hu;
+  if (outcome === "tien_hu") return `${OUTCOME_WORDS.tien_hu} · ${row.cards.length} cards`;
+  const said = outcome === "dead" ? [`${total} pts`] : [OUTCOME_WORDS[outcome], `${total} pts`];
+  return [...said, cards || "no cards"].join(" · ");
+}
+
 function summary(row, total, bad) {
   const outcome = outcomeOf(row);
   if (outcome === "hu") return "Hu · 0 pts";
@@ -93,6 +118,32 @@ function summary(row, total, bad) {
   if (outcome !== "tien_hu") text += ` · ${total} pts`;
   if (bad) text += ` · ${bad} unreadable`;
   return text;
+}
+
+// Nothing moves under a finger on the screen (its tap would land elsewhere):
+// a hand folding or opening, Save sticking, the pad coming back after the
+// keyboard; they wait for its click (or the touch becoming a scroll).
+let pressed = false;
+let owed = false;
+document.addEventListener("pointerdown", () => { pressed = true; }, true);
+for (const name of ["click", "pointercancel"]) {
+  window.addEventListener(name, () => {
+    pressed = false;
+    if (owed) refresh();
+  });
+}
+
+// A hand in folds to one line, unless the pad is on it or it is typed in.
+function fold(row) {
+  const folded = settled(row.id) && row !== active && row !== reopened
+    && document.activeElement !== row.input;
+  if (pressed && folded !== row.section.classList.contains("round-player-in")) {
+    owed = true;
+    return;
+  }
+  row.section.classList.toggle("round-player-in", folded);
+  row.line.hidden = row.edit.hidden = !folded;
+  if (folded) row.line.textContent = "✓ " + line(row, row.total);
 }
 
 function renderRow(row) {
@@ -124,6 +175,8 @@ function renderRow(row) {
   row.chips.hidden = !row.cards.length;
   row.points.textContent = summary(row, total, bad);
   row.what.nodeValue = /^(tien_hu|no_passport)$/.test(outcomeOf(row)) ? whole : "Cards left";
+  row.total = total;
+  fold(row);
   row.optional.hidden = !optional(row);
   if (row.optional.hidden) row.input.removeAttribute("aria-describedby");
   else row.input.setAttribute("aria-describedby", row.optional.id);
@@ -153,7 +206,13 @@ function renderPad() {
     row.section.classList.toggle("round-player-active", row === active);
     press(row.add, row === active);
   }
-  pad.hidden = !active;
+  const hide = !active || typing;
+  if (pressed && !hide && pad.hidden) owed = true;  // not over where a finger is
+  else pad.hidden = hide;
+  // Save stays in reach (above the pad) once every hand is in.
+  const ready = !rows.some(needsCards);
+  if (pressed && ready !== actions.classList.contains("round-actions-ready")) owed = true;
+  else actions.classList.toggle("round-actions-ready", ready);
   if (!active) return;
   padPlayer.textContent = active.name;
   const full = active.cards.length >= DEALT;
@@ -179,16 +238,34 @@ function renderPad() {
   againKey.classList.toggle("suit-red", /[HD]$/.test(next || ""));
   label(againKey, (next ? cardName(parseCard(next)) + ", " : "") + "same rank, next suit");
   undoKey.disabled = !active.cards.length && !undoElsewhere();
-  const before = around(active, -1, takesCards);
-  const after = around(active, 1, takesCards);
+  const before = around(active, -1, stepsTo);
+  const after = around(active, 1, stepsTo);
   prevKey.disabled = !before;
   nextKey.disabled = !after;
   label(prevKey, "Previous player" + (before ? ": " + before.name : ""));
   label(nextKey, "Next player" + (after ? ": " + after.name : ""));
 }
 
+// Runs ``draw`` keeping what is under the thumb where it is on the screen as
+// hands fold or open: what has the focus (a tap lands on it), else the pad's
+// row, else the first row in view; the first of them still shown after.
+function steady(draw) {
+  const focused = document.activeElement;
+  const held = [form.contains(focused) && !pad.contains(focused) ? focused : null, active?.section,
+                rows.map((row) => row.section).find((section) => section.getBoundingClientRect().bottom > 0)]
+    .filter(Boolean).map((element) => ({element, top: element.getBoundingClientRect().top}));
+  draw();
+  for (const {element, top} of held) {
+    const now = element.getBoundingClientRect();
+    if (!now.height) continue;  // folded away
+    if (now.top !== top) window.scrollBy(0, now.top - top);
+    return;
+  }
+}
+
 // Reads every input, redraws everything: a round has a few dozen cards.
-function refresh() {
+const refresh = () => steady(() => {
+  owed = false;
   counts = {};
   for (const row of rows) {
     const hu = outcomeOf(row) === "hu";
@@ -201,13 +278,18 @@ function refresh() {
   }
   rows.forEach(renderRow);
   renderPad();
-}
+  makeRoom();
+});
 
-// Room for the open pad: everything scrolls above it.
+// Room for the open pad and Save held at the bottom: everything scrolls
+// above them, Save above the pad.
 function makeRoom() {
-  const room = active ? pad.offsetHeight + "px" : "";
+  const padRoom = pad.hidden ? 0 : pad.offsetHeight;
+  const held = padRoom + (actions.classList.contains("round-actions-ready") ? actions.offsetHeight : 0);
+  const room = held ? held + "px" : "";
   document.body.style.paddingBottom = room;
   document.documentElement.style.scrollPaddingBottom = room;
+  form.style.setProperty("--pad-room", padRoom + "px");
 }
 if ("ResizeObserver" in window) new ResizeObserver(makeRoom).observe(pad);
 
@@ -222,6 +304,7 @@ function flash(element, name) {
 function activate(row, moved = "") {
   const previous = active;
   active = row && takesCards(row) ? row : null;
+  if (reopened && reopened !== row) reopened = null;
   running = false;
   note = active && moved ? moved : "";
   refresh();
@@ -234,19 +317,22 @@ function activate(row, moved = "") {
   active.section.scrollIntoView({block: "nearest"});
 }
 
-// On to the next player who needs cards, or to Save.
-function moveOn() {
-  const done = active;
-  const next = done && around(done, 1, needsCards);
+// On to the next player who needs cards, or to Save; on a phone that says
+// whose it is, the pad closes (together.js says who is still to come).
+function moveOn(done = active, focused = pad.contains(document.activeElement)) {
+  const next = !OWN && done && around(done, 1, needsCards);
   if (next) {
     activate(next, `✓ ${done.name} done · now ${next.name}`);
-    return;
+    return next;
   }
-  const focused = pad.contains(document.activeElement);
   activate(null);
-  const actions = find(".round-actions", form);
+  if (OWN) {
+    if (!typing) window.scrollTo({top: 0});  // to what together.js says
+    return null;
+  }
   actions.scrollIntoView({block: "nearest"});
   if (focused) find("[type=submit]", actions).focus({preventScroll: true});
+  return null;
 }
 
 // On an empty hand, undo takes the last card off the hand it went to.
@@ -254,9 +340,10 @@ function undoElsewhere() {
   return lastRow && lastRow !== active && takesCards(lastRow) && lastRow.cards.length ? lastRow : null;
 }
 
+// A hand changed here: redrawn, and kept by together.js (both on "input").
 function setTokens(row, list) {
   row.input.value = list.join(" ");
-  refresh();
+  row.input.dispatchEvent(new Event("input", {bubbles: true}));
 }
 
 function addCards(cards) {
@@ -289,7 +376,7 @@ function padKey(target) {
     if (!active.cards.length) activate(undoElsewhere());
     setTokens(active, cardsOf(active).slice(0, -1));
   } else if (target === prevKey || target === nextKey) {
-    activate(around(active, target === prevKey ? -1 : 1, takesCards));
+    activate(around(active, target === prevKey ? -1 : 1, stepsTo));
   } else if (target.id === "card-pad-done") {
     moveOn();
   }
@@ -305,6 +392,9 @@ form.addEventListener("click", (event) => {
     setTokens(row, list);
     if (row !== active) activate(row);
   } else if (target.closest(".round-add")) {
+    activate(row);
+  } else if (row && row.section.classList.contains("round-player-in")) {
+    reopened = row;  // "edit", or a tap on the line
     activate(row);
   } else if (active && pad.contains(target)) {
     const before = active;
@@ -329,11 +419,59 @@ form.addEventListener("change", (event) => {
   else refresh();
 });
 
-on(form, "together:in", ({players}) => {
-  handsIn = new Set(players);
+// Enter in a cards field: that hand is done (together.js sends it), and the
+// next one who needs cards is typed in; never the whole round sent.
+form.addEventListener("keydown", (event) => {
+  const row = rowOf(/** @type {Element} */ (event.target));
+  if (event.key !== "Enter" || event.isComposing || !row || event.target !== row.input) return;
+  event.preventDefault();
+  if (reopened === row) reopened = null;
+  const next = moveOn(row, true);
+  if (next) next.input.focus();
+  else if (OWN) row.input.blur();
+  tell(form, "pad:left", {player: row.id});
+});
+
+// The focus moved: the pad and the folds follow (the chips stay: a tap on
+// one is under way). The keyboard gone, the pad comes back only to a hand
+// that still needs cards: one typed in is done.
+function focusMoved(field) {
+  if (typing && !field && active && !needsCards(active)) active = null;
+  typing = field;
+  steady(() => {
+    rows.forEach(fold);
+    renderPad();
+  });
+  makeRoom();
+}
+form.addEventListener("focusin", (event) => {
+  focusMoved(rowOf(/** @type {Element} */ (event.target))?.input === event.target);
+});
+form.addEventListener("focusout", (event) => {
+  const going = /** @type {Element | null} */ (event.relatedTarget);
+  if (!going || !form.contains(going)) focusMoved(false);  // else focusin follows
+});
+
+// Who is in, live: a hand put in from another phone, or the pad's hand
+// coming in as it is here (typed), takes it off the pad.
+on(form, "together:in", (told) => {
+  const was = active && settled(active.id);
+  handsIn = new Set(told.players);
+  unsent = new Set(told.unsent);
+  for (const row of rows.filter((each) => told.arrived.includes(each.id))) {
+    if (lastRow === row) lastRow = null;
+  }
+  if (active && (told.arrived.includes(active.id) || (!was && settled(active.id)))) moveOn(active);
+  refresh();
+});
+// "Fill in for Dan" (together.js): a deliberate tap.
+on(form, "pad:open", ({player}) => {
+  const row = rows.find((each) => each.id === player);
+  if (row && handsIn.has(row.id)) reopened = row;
+  activate(row);
 });
 on(form, "pad:close", () => activate(null));
 
 refresh();
-const first = rows.find(needsCards);
+const first = OWN ? rows.find((row) => row.id === OWN && needsCards(row)) : rows.find(needsCards);
 if (form.hasAttribute("data-autostart") && first) activate(first);

@@ -1,15 +1,21 @@
 // A round filled in together (README.md): a hand typed here is never
-// overwritten; it asks which to keep.
+// overwritten; it asks which to keep. A hand goes as it is typed, and is kept
+// on the phone until the server has it.
 
 import {written} from "./core/cards.js";
+import {debounce, keep, keptHands, keptName, reads} from "./core/hands.js";
 import {keyTime, newKey} from "./core/keys.js";
 import {find, make, on, tell} from "./dom.js";
+
+const QUIET = 800;  // ms without a key typed before a typed hand goes
 
 const box = find("#together");
 /** @type {HTMLFormElement} */
 const form = find("form.round-form");
 const field = (name) => /** @type {HTMLInputElement} */ (form.elements.namedItem(name));
 const held = "held" in box.dataset;  // another phone saved first: only the strip follows
+const SESSION = Number(form.dataset.session);
+const OWN = Number(form.dataset.own) || null;  // the player whose phone this is
 const confirming = Boolean(find("button[name=confirmed]", form));
 const STATE = box.dataset.state;
 const LABELS = JSON.parse(box.dataset.outcomes);
@@ -41,8 +47,12 @@ for (const section of form.querySelectorAll(".round-player")) {
     theirs: null,  // another phone's hand, to choose
     mine: 0,  // the version saved from here
     key: null, keyed: null,  // the key of the hand last sent, and that hand
-    sending: false, again: false,
+    typed: false,  // the hand last saved went as it was typed
+    sending: false, again: false, last: false,  // a send to follow, and whether as left
+    later: null,
   };
+  rows[id].later = debounce(() => send(rows[id], {typing: document.activeElement === rows[id].input}),
+                            QUIET);
 }
 
 const same = (a, b) => a.outcome === b.outcome && written(a.cards) === written(b.cards);
@@ -62,10 +72,33 @@ function seen(row, hand) {
   row.shown = {outcome: hand.outcome, cards: hand.cards};
   row.base = hand.version;
   row.theirs = null;
+  remember(row);
+}
+
+// What is typed and not yet the server's stays on the phone (core/hands.js).
+function remember(row) {
+  const hand = typed(row);
+  if (held || !SESSION) return;
+  keep(sessionStorage, keptName(SESSION, number, row.id),
+       same(hand, row.shown) ? null : {...hand, base: row.base});
+}
+
+// After a reload: the hands typed here that the server did not have.
+function restore() {
+  if (held || !SESSION) return;
+  for (const [player, hand] of keptHands(sessionStorage, SESSION, number)) {
+    const row = rows[player];
+    if (!row) continue;
+    for (const radio of row.radios) radio.checked = radio.value === hand.outcome;
+    row.input.value = hand.cards;
+    row.base = hand.base;
+    row.input.dispatchEvent(new Event("input", {bubbles: true}));
+  }
 }
 
 // Another phone's hand (cards.js redraws on "input").
 function put(row, hand) {
+  row.typed = false;
   for (const radio of row.radios) radio.checked = radio.value === hand.outcome;
   row.input.value = hand.cards;
   seen(row, hand);
@@ -119,6 +152,16 @@ function sayStrip(state) {
   if (state.complete && !held && !confirming) {
     note.append(make("p", "together-ready", `Everyone is in: tap Save round ${number}.`),
                 ...state.warnings.map((warning) => make("p", "round-warning", warning)));
+  } else if (OWN && !held && !rows[OWN]?.theirs && state.players.some((p) => p.id === OWN && p.done)) {
+    const waiting = state.players.filter((p) => !p.done);
+    if (!waiting.length) return;
+    note.append(make("p", "together-waiting-for",
+                     "Your hand is in: waiting for " + waiting.map((p) => p.name).join(", ")));
+    for (const player of waiting) {
+      const fill = button("round-secondary together-fill", `Fill in for ${player.name} (no phone)`);
+      fill.dataset.player = player.id;
+      note.append(fill);
+    }
   }
 }
 
@@ -131,14 +174,17 @@ function take(state) {
     return;
   }
   const open = state.number === number && state.open;
+  const arrived = [];
   for (const player of state.players) {
     const row = rows[player.id];
     const hand = player.hand;
     if (!row) continue;
     if (open && hand && hand.version > row.base) {
       if (same(hand, typed(row))) seen(row, hand);
-      else if (!editing(row)) put(row, hand);
-      else row.theirs = hand;
+      else if (!editing(row)) {
+        put(row, hand);
+        arrived.push(row.id);
+      } else row.theirs = hand;
     } else if (open && !hand && row.base) {  // cleared: what was typed since is kept
       (same(typed(row), row.shown) ? put : seen)(row, {outcome: "dead", cards: "", version: 0});
     }
@@ -146,14 +192,21 @@ function take(state) {
   }
   sayStrip(state);
   if (clearing) clearing.hidden = !state.players.some((p) => p.hand);
-  tell(form, "together:in", {players: state.players.filter((p) => p.done).map((p) => p.id)});
+  tell(form, "together:in", {
+    players: open ? state.players.filter((p) => p.done).map((p) => p.id) : [],
+    unsent: Object.values(rows).filter((row) => row.theirs || !same(typed(row), row.shown))
+      .map((row) => row.id),
+    arrived,
+  });
   const waiting = Object.values(rows).some((row) => row.theirs);
   if (open && draftField && !waiting) draftField.value = state.draft;
   if (first) sendAll();  // typed before the first state came
 }
 
 function sendAll(keepalive = false) {
-  for (const row of Object.values(rows)) send(row, keepalive);
+  for (const row of Object.values(rows)) {
+    send(row, {keepalive, typing: document.activeElement === row.input});
+  }
 }
 
 async function ask() {
@@ -176,12 +229,18 @@ async function ask() {
   }
 }
 
-async function send(row, keepalive = false) {
+// Sends the row's hand: ``typing`` as it is typed (the round is not saved
+// by it, web/drafts.py), else as its field is left (sent again if it last
+// went as typed: the house may save the round with the last hand in).
+async function send(row, {keepalive = false, typing = false} = {}) {
   if (held || !row || !known || known.number !== number || !known.open) return;
+  row.later.cancel();
   const hand = typed(row);
-  if (row.theirs || same(hand, row.shown)) return;  // a choice to make, or nothing new
+  // A choice to make, or nothing new
+  if (row.theirs || (same(hand, row.shown) && (typing || !row.typed))) return;
   if (row.sending) {
     row.again = true;
+    row.last = row.last || !typing;
     return;
   }
   row.sending = true;
@@ -194,10 +253,11 @@ async function send(row, keepalive = false) {
     const response = await fetch(`${STATE}/${row.id}`, {
       method: "POST", credentials: "same-origin", keepalive,
       headers: {"Content-Type": "application/json", "X-CSRFToken": token},
-      body: JSON.stringify({...hand, base: row.base, number, key: row.key}),
+      body: JSON.stringify({...hand, base: row.base, number, key: row.key, typing}),
     });
     const body = await response.json();
     if (response.status === 200) {
+      row.typed = typing;
       seen(row, body.hand);
       row.mine = body.hand.version;
       if (body.recorded) {
@@ -216,8 +276,9 @@ async function send(row, keepalive = false) {
   } finally {
     row.sending = false;
     if (row.again) {
-      row.again = false;
-      send(row);
+      const typingStill = !row.last && document.activeElement === row.input;
+      row.again = row.last = false;
+      send(row, {typing: typingStill});
     }
   }
 }
@@ -227,11 +288,26 @@ const rowOf = (element) => rows[element.closest(".round-player")?.dataset.player
 // A hand is done: outcome chosen (Hu), cards typed, or the pad left it.
 form.addEventListener("change", (event) => {
   const row = rowOf(event.target);
+  if (row) remember(row);
   if (row && (event.target === row.input || typed(row).outcome === "hu" || row.input.value.trim())) {
     send(row);
   }
 });
+// Typed (or changed on the pad): kept at once; a typed hand goes once the
+// typing stops and it reads as cards.
+form.addEventListener("input", (event) => {
+  const row = rowOf(event.target);
+  if (!row || event.target !== row.input) return;
+  remember(row);
+  if (event.isTrusted && reads(row.input.value)) row.later.later();
+  else row.later.cancel();
+});
 on(form, "pad:left", ({player}) => send(rows[player]));
+// "Fill in for Dan (no phone)": the pad opens on Dan's hand (cards.js).
+box.addEventListener("click", (event) => {
+  const fill = /** @type {HTMLElement} */ (event.target).closest(".together-fill");
+  if (fill) tell(form, "pad:open", {player: Number(/** @type {HTMLElement} */ (fill).dataset.player)});
+});
 form.addEventListener("click", (event) => {
   const chosen = /** @type {Element} */ (event.target).closest(".together-theirs, .together-mine");
   const row = chosen && rowOf(chosen);
@@ -254,4 +330,5 @@ on(document, "live:change", ({draft, version}) => {
 on(document, "queue:follow", (next) => {
   number = next.number;
 });
+restore();
 ask();

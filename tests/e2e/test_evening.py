@@ -50,11 +50,11 @@ def tap_cards(page, name: str, cards: list[str]) -> None:
     """Open the pad for ``name`` (unless it is open for them) and tap the cards in."""
     section = panel(page, name)
     add = section.get_by_role("button", name=f"Add cards for {name}")
-    if add.get_attribute("aria-pressed") != "true":
+    pad = page.locator("#card-pad")
+    if add.get_attribute("aria-pressed") != "true" or pad.is_hidden():  # hidden: a field typed in
         add.tap()
     expect(add).to_have_attribute("aria-pressed", "true")
     expect(section).to_have_class(re.compile(r"\bround-player-active\b"))
-    pad = page.locator("#card-pad")
     expect(pad).to_be_visible()
     expect(page.locator("#card-pad-player")).to_have_text(name)
     before = section.locator(".round-cards input").input_value().split()
@@ -83,7 +83,8 @@ def declare_hu(page, name: str) -> None:
 def enter_round(page, number: int, hands: dict, expected: dict, slip: str | None = None,
                 tapped: set[str] | None = None) -> None:
     """From the scoreboard, enter round ``number`` and save it: the cards of
-    the players ``tapped`` (all by default) tapped in on the pad, the others' typed."""
+    the players ``tapped`` (all by default) tapped in on the pad, the others'
+    typed, each ended with Enter (which never sends the round)."""
     page.get_by_role("link", name=f"Enter round {number}").tap()
     page.wait_for_url(re.compile(r"/rounds/new$"))
     expect(page.get_by_role("heading", level=1)).to_have_text(f"Round {number}")
@@ -96,7 +97,10 @@ def enter_round(page, number: int, hands: dict, expected: dict, slip: str | None
         if hands[name] == "hu":
             declare_hu(page, name)
         elif tapped is not None and name not in tapped:
-            panel(page, name).locator(".round-cards input").fill(hands[name])
+            field = panel(page, name).locator(".round-cards input")
+            field.fill(hands[name])
+            field.press("Enter")
+            expect(field).not_to_be_focused()
         else:
             tap_cards(page, name, hands[name].split())
             if name == slip:  # a wrong card tapped, and taken back
@@ -109,10 +113,13 @@ def enter_round(page, number: int, hands: dict, expected: dict, slip: str | None
         page.locator("#card-pad").get_by_role("button", name="Clubs", exact=True).tap()
         expect(page.get_by_role("button", name="Add ace of clubs")).to_be_disabled()
         expect(page.get_by_role("button", name="Add 2 of clubs")).to_be_enabled()
-    page.get_by_role("button", name="Done", exact=True).tap()
+    last = expected["order"][-1]
+    if tapped is None or last in tapped or hands[last] == "hu":  # else Enter moved on to Save
+        page.get_by_role("button", name="Done", exact=True).tap()
     expect(page.locator("#card-pad")).to_be_hidden()
     expect(page.locator(".round-add[aria-pressed=true]")).to_have_count(0)
     save = page.locator(".round-actions button[type=submit]").first
+    expect(save).to_be_focused()
     expect(save).to_have_text(f"Save round {number}")
     save.tap()
     page.wait_for_url(re.compile(rf"/rounds/{number}$"))

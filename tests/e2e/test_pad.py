@@ -282,6 +282,28 @@ def test_a_no_passport_hand_and_slips(round_page):
     assert phone_page_problems(page) == []
 
 
+def test_enter_in_a_cards_field_moves_on_and_never_sends_the_round(round_page):
+    """Issue 25: the pad hides while a cards field has the keyboard; Enter
+    ends that hand and goes on to the next that needs cards, then to Save."""
+    page = round_page
+    expect(pad_player(page)).to_have_text("Dan")
+    hands = {"Dan": "5S 9H", "Cat": "KD", "Ben": "4C", "Ann": "7H 2D"}
+    for name, following in (("Dan", "Cat"), ("Cat", "Ben"), ("Ben", "Ann"), ("Ann", None)):
+        field = cards_of(page, name)
+        field.tap()
+        expect(page.locator("#card-pad")).to_be_hidden()  # the keyboard has the screen
+        field.fill(hands[name])
+        field.press("Enter")
+        if following:
+            expect(cards_of(page, following)).to_be_focused()
+            expect(pad_player(page)).to_have_text(following)  # when the keyboard goes
+    expect(save_button(page)).to_be_focused()
+    expect(page.locator(".round-actions")).to_have_class(re.compile(r"\bround-actions-ready\b"))
+    assert reachable(save_button(page))
+    assert page.url.endswith("/rounds/new")  # nothing sent as a round
+    assert cards_of(page, "Ann").input_value() == "7H 2D"
+
+
 def test_warnings_and_tien_hu_without_javascript(new_context, live_app):
     with live_app.app_context():
         session = services.start_session(services.Change(the_group()), ["Ann", "Ben", "Cat", "Dan"],

@@ -82,9 +82,11 @@ def type_cards(page, name, cards) -> None:
 
 
 def choose(page, name, outcome) -> None:
-    row(page, name).locator("label.round-outcome").filter(
-        has_text=re.compile(rf"^\s*{outcome}\s*$")).tap()
-    expect(row(page, name).get_by_role("radio", name=outcome, exact=True)).to_be_checked()
+    """Tap an outcome (a hand it puts in may fold its row at once: hidden, still checked)."""
+    label = row(page, name).locator("label.round-outcome").filter(
+        has_text=re.compile(rf"^\s*{outcome}\s*$"))
+    label.tap()
+    expect(label.locator("input")).to_be_checked()
 
 
 def test_three_phones_fill_in_a_round_together_and_it_saves(phone, table):
@@ -103,7 +105,7 @@ def test_three_phones_fill_in_a_round_together_and_it_saves(phone, table):
         choose(ben, "Ben", "Hu")
     told(ann, cat)
     expect(strip(ann, "Ben")).to_have_class("together-done")
-    expect(row(ann, "Ben").get_by_role("radio", name="Hu", exact=True)).to_be_checked()
+    expect(row(ann, "Ben").locator(".round-line")).to_have_text("✓ Hu")  # in: one line
     expect(row(ann, "Ben").locator(".together-from")).to_have_text(
         re.compile(r"^Entered on Ben's phone, (just now|1 min ago)$"))
 
@@ -167,18 +169,20 @@ def test_when_the_round_is_saved_every_phone_moves_on_keeping_what_it_typed(
 
 def test_two_phones_on_one_hand_the_later_sees_the_others_and_chooses(phone):
     ann, cat = phone("Ann"), phone("Cat")
-    # Cat is typing her hand while Ann enters it for her on her own phone
+    # Ann enters Cat's hand for her on her own phone while Cat is typing it
+    type_cards(ann, "Cat", "2C 3C")
     field = row(cat, "Cat").get_by_label("Cards left in Cat's hand")
     field.fill("2C 4C")
-    type_cards(ann, "Cat", "2C 3C")
     told(cat)
     ask = row(cat, "Cat").locator(".together-ask")
     expect(ask).to_contain_text("Ann's phone entered: Dead, 2C 3C.")
     expect(field).to_have_value("2C 4C")  # nothing typed is lost
     assert phone_page_problems(cat) == []
-    # Ann has a second thought about Cat's hand while Cat keeps hers
+    # Ann has a second thought about Cat's hand (half typed: a hand goes as it
+    # is typed once it reads as cards) while Cat keeps hers
+    row(ann, "Cat").get_by_role("button", name="Edit Cat's hand").tap()
     typing = row(ann, "Cat").get_by_label("Cards left in Cat's hand")
-    typing.fill("2C 5C")
+    typing.fill("2C 5")
     with cat.expect_response(re.compile(r"/draft/\d+$")) as answer:
         ask.get_by_role("button", name="Keep mine").tap()
     assert answer.value.status == 200
@@ -186,7 +190,7 @@ def test_two_phones_on_one_hand_the_later_sees_the_others_and_chooses(phone):
     told(ann)
     expect(row(ann, "Cat").locator(".together-ask")).to_contain_text(
         "Cat's phone entered: Dead, 2C 4C.")
-    expect(typing).to_have_value("2C 5C")
+    expect(typing).to_have_value("2C 5")
     row(ann, "Cat").get_by_role("button", name="Use theirs").tap()
     expect(typing).to_have_value("2C 4C")
     expect(row(ann, "Cat").locator(".together-ask")).to_have_count(0)
@@ -257,16 +261,21 @@ def test_a_hand_whose_answer_was_lost_is_sent_again_under_its_key(phone, table):
                       else route.continue_())
     field = ben.get_by_label("Cards left in Ben's hand")
 
+    def put(cards):
+        """The hand in the field, as if typed and nothing sent yet (no input
+        event: a typed hand also goes as it is typed, which is not this test)."""
+        field.evaluate("(el, cards) => { el.value = cards; }", cards)
+
     def leave(until=ben.expect_request):
         """The field left: the hand is sent (after the one on its way, if any)."""
         with until(lambda r: HAND.search(r.url) and getattr(r, "request", r).method == "POST"):
             field.dispatch_event("change")
 
-    field.fill("AS 2S 3S")
+    put("AS 2S 3S")
     leave()
     leave()  # its answer lost: sent again
     expect(strip(ben, "Ben")).to_have_class("together-done")
-    field.fill("AS 2S 3S 4S")
+    put("AS 2S 3S 4S")
     leave(until=ben.expect_response)  # and its answer back: it is saved
     assert [hand["cards"] for hand in sent] == ["AS 2S 3S", "AS 2S 3S", "AS 2S 3S 4S"]
     keys = [hand["key"] for hand in sent]
@@ -353,3 +362,99 @@ def test_a_save_refused_for_another_game_sends_its_hands_to_no_round(phone, tabl
     ben.get_by_role("button", name="Same game: drop mine, see round 1").click()
     ben.wait_for_url(f"**{url}/rounds/1")
     expect(ben.get_by_role("status").filter(has_text="Your round is dropped")).to_be_visible()
+
+
+def pad_keys(page, *keys: str) -> None:
+    """Taps on the pad: a suit by its name, a rank, "Done"."""
+    pad = page.locator("#card-pad")
+    for key in keys:
+        if key in ("Spades", "Hearts", "Diamonds", "Clubs", "Done"):
+            pad.get_by_role("button", name=key, exact=True).tap()
+        else:
+            pad.locator(f"[data-rank='{key}']").tap()
+
+
+def test_on_a_phone_that_says_whose_it_is_the_pad_keeps_to_its_hands(phone):
+    """Issue 25: Done closes the pad and says who the table waits for, with a
+    "Fill in for" each; the pad never goes to a hand in, from any phone, and
+    a hand in folds to one line; Save stays in reach once everyone is in."""
+    ann, ben = phone("Ann"), phone("Ben")
+    pad, save = ann.locator("#card-pad"), ann.locator(".round-actions")
+    expect(ann.locator("#card-pad-player")).to_have_text("Ann")
+    expect(save).not_to_have_class(re.compile("round-actions-ready"))
+    with ann.expect_response(HAND):
+        pad_keys(ann, "Spades", "5", "Hearts", "9", "Done")
+    expect(pad).to_be_hidden()
+    expect(row(ann, "Ann")).to_have_class(re.compile(r"\bround-player-in\b"))
+    expect(row(ann, "Ann").locator(".round-line")).to_have_text("✓ 14 pts · 5♠ 9♥")
+    note = ann.locator(".together-note")
+    expect(note.locator(".together-waiting-for")).to_have_text(
+        "Your hand is in: waiting for Cat, Ben")  # in playing order
+    expect(note.get_by_role("button")).to_have_text(
+        ["Fill in for Cat (no phone)", "Fill in for Ben (no phone)"])
+
+    # Ben's Hu on his own phone: his pad closes, and goes to nobody else's hand.
+    expect(ben.locator("#card-pad-player")).to_have_text("Ben")
+    with ben.expect_response(HAND):
+        choose(ben, "Ben", "Hu")
+    expect(ben.locator("#card-pad")).to_be_hidden()
+    expect(row(ben, "Ben").locator(".round-line")).to_have_text("✓ Hu")  # in: folded
+    told(ann)
+    expect(row(ann, "Ben").locator(".round-line")).to_have_text("✓ Hu")
+    expect(note.get_by_role("button")).to_have_text(["Fill in for Cat (no phone)"])
+    assert phone_page_problems(ann) == []
+
+    # Ann fills in for Cat: the pad is hers to use on Cat's hand, and on no other.
+    note.get_by_role("button", name="Fill in for Cat (no phone)").tap()
+    expect(ann.locator("#card-pad-player")).to_have_text("Cat")
+    for step in ("Previous player", "Next player"):
+        expect(pad.get_by_role("button", name=step)).to_be_disabled()
+    expect(ann.locator("#card-pad-again")).to_be_disabled()  # not a card of Ann's hand
+    # Meanwhile Cat's hand comes in from Ben's phone: Ann's pad lets it go.
+    type_cards(ben, "Cat", "KD QD 3C")
+    told(ann)
+    expect(pad).to_be_hidden()
+    expect(row(ann, "Cat").locator(".round-line")).to_have_text("✓ 23 pts · K♦ Q♦ 3♣")
+    expect(ann.locator(".together-ready")).to_have_text("Everyone is in: tap Save round 1.")
+    # Save at the bottom of the screen, whatever the scroll.
+    expect(save).to_have_class(re.compile("round-actions-ready"))
+    ann.evaluate("window.scrollTo(0, 0)")
+    expect(save.get_by_role("button", name="Save round 1")).to_be_in_viewport()
+    # A hand in opens again with "edit", and the pad goes to it only then.
+    row(ann, "Cat").get_by_role("button", name="Edit Cat's hand").tap()
+    expect(ann.locator("#card-pad-player")).to_have_text("Cat")
+    expect(row(ann, "Cat").get_by_label("Cards left in Cat's hand")).to_be_visible()
+    assert phone_page_problems(ann) == []
+
+
+def test_a_typed_hand_goes_as_it_is_typed_and_is_kept_on_the_phone_until_sent(phone):
+    """Issue 25: the field still focused, the hand goes once typing stops (as
+    typed: it saves no round); the server gone, it is kept on the phone and
+    sent after a reload. Enter sends a hand and never the round."""
+    ben = phone("Ben")
+    field = ben.get_by_label("Cards left in Ben's hand")
+    ben.context.route(HAND, lambda route: route.abort())  # the server restarting
+    with ben.expect_request(lambda r: HAND.search(r.url) and r.method == "POST") as sent:
+        field.fill("AS 2S")  # no key more: it goes
+    assert sent.value.post_data_json["cards"] == "AS 2S"
+    assert sent.value.post_data_json["typing"] is True
+    expect(field).to_be_focused()
+    expect(ben.locator("#card-pad")).to_be_hidden()  # the keyboard has the screen
+    ben.context.unroute(HAND)
+    with ben.expect_response(lambda r: HAND.search(r.url) and r.request.method == "POST") as back:
+        ben.reload()
+    assert back.value.request.post_data_json["cards"] == "AS 2S"
+    expect(field).to_have_value("AS 2S")
+    expect(strip(ben, "Ben")).to_have_class("together-done")
+    assert ben.evaluate("Object.keys(sessionStorage).filter("
+                        "(name) => name.startsWith('scorekeeper-hand:'))") == []
+
+    cat = ben.get_by_label("Cards left in Cat's hand")
+    cat.fill("KD QD 3")
+    with ben.expect_response(lambda r: HAND.search(r.url) and r.request.method == "POST") as left:
+        cat.press("Enter")  # a word not a card yet: it goes all the same, as left
+    assert left.value.request.post_data_json == {**left.value.request.post_data_json,
+                                                 "cards": "KD QD 3", "typing": False}
+    expect(cat).not_to_be_focused()
+    expect(row(ben, "Cat").locator(".together-row .error")).to_contain_text('"3"')
+    assert ben.url.endswith("/rounds/new")  # not sent as the round

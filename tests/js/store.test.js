@@ -6,14 +6,10 @@ import assert from "node:assert/strict";
 import {beforeEach, test} from "node:test";
 
 import {PAGES, REFUSED, SENT, STATIC, WAITING} from "../../static/js/core/names.js";
+import {keptName, keep as keepHand} from "../../static/js/core/hands.js";
 import {drop, forget, keep, waiting} from "../../static/js/core/store.js";
+import {Storage} from "./storage.js";
 
-/** Web Storage as the page has it. */
-class Storage extends Map {
-  getItem(/** @type {string} */ key) { return this.get(key) ?? null; }
-  setItem(/** @type {string} */ key, /** @type {string} */ value) { this.set(key, value); }
-  removeItem(/** @type {string} */ key) { this.delete(key); }
-}
 
 /** Cache storage, by name only. */
 class Caches {
@@ -44,12 +40,13 @@ test("rounds are kept in the order entered, put back in place, dropped", async (
   assert.deepEqual((await waiting()).map((kept) => kept.id), [second]);
 });
 
-test("signing out forgets the rounds, the pages kept and what the pages noted", async () => {
+test("signing out forgets the rounds, the pages and hands kept and what the pages noted", async () => {
   const caches = new Caches([`${PAGES}abc`, `${PAGES}old`, `${STATIC}v1`]);
   Object.assign(globalThis, {caches});
   localStorage.setItem(WAITING, "1");
   sessionStorage.setItem(SENT, "[]");
   sessionStorage.setItem(REFUSED, "1");
+  keepHand(sessionStorage, keptName(1, 3, 7), {outcome: "dead", cards: "5S", base: 0});
   await keep(round(12));
   await forget();
   assert.deepEqual((await indexedDB.databases()).map((known) => known.name), []);

@@ -456,12 +456,15 @@ def post_import(client, body: bytes, name="Back again", **changes):
 
 def send_hand(client, session_id: int, player_id: int, outcome: str, cards: str = "", *,
               base: int = 0, number: int = 1, token: str | None = None,
-              key: object = None):
+              key: object = None, typing: bool = False):
     """A player's hand sent as together.js sends it: JSON, with the CSRF token
     (of ``token``, else read from the round form) in the X-CSRFToken header;
-    with the change's ``key`` if one is given."""
+    with the change's ``key`` if one is given, and ``typing`` if its field is
+    still being typed in."""
     token = token or csrf_token(client, f"/sessions/{session_id}/rounds/new")
     document = {"outcome": outcome, "cards": cards, "base": base, "number": number}
+    if typing:
+        document["typing"] = True
     if key is not None:
         document["key"] = key
     return client.post(f"/sessions/{session_id}/draft/{player_id}", headers={"X-CSRFToken": token},

@@ -162,6 +162,34 @@ def test_the_form_shows_the_hands_entered_and_saving_it_takes_them_away(client, 
     assert after["number"] == 2 and all(p["hand"] is None for p in after["players"])
 
 
+def round_form_tag(client, url) -> str:
+    return re.search(r'<form method="post" action="[^"]*" class="round-form"[^>]*>',
+                     text(client.get(url)))[0]
+
+
+def test_the_form_tells_the_pad_whose_phone_it_is_and_keeps_the_notation_behind_a_help(
+        client, sid):
+    """cards.js keeps the pad to the phone's own hand (data-own) and together.js
+    keeps typed hands by session (data-session); the notation is a <details>,
+    open with a tap, with or without JavaScript."""
+    new = f"/sessions/{sid}/rounds/new"
+    tag = round_form_tag(client, new)
+    assert f'data-session="{sid}"' in tag and "data-own" not in tag  # nobody's phone: one phone
+    board = f"/sessions/{sid}"
+    client.post(f"{board}/phone", data={"csrf_token": csrf_token(client, board),
+                                        "player": str(player_ids()["B"])})
+    assert f'data-own="{player_ids()["B"]}"' in round_form_tag(client, new)
+    html = text(client.get(new))
+    assert re.search(r'<details class="round-help">\s*<summary><span class="round-help-mark" '
+                     r'aria-hidden="true">\?</span> How to write the cards</summary>\s*'
+                     r'<p class="hint">For each player: how the round ended', html)
+    send_all(client, sid, TYPED_1)
+    assert client.post(new, data=filled(html, TYPED_1)).status_code == 302
+    edit = round_form_tag(client, f"/sessions/{sid}/rounds/1/edit")  # one phone, B's or not
+    assert "data-own" not in edit and "data-session" not in edit
+    assert '<details class="round-help">' in text(client.get(f"/sessions/{sid}/rounds/1/edit"))
+
+
 def test_a_round_saved_on_one_phone_takes_the_hands_away_too(client, sid):
     send(client, sid, "A", "dead", "QS")
     services.record_round(services.Change.to(game(sid)), {n: Entry(*e) for n, e in TYPED_1.items()})
@@ -347,6 +375,24 @@ def test_with_the_setting_the_last_hand_in_saves_the_round(client, ben_phone, si
     added = db.session.scalars(sa.select(AuditEvent).where(AuditEvent.action == "round.add")).one()
     assert added.device == "Ben's phone"
     assert dict(RoundAdded.from_json(added.before, added.after).entered_by)["D"] == "Ben's phone"
+
+
+def test_with_the_setting_a_hand_sent_as_it_is_typed_saves_the_round_once_left(client, sid):
+    """A hand goes as it is typed (together.js), its field not yet left: the
+    round waits, the player may not be done. Left, the same hand saves it."""
+    autosave(client, True)
+    hands = dict(TYPED_1)
+    outcome, cards = hands.pop("D")
+    send_all(client, sid, hands)
+    for base, typed in enumerate((cards.split()[0], cards)):  # the field still typed in
+        answer = send(client, sid, "D", outcome, typed, typing=True, base=base)
+        assert answer.status_code == 200 and "recorded" not in answer.get_json()
+    assert round_count() == 0
+    assert state(client, sid)["complete"] is True
+    answer = send(client, sid, "D", outcome, cards, base=2)  # the field left: nothing new
+    assert answer.get_json()["recorded"] == {"number": 1, "url": f"/sessions/{sid}/rounds/1"}
+    assert round_count() == 1
+    assert {e.player.name: e.cards for e in game(sid).rounds[0].entries}["D"] == cards
 
 
 def test_with_the_setting_warnings_still_need_a_tap(client, sid):

@@ -10,3 +10,4 @@ export const PAGES = "pages-";
 export const STATIC = "static-";
 export const NOT_SENT = "not-sent";
 export const CLAIM = "claim";
+export const HAND = "scorekeeper-hand:";

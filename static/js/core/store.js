@@ -2,6 +2,7 @@
 // were entered (their ids), and forgetting everything the phone keeps of a
 // group when it signs out.
 
+import {forgetHands} from "./hands.js";
 import {DATABASE, PAGES, REFUSED, ROUNDS, SENT, WAITING} from "./names.js";
 
 /**
@@ -54,7 +55,7 @@ export const drop = (/** @type {number} */ id) =>
   transact("readwrite", (store) => store.delete(id));
 
 /**
- * Signing out: the pages the worker kept and the rounds kept here go. (Another
+ * Signing out: the pages the worker kept, the rounds and hands kept here go. (Another
  * tab holding the database open delays its deletion until it lets go: it is
  * asked for already.)
  */
@@ -67,6 +68,7 @@ export async function forget() {
   localStorage.removeItem(WAITING);
   sessionStorage.removeItem(SENT);
   sessionStorage.removeItem(REFUSED);
+  forgetHands(sessionStorage);
   await new Promise((resolve) => {
     const request = indexedDB.deleteDatabase(DATABASE);
     request.onsuccess = request.onerror = request.onblocked = resolve;
