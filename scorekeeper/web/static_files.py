@@ -6,6 +6,10 @@ without asking again (and it is sent in brotli at its best, compressed once).
 The plain name still answers, with a short lifetime, for links written by hand
 and for relative imports between JavaScript modules in a browser without
 import maps (web/modules.py maps them to the fingerprinted names).
+
+Scripts and stylesheets go out minified (rjsmin, rcssmin: comments and
+spaces out, nothing renamed), once per version of the file: static/ keeps
+them as written, and there is still no build step.
 """
 
 import hashlib
@@ -14,6 +18,8 @@ import posixpath
 import re
 
 import brotli
+import rcssmin
+import rjsmin
 from flask import current_app, redirect, request, send_from_directory, url_for
 from werkzeug.exceptions import NotFound
 from werkzeug.security import safe_join
@@ -21,6 +27,7 @@ from werkzeug.security import safe_join
 YEAR = 365 * 24 * 60 * 60
 PLAIN_MAX_AGE = 5 * 60  # seconds
 FINGERPRINTED = re.compile(r"(?P<root>.+)\.(?P<digest>[0-9a-f]{8})(?P<ext>\.[^./]+)?")
+MINIFIERS = {".js": rjsmin.jsmin, ".css": rcssmin.cssmin}
 
 
 def init_app(app, folder):
@@ -123,4 +130,17 @@ def send(filename, max_age):
     response.direct_passthrough = False
     response.make_sequence()
     response.close()
+    minify = MINIFIERS.get(posixpath.splitext(filename)[1])
+    if minify is not None and response.status_code == 200:
+        response.set_data(minified(filename, response.get_data(as_text=True), minify))
     return response
+
+
+def minified(filename, text, minify):
+    """The file as sent: minified once per version of it, and kept."""
+    kept = current_app.extensions["static_files"].setdefault("minified", {})
+    hexdigest = digest(filename)
+    known = kept.get(filename)
+    if known is None or known[0] != hexdigest:
+        known = kept[filename] = (hexdigest, minify(text))
+    return known[1]

@@ -25,6 +25,7 @@ from flask import g, has_app_context
 
 from scorekeeper.extensions import db
 from scorekeeper.models import Player, Round
+from scorekeeper.web.static_files import MINIFIERS
 
 ROOT = Path(__file__).resolve().parents[2]  # the project's folder
 
@@ -251,7 +252,8 @@ WEIGHT_LIMIT = 60 * 1024
 
 def page_weight(html: bytes | str) -> int:
     """What a page weighs, uncompressed: its HTML, every stylesheet and script
-    it links from static/ and every module those scripts import, each once."""
+    it links from static/ and every module those scripts import, each once,
+    as they are sent (minified)."""
     if isinstance(html, str):
         html = html.encode()
     static = ROOT / "static"
@@ -265,7 +267,8 @@ def page_weight(html: bytes | str) -> int:
         seen.add(path)
         if path.suffix == ".js":
             files += [path.parent / name for name in STATIC_IMPORT.findall(path.read_text())]
-    return len(html) + sum(len(path.read_bytes()) for path in seen)
+    return len(html) + sum(len(MINIFIERS[path.suffix](path.read_text()).encode())
+                           for path in seen)
 
 
 # The SQL statements a request runs

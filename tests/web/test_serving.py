@@ -29,6 +29,7 @@ from scorekeeper import create_app
 from scorekeeper.config import from_env
 from scorekeeper.logs import JsonFormatter
 from scorekeeper.web import static_files
+from scorekeeper.web.static_files import MINIFIERS
 from tests.conftest import fresh_app
 from tests.web.helpers import ROOT, assert_safe_headers, free_port
 from tests.web.phones import Gunicorn, released_together, serving
@@ -42,6 +43,11 @@ MODULE = re.compile(r'<script type="module" src="(/static/js/[^"]+)"')
 
 def short_hash(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()[:8]
+
+
+def sent(path) -> bytes:
+    """A script or stylesheet as it is sent: minified (web/static_files.py)."""
+    return MINIFIERS[path.suffix](path.read_text()).encode()
 
 
 def body(response) -> bytes:
@@ -89,7 +95,7 @@ def test_a_missing_page_and_the_stylesheet_need_no_database(tmp_path, url):
     assert client.get("/no/such/page").status_code == 404
     stylesheet = client.get("/static/css/app.css")
     assert stylesheet.status_code == 200
-    assert body(stylesheet) == (STATIC / "css" / "app.css").read_bytes()
+    assert body(stylesheet) == sent(STATIC / "css" / "app.css")
 
 
 # Fingerprinted static files
@@ -108,7 +114,7 @@ def test_a_fingerprinted_file_is_cached_for_a_year(anonymous):
     assert fingerprinted.mimetype == "text/css"
     assert set(fingerprinted.headers["Cache-Control"].split(", ")) == {
         "public", "max-age=31536000", "immutable"}
-    assert body(fingerprinted) == (STATIC / "css" / "app.css").read_bytes()
+    assert body(fingerprinted) == sent(STATIC / "css" / "app.css")
 
 
 def test_the_plain_name_still_answers_for_a_short_while(anonymous):
@@ -116,7 +122,7 @@ def test_the_plain_name_still_answers_for_a_short_while(anonymous):
     assert plain.status_code == 200
     assert "immutable" not in plain.headers["Cache-Control"]
     assert plain.cache_control.max_age == static_files.PLAIN_MAX_AGE
-    assert body(plain) == (STATIC / "css" / "app.css").read_bytes()
+    assert body(plain) == sent(STATIC / "css" / "app.css")
 
 
 def test_a_cached_copy_is_revalidated_by_its_etag(anonymous):
@@ -148,7 +154,7 @@ def test_module_scripts_are_fingerprinted_and_their_relative_imports_resolve(cli
     assert re.fullmatch(r"/static/js/sessions\.[0-9a-f]{8}\.js", script)
     loaded = client.get(script)
     assert loaded.status_code == 200 and loaded.mimetype == "text/javascript"
-    assert body(loaded) == (STATIC / "js" / "sessions.js").read_bytes()
+    assert body(loaded) == sent(STATIC / "js" / "sessions.js")
     # `import ... from './cards.js'` in a fingerprinted module asks for the plain
     # name, which answers, so modules may import each other.
     imported = client.get(urljoin(script, "./cards.js"))
@@ -185,7 +191,7 @@ def test_in_debug_mode_the_hash_follows_edits(little_site):
     assert first != second
     assert second == f"/static/site.{short_hash(css)}.css"
     with app.test_client().get(second) as response:
-        assert response.data == b"p { color: red }"
+        assert response.data == b"p{color:red}"  # minified
 
 
 def test_otherwise_the_hash_is_read_once(little_site):
@@ -226,7 +232,7 @@ def test_static_files_are_compressed_too(anonymous):
     response = anonymous.get(url, headers={"Accept-Encoding": "gzip"})
     assert response.headers["Content-Encoding"] == "gzip"
     assert "immutable" in response.headers["Cache-Control"]
-    assert gzip.decompress(body(response)) == (STATIC / "css" / "app.css").read_bytes()
+    assert gzip.decompress(body(response)) == sent(STATIC / "css" / "app.css")
     assert_safe_headers(response)
 
 
@@ -238,9 +244,9 @@ def test_a_fingerprinted_file_goes_in_brotli_at_its_best(anonymous):
         assert response.headers["Content-Encoding"] == "br"
         assert "immutable" in response.headers["Cache-Control"]
         assert "Accept-Encoding" in response.headers["Vary"]
-        assert brotli.decompress(response.data) == source.read_bytes()
+        assert brotli.decompress(response.data) == sent(source)
         # Smaller than brotli at Flask-Compress's level for pages, made anew each time.
-        assert len(response.data) < len(brotli.compress(source.read_bytes(), quality=4))
+        assert len(response.data) < len(brotli.compress(sent(source), quality=4))
         etag = response.headers["ETag"]
     with anonymous.get(url, headers={**phone, "If-None-Match": etag}) as again:
         assert (again.status_code, again.data) == (304, b"")
