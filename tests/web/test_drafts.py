@@ -181,7 +181,7 @@ def test_the_form_tells_the_pad_whose_phone_it_is_and_keeps_the_notation_behind_
     assert f'data-own="{player_ids()["B"]}"' in round_form_tag(client, new)
     html = text(client.get(new))
     assert re.search(r'<details class="round-help">\s*<summary><span class="round-help-mark" '
-                     r'aria-hidden="true">\?</span> How to write the cards</summary>\s*'
+                     r'aria-hidden="true">\?</span> How to enter a hand</summary>\s*'
                      r'<p class="hint">For each player: how the round ended', html)
     send_all(client, sid, TYPED_1)
     assert client.post(new, data=filled(html, TYPED_1)).status_code == 302

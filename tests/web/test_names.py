@@ -85,7 +85,8 @@ def test_the_chat_message_isolates_names(client, evening):
     html = client.get(f"/sessions/{evening}/settle").text
     message = re.search(r'id="share-text"[^>]*>(.*?)</textarea>', html, re.S)[1]
     lines = message.split("\n")
-    assert lines[1:] == ["Ann pays Cat RM 1.00", f"{FSI}{BOB}{PDI} pays Cat RM 8.00"]
+    assert lines[-2:] == ["Ann pays Cat RM 1.00", f"{FSI}{BOB}{PDI} pays Cat RM 8.00"]
+    assert any(line.endswith(f"{FSI}{BOB}{PDI} \u2212RM 8.00") for line in lines)  # his net
     assert after_isolation_every_override_is_closed(message)
 
 

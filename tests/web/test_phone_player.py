@@ -290,6 +290,7 @@ def test_the_new_session_page_offers_last_times_rules_table_and_currency(app, cl
     with app.app_context():  # Eve went home early: the table ended with four
         services.leave_session(services.Change.to(db.session.get(GameSession, sid)),
                                player_id(app, "Eve"))
+        services.end_session(services.Change.to(db.session.get(GameSession, sid)))
     html = new_session_page(client)
     # The choice comes first, is chosen, and says what it holds.
     options = re.search(r'<select[^>]*id="preset"[^>]*>(.*?)</select>', html, re.S)[1]
@@ -317,7 +318,7 @@ def test_the_new_session_page_offers_last_times_rules_table_and_currency(app, cl
 
 
 def test_a_preset_as_it_comes_is_named_and_changing_the_rules_stays_possible(app, client):
-    make_session(app, names=["Ann", "Bob"], rules=HouseRules.rummi(), currency="SGD")
+    make_session(app, names=["Ann", "Bob"], rules=HouseRules.rummi(), currency="SGD", ended=True)
     html = new_session_page(client)
     assert "As last time (" in said(client.get("/sessions/new"))
     assert "Rummi rules as they come, money in SGD." in html

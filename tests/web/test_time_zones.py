@@ -145,7 +145,7 @@ def test_an_ended_session_and_the_history_list_show_the_local_day(client, sid):
     services.end_session(services.Change.to(db.session.get(GameSession, sid)))
     at_known_time(sid)
     board = text(client.get(f"/sessions/{sid}"))
-    assert f"This session ended on {LOCAL_DAY}." in board
+    assert f"Ended {LOCAL_WHEN}, after" in board  # the night's summary
     history = text(client.get("/history"))
     assert LOCAL_DAY in history and UTC_DAY not in history
     assert LOCAL_WHEN in text(client.get(f"/sessions/{sid}/changes"))  # "Session ended"
