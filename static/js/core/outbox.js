@@ -20,7 +20,20 @@ export const ROUNDS_SENT = "roundsSent";
  * @param {{only?: number | null, sent?: Item[],
  *   refused?: (item: Item, token: string | null) => Promise<void> | void}} [options]
  */
-export async function sendKept({only = null, sent = [], refused = () => {}} = {}) {
+export async function sendKept(options = {}) {
+  // One sender at a time on the phone, its pages' and its worker's alike (Web
+  // Locks): the page seeing the network back and the worker's sync event
+  // would otherwise send the same round at once. The next reads the store
+  // after the first, and passes over what it saved or marked refused.
+  const locks = globalThis.navigator?.locks;
+  return locks ? locks.request(SENDING, () => sendWaiting(options)) : sendWaiting(options);
+}
+
+/** The lock ``sendKept`` holds while it sends. */
+export const SENDING = "scorekeeper-sending";
+
+/** @param {Parameters<typeof sendKept>[0]} options */
+async function sendWaiting({only = null, sent = [], refused = () => {}} = {}) {
   /** @type {Record<string, string | null>} */
   const tokens = {};
   return sendInOrder(await store.waiting(), async (item) => {
