@@ -61,7 +61,11 @@ def pytest_runtest_makereport(item, call):
 
 
 # A phone: Playwright's options for every context, unless a test says otherwise.
-PHONE_OPTIONS = {"viewport": PHONE, "has_touch": True, "is_mobile": True, "device_scale_factor": 1}
+# The service worker only where it is the point (``@pytest.mark.service_worker``):
+# elsewhere its install, a fetch of every static file for each new context, is
+# work a test does not need and one more thing under way as the test acts.
+PHONE_OPTIONS = {"viewport": PHONE, "has_touch": True, "is_mobile": True, "device_scale_factor": 1,
+                 "service_workers": "block"}
 
 
 @pytest.fixture
@@ -71,8 +75,12 @@ def new_context(request, browser, base_url):
     did is printed first."""
     made = []
 
+    worker = {"service_workers": "allow"} if request.node.get_closest_marker("service_worker") \
+        else {}
+
     def make(**options):
-        context = browser.new_context(**{**PHONE_OPTIONS, "base_url": base_url, **options})
+        context = browser.new_context(
+            **{**PHONE_OPTIONS, **worker, "base_url": base_url, **options})
         made.append((context, log_of(context)))
         return context
 

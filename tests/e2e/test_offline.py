@@ -13,6 +13,8 @@ from scorekeeper.web.share import share_url
 from tests.conftest import the_group
 from tests.e2e.conftest import controlled, offline, phone_page_problems, see, sign_in
 
+pytestmark = pytest.mark.service_worker
+
 OTHER_GROUP = ("Saturday table", "another passphrase")
 
 

@@ -18,6 +18,8 @@ from scorekeeper.rules import Entry, HouseRules
 from tests.conftest import the_group
 from tests.e2e.conftest import back_online, controlled, offline, phone_page_problems, see
 
+pytestmark = pytest.mark.service_worker
+
 PLAYERS = ["Ann", "Ben", "Cat", "Dan"]
 FIRST = {"Ann": "3C", "Ben": "8H", "Cat": "QS", "Dan": "hu"}
 HANDS = [{"Ann": "5S 9H", "Ben": "KD", "Cat": "2C", "Dan": "7H"},
