@@ -63,9 +63,13 @@ def serve(checkout: Path, protocol: str, folder: Path) -> None:
     with app.app_context():
         upgrade(directory=str(checkout / "migrations"))
         group = services.create_group("Bench table", "bench passphrase")
-        game = services.start_session(group, PLAYERS, HouseRules.rummi(), "Ann")
+        # A change is services.Change since issue 24; a checkout before it
+        # took the group and the session themselves.
+        change = getattr(services, "Change", None)
+        game = services.start_session(change(group) if change else group, PLAYERS,
+                                      HouseRules.rummi(), "Ann")
         for number in range(5):
-            services.record_round(game, {
+            services.record_round(change.to(game) if change else game, {
                 name: Entry("hu") if i == number % 4 else Entry("dead", HANDS[i])
                 for i, name in enumerate(PLAYERS)})
         client = app.test_client()

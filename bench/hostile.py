@@ -67,9 +67,9 @@ from scorekeeper.web import access, share
 app = create_app({"SECRET_KEY": sys.argv[1]})
 with app.app_context():
     group = services.create_group("Hostile bench", "a passphrase for the bench")
-    game = services.start_session(group, ["Ann", "Ben", "Cat", "Dan"], HouseRules.penang(),
-                                  first_dealer="Ann")
-    link = services.create_share_link(game)
+    game = services.start_session(services.Change(group), ["Ann", "Ben", "Cat", "Dan"],
+                                  HouseRules.penang(), first_dealer="Ann")
+    link = services.create_share_link(services.Change.to(game))
     with app.test_request_context(base_url="http://127.0.0.1"):
         token = share.share_url(link, group).rsplit("/", 1)[1]
         access.sign_in(group, "Bench phone")
