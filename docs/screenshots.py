@@ -68,8 +68,10 @@ class Camera:
         self.taken: list[str] = []
 
     def phone(self, **options):
-        return self.browser.new_context(**{**PHONE_OPTIONS, "base_url": self.base_url,
-                                           **options})
+        """A phone as a player has one: its service worker runs (the tests
+        run it only where it is the point)."""
+        return self.browser.new_context(**{**PHONE_OPTIONS, "service_workers": "allow",
+                                           "base_url": self.base_url, **options})
 
     def member(self, device: str = "Ann's phone"):
         """A page of a phone signed in to the tests' group."""
