@@ -39,9 +39,12 @@ export async function save(form, submitter) {
   const again = refusedHere || twice?.id;
   if (again) item.id = again;  // a refused round put right, or Save tapped twice
   await keep(item);
+  if (navigator.onLine && await send({saving: true})) return;
+  // Not sent from here: the worker sends it once the network is back. Asked
+  // for only now, as a sync fired at once (online) would take the round from
+  // this page's sending, which alone goes on to its result.
   backgroundSync()?.then((/** @type {any} */ registration) => registration.sync.register(SEND_ROUNDS))
     .catch(() => {});  // the page sends it, as where there is none
-  if (navigator.onLine && await send({saving: true})) return;
   if (navigator.serviceWorker?.controller) {
     location.assign(item.board);  // the worker shows it as last seen
   } else {

@@ -11,8 +11,9 @@ import {ROUNDS_SENT, SEND_ROUNDS, sendKept} from "./core/outbox.js";
 /** @type {ServiceWorkerGlobalScope} */
 const scope = /** @type {any} */ (self);
 
-// queue.js asks for it as it keeps a round; the browser fires it once the
-// network is back, and again later (its own back-off) if a round must wait.
+// queue.js asks for it as it keeps a round it could not send; the browser
+// fires it once the network is back, and again later (its own back-off) if a
+// round must wait.
 // (A SyncEvent: Background Sync is not in TypeScript's lib.)
 scope.addEventListener("sync", (/** @type {ExtendableEvent & {tag: string}} */ event) => {
   if (event.tag !== SEND_ROUNDS) return;

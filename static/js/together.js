@@ -327,8 +327,15 @@ document.addEventListener("visibilitychange", () => {
 on(document, "live:change", ({draft, version}) => {
   if (!known || draft !== known.draft || version !== known.version) ask();
 });
+// The form moved on past rounds kept on the phone (queue.js): what is typed
+// here is for the round it is now, and kept as that round's (typed before the
+// form moved on, it would come back in the form of the round before it).
 on(document, "queue:follow", (next) => {
+  for (const row of Object.values(rows)) {
+    if (!held && SESSION) keep(sessionStorage, keptName(SESSION, number, row.id), null);
+  }
   number = next.number;
+  for (const row of Object.values(rows)) remember(row);
 });
 restore();
 ask();

@@ -348,7 +348,6 @@ def test_with_background_sync_the_worker_sends_a_round_with_the_app_closed(
     context = page.context
     other = context.new_page()  # no page of the app's: none to send it
     page.close()
-    context.set_offline(False)
     devtools = context.new_cdp_session(other)
     registrations = []
     devtools.on("ServiceWorker.workerRegistrationUpdated",
@@ -363,6 +362,8 @@ def test_with_background_sync_the_worker_sends_a_round_with_the_app_closed(
     (ours,) = [r for r in registrations if r["scopeURL"] == base_url + "/" and not r["isDeleted"]]
     with context.expect_event("response", lambda r: r.request.method == "POST"
                               and r.url.endswith(table["form"])) as sent:
+        # The browser may fire the sync itself as the network comes back.
+        context.set_offline(False)
         devtools.send("ServiceWorker.dispatchSyncEvent", {
             "origin": base_url, "registrationId": ours["registrationId"],
             "tag": "send-rounds", "lastChance": False})

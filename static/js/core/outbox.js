@@ -7,7 +7,8 @@ import * as store from "./store.js";
 
 /** @typedef {import("./store.js").Item} Item */
 
-/** The Background Sync tag the page asks for as it keeps a round, and the worker sends on. */
+/** The Background Sync tag the page asks for as it keeps a round it could not
+ * send, and the worker sends on. */
 export const SEND_ROUNDS = "send-rounds";
 /** The worker's message to the pages open: ``{[ROUNDS_SENT]: true, sent: Item[],
  * refused: the id of a round refused, or null}``. */
