@@ -198,6 +198,29 @@ def test_two_phones_on_one_hand_the_later_sees_the_others_and_chooses(phone):
         re.compile(r"^Entered on Cat's phone, (just now|1 min ago)$"))
 
 
+def test_an_answer_older_than_one_taken_in_leaves_a_sent_hand_alone(phone):
+    """Answers cross on the way: a state asked for before a hand was sent and
+    come back after the send's own answer is older news. It used to read the
+    hand as cleared and empty the field, so a Save tapped then lost it."""
+    ann = phone("Ann")
+    state = re.compile(r"/draft$")
+    held = []  # the states asked for, held back (unanswered); the first as it was asked
+
+    def hold(route):
+        held.append((route, None if held else route.fetch()))
+
+    ann.route(state, hold)
+    with ann.expect_request(state):
+        told(ann)
+    type_cards(ann, "Ann", "5S")  # sent and answered before that state comes
+    told(ann)  # asked again once that state is taken in (together.js asks one at a time)
+    first, older = held[0]
+    with ann.expect_request(state):
+        first.fulfill(response=older)
+    expect(ann.get_by_label("Cards left in Ann's hand")).to_have_value("5S")
+    expect(strip(ann, "Ann")).to_have_class("together-done")
+
+
 def test_a_half_entered_hand_is_still_there_after_a_reload(phone):
     ben = phone("Ben")
     choose(ben, "Ben", "Tien Hu")  # no cards yet: nothing to send
