@@ -166,6 +166,10 @@ function sayStrip(state) {
 }
 
 function take(state) {
+  // Answers cross on the way (a hand's send, another's, a state asked for):
+  // one older than the state taken in would undo what that one said, e.g.
+  // clear a hand just sent.
+  if (known && (state.draft < known.draft || state.version < known.version)) return;
   const first = !known;
   known = state;
   box.dataset.draft = state.draft;  // the draft version taken in

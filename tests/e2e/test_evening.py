@@ -75,7 +75,10 @@ def tap_cards(page, name: str, cards: list[str]) -> None:
 def declare_hu(page, name: str) -> None:
     section = panel(page, name)
     section.locator("label.round-outcome").filter(has_text=re.compile(r"^\s*Hu\s*$")).tap()
-    expect(section.get_by_role("radio", name="Hu", exact=True)).to_be_checked()
+    # A Hu is a hand in: it goes at once and, once the server has it, its row
+    # folds to one line (the radios hidden with the rest), which is waited for.
+    expect(section.locator(".round-line")).to_have_text("✓ Hu")
+    expect(section.locator(".round-outcomes input[value=hu]")).to_be_checked()
     expect(section.locator(".round-cards")).to_be_hidden()
     expect(section.locator("output.round-points")).to_have_text("Hu · 0 pts")
 
