@@ -59,16 +59,12 @@ from .protocol import (
 from .rounds import (
     DraftChanged,
     NeedsConfirmation,
-    alike_meanwhile,
     change_house_rules,
     delete_round,
     edit_round,
     record_round,
     restore_round,
-    restored_deletions,
-    saved_meanwhile,
     warnings_digest,
-    where_round_is,
 )
 from .sessions import (
     AlreadyPlaying,
@@ -86,6 +82,7 @@ from .sessions import (
 from .sharing import create_share_link, revoke_share_link
 from .sign_ins import sign_in_phone, sign_in_used, sign_out_phone, token_hash
 from .streams import StreamCaps, close_stream, open_stream, renew_streams
+from .trail import alike_meanwhile, restored_deletions, saved_meanwhile, where_round_is
 
 __all__ = [
     "DEMO_GROUP",
