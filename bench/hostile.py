@@ -109,12 +109,7 @@ def gunicorn(checkout: Path, environ: dict, folder: Path, options: list[str]) ->
         load.wait_until_healthy(HOST, port, process, error_log)
         yield port
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        load.stop(process)
 
 
 # The phone

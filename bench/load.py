@@ -217,12 +217,17 @@ def gunicorn(database_url: str, workers: int, folder: Path, worker_class: str | 
         wait_until_healthy("127.0.0.1", port, process, error_log)
         yield Server("127.0.0.1", port, process.pid, database_url, access_log)
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        stop(process)
+
+
+def stop(process: subprocess.Popen) -> None:
+    """A server stopped as gunicorn likes (SIGTERM), killed if it takes 30 s."""
+    process.terminate()
+    try:
+        process.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
 
 
 def wait_until_healthy(host: str, port: int, process: subprocess.Popen, error_log: Path,
