@@ -41,6 +41,12 @@ def priced(cents: int, currency: str) -> str:
     return f"{currency} {money(cents)}"
 
 
+def signed_priced(cents: int, currency: str) -> str:
+    """With its sign and currency, for plain text: "+RM 12.00", "−RM 4.00", "RM 0.00"."""
+    sign = "+" if cents > 0 else MINUS if cents < 0 else ""
+    return sign + priced(abs(cents), currency)
+
+
 def money_scheme(rules: HouseRules, currency: str) -> str:
     """How a session with money counts it: "tiers 0·1·2·3 × RM 1.00", or
     "RM 0.10 a point"."""

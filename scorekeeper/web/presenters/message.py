@@ -9,13 +9,7 @@ from collections.abc import Sequence
 from ...models import GameSession
 from ...queries import Place
 from ...services import Settlement
-from ..filters import MINUS, isolated, local_time, priced
-
-
-def signed_priced(cents: int, currency: str) -> str:
-    """ "+RM 12.00", "−RM 4.00", "RM 0.00" """
-    sign = "+" if cents > 0 else MINUS if cents < 0 else ""
-    return sign + priced(abs(cents), currency)
+from ..filters import isolated, local_time, priced, signed_priced
 
 
 def chat_message(game: GameSession, places: Sequence[Place], plan: Sequence[Settlement]) -> str:
