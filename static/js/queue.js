@@ -274,7 +274,9 @@ export async function start() {
   }
   await showWaiting(items);
   navigator.serviceWorker?.addEventListener("message", sentByWorker);
-  if (items.some((item) => !item.refused)) watch();
+  // A round the worker had refused with no page to tell (or before this one
+  // listened) goes again from here, to come back as its form.
+  if (items.some((item) => !item.refused || item.told === false)) watch();
 }
 
 // Sends once the network is back: told by the "online" event, which is not

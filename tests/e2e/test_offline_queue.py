@@ -203,7 +203,7 @@ def test_a_round_refused_then_saved_as_its_page_is_off_the_phone_and_the_next_go
     saved_offline(page, table, told=True)
     round_3_saved_offline(page, table)
     # As queue.js leaves it when round 2 was refused and its form sent again as the page:
-    page.evaluate(REFUSED_AND_SENT_AGAIN, 2)
+    page.evaluate(AS_LEFT, [2, {"refused": True, "told": True}, True])
     record_elsewhere(live_app, table["id"], HANDS[0])  # and it was saved, that time
     page.context.set_offline(False)
     page.goto(f"{table['board']}/rounds/2")  # its result, where the server sent the page
@@ -212,7 +212,9 @@ def test_a_round_refused_then_saved_as_its_page_is_off_the_phone_and_the_next_go
     assert waiting_on_phone(page) == 0
 
 
-REFUSED_AND_SENT_AGAIN = """(number) => new Promise((resolve, reject) => {
+# A round kept, as the page or the worker leaves it after sending it: its
+# fields changed, and (sentAgain) its form sent again as the page.
+AS_LEFT = """([number, fields, sentAgain]) => new Promise((resolve, reject) => {
     const open = indexedDB.open("scorekeeper", 1);
     open.onerror = () => reject(open.error);
     open.onsuccess = () => {
@@ -220,12 +222,27 @@ REFUSED_AND_SENT_AGAIN = """(number) => new Promise((resolve, reject) => {
         const all = store.getAll();
         all.onsuccess = () => {
             const item = all.result.find((kept) => kept.number === number);
-            store.put({...item, refused: true});
-            sessionStorage.setItem("scorekeeper-refused", String(item.id));
+            store.put({...item, ...fields});
+            if (sentAgain) sessionStorage.setItem("scorekeeper-refused", String(item.id));
             store.transaction.oncomplete = () => { open.result.close(); resolve(); };
         };
     };
 })"""
+
+
+def test_a_round_the_worker_was_refused_comes_back_on_a_page(member, live_app):
+    """The worker sent round 2 by itself and was refused, with no page open to
+    tell (or one not yet listening): the next page to send sends it again, and
+    its form comes back, as typed, saying why."""
+    page = member
+    table = start(live_app)
+    saved_offline(page, table, told=True, hands=HANDS[0] | {"Ann": "5S 9X"})
+    page.evaluate(AS_LEFT, [2, {"refused": True, "told": False}, False])  # as sw-sync.js
+    back_online(page)
+    page.wait_for_url(re.compile(table["form"] + "$"))
+    expect(page.get_by_role("alert")).to_contain_text("Not saved: please correct this")
+    expect(page.get_by_label("Cards left in Ann's hand")).to_have_value("5S 9X")
+    assert saved(live_app, table["id"]) == rounds() and waiting_on_phone(page) == 1
 
 
 def record_elsewhere(live_app, session_id, hands) -> None:

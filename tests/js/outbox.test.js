@@ -70,6 +70,22 @@ test("a round refused stays, marked, and is shown; the next waits for it", async
                    [[12, true], [13, false]]);
 });
 
+test("a round the worker is refused is sent again by the next page, which shows it", async () => {
+  await keep(round(12));
+  serve({k12: 409});
+  assert.equal((await sendKept()).refused?.number, 12);  // the worker: no page
+  assert.deepEqual((await waiting()).map((item) => [item.refused, item.told]), [[true, false]]);
+  serve({k12: 409});
+  /** @type {number[]} */
+  const shown = [];
+  await sendKept({refused: (item) => { shown.push(item.number); }});
+  assert.deepEqual(shown, [12]);
+  assert.deepEqual((await waiting()).map((item) => item.told), [true]);
+  serve({k12: 409});
+  await sendKept({refused: (item) => { shown.push(item.number); }});
+  assert.deepEqual(asked, []);  // shown once: it waits for its form now
+});
+
 test("no network, a server down, or another sign-in's session: all wait", async () => {
   await keep(round(12));
   await keep(round(20, "/sessions/9"));

@@ -50,6 +50,18 @@ test("a refused round waits for its form to be seen; the ones after it wait too"
   assert.equal(shown.refused?.id, 1);
 });
 
+test("a round the worker was refused goes again from a page, to be shown there", async () => {
+  const untold = {...item(1, "/sessions/1", true), told: false};
+  const items = [untold, item(2), {...item(3, "/sessions/2", true), told: true}];
+  const worker = server({1: "refused"});
+  await sendInOrder(items, worker.send);  // it cannot show it: sends past it
+  assert.deepEqual(worker.asked, []);
+  const page = server({1: "refused"});
+  const shown = await sendInOrder(items, page.send, {untold: true});
+  assert.deepEqual(page.asked, [1]);
+  assert.equal(shown.refused?.id, 1);
+});
+
 test("what the server's answer says", () => {
   const answer = (redirected = false, status = 200) => verdict({redirected, status,
     ok: status < 300});

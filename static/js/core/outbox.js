@@ -18,6 +18,8 @@ export const ROUNDS_SENT = "roundsSent";
  * Sends what waits, in order. A round saved leaves the phone (``item.saved``:
  * the address of its page); one refused stays, marked so, and
  * ``refused(item, token)`` shows it (the page sends its form as the page).
+ * Without ``refused`` (the worker) it stays untold, and the next sender that
+ * can show it sends it again: its refusal comes back where someone sees it.
  * @param {{only?: number | null, sent?: Item[],
  *   refused?: (item: Item, token: string | null) => Promise<void> | void}} [options]
  */
@@ -34,7 +36,7 @@ export async function sendKept(options = {}) {
 export const SENDING = "scorekeeper-sending";
 
 /** @param {Parameters<typeof sendKept>[0]} options */
-async function sendWaiting({only = null, sent = [], refused = () => {}} = {}) {
+async function sendWaiting({only = null, sent = [], refused} = {}) {
   /** @type {Record<string, string | null>} */
   const tokens = {};
   return sendInOrder(await store.waiting(), async (item) => {
@@ -44,9 +46,10 @@ async function sendWaiting({only = null, sent = [], refused = () => {}} = {}) {
       await store.drop(item.id);
     } else if (answer === "refused") {
       item.refused = true;
+      item.told = Boolean(refused);
       await store.keep(item);
-      await refused(item, tokens[item.url] ?? null);
+      await refused?.(item, tokens[item.url] ?? null);
     }
     return answer;
-  }, {only, sent});
+  }, {only, sent, untold: Boolean(refused)});
 }

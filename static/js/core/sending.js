@@ -70,16 +70,18 @@ export const field = (/** @type {Item} */ item, /** @type {string} */ name) =>
 /**
  * Sends ``items`` in order through ``send``, adding each saved to ``sent``. A
  * session's rounds stop at its first not saved; a round refused is sent only
- * when it is ``only``, and stops everything: its form comes back.
+ * when it is ``only``, or (``untold``: the sender can show it) when no page
+ * has shown its form yet, and stops everything: its form comes back.
  * @param {Item[]} items
  * @param {(item: Item) => Promise<Verdict>} send
- * @param {{only?: number | null, sent?: Item[]}} [options]
+ * @param {{only?: number | null, sent?: Item[], untold?: boolean}} [options]
  */
-export async function sendInOrder(items, send, {only = null, sent = []} = {}) {
+export async function sendInOrder(items, send, {only = null, sent = [], untold = false} = {}) {
   const stopped = new Set();  // sessions whose next round can't go yet
   let later = false;
   for (const item of items) {
-    if (stopped.has(item.board) || (item.refused && item.id !== only)) {
+    const held = item.refused && item.id !== only && !(untold && item.told === false);
+    if (stopped.has(item.board) || held) {
       stopped.add(item.board);
       continue;
     }

@@ -8,10 +8,12 @@ import {DATABASE, PAGES, REFUSED, ROUNDS, SENT, WAITING} from "./names.js";
 /**
  * A round kept: its session's scoreboard path (board), its form's (url), its
  * number, the session's version it is sent at, the form's fields as sent,
- * when it was kept (ms) and whether the server refused it; once sent, the
- * address of its page (saved).
+ * when it was kept (ms) and whether the server refused it; if so, whether a
+ * page has shown its form (told: false when the service worker, with no page
+ * to show it on, was refused); once sent, the address of its page (saved).
  * @typedef {{id?: number, board: string, url: string, number: number, version: number,
- *   fields: [string, string][], at: number, refused: boolean, saved?: string}} Item
+ *   fields: [string, string][], at: number, refused: boolean, told?: boolean,
+ *   saved?: string}} Item
  */
 
 /** @returns {Promise<IDBDatabase>} */
