@@ -52,6 +52,10 @@ MAX_CONTENT_LENGTH = (8 * 1024 + 64) * 1024  # the largest upload: backup.MAX_BY
 # browser opens another.
 LIVE_POLL_SECONDS = 0.5
 LIVE_STREAM_SECONDS = 300
+# How often a held stream looks whether its client closed it (a page left, a
+# tab closed): until then it counts against the caps, and a graceful restart
+# waits for it.
+LIVE_LOOK_SECONDS = 5
 
 # How many live streams may be open at once (web/stream_caps.py); a stream
 # past a cap is answered once and the browser asks again (polling). Per

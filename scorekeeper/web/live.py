@@ -45,9 +45,6 @@ POLL_RETRY_MS = 1000
 # 30 s. A real table never meets the caps; a client that asks again at once
 # each time is a flood of requests, for the proxy's rate limit.
 CAPPED_RETRY_MS = 30_000
-# How often a held stream looks whether its client closed it (a page left, a
-# tab closed): until then it counts against the caps.
-LOOK_SECONDS = 5
 # A comment line this often: a stream to a phone that vanished without closing
 # (off the network) ends when writing to it fails.
 HEARTBEAT_SECONDS = 20
@@ -113,9 +110,9 @@ def _state_response(game: GameSession, holder: str, cap: str,
         return _polling(state, CAPPED_RETRY_MS, phone)
     app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]
     watch: Watch = app.extensions["live_watch"]
-    lifetime = app.config["LIVE_STREAM_SECONDS"]
+    times = app.config["LIVE_STREAM_SECONDS"], app.config["LIVE_LOOK_SECONDS"]
     response = _stream_response(_released(_events(
-        watch, game.id, state, lifetime, _checked_in(app, still_open),
+        watch, game.id, state, times, _checked_in(app, still_open),
         client_socket(request.environ), phone), release))
     response.call_on_close(release)  # a stream never read
     return response
@@ -157,20 +154,22 @@ def _state_json(state: queries.State, phone: str) -> Response:
     return response
 
 
-def _events(watch: Watch, session_id: int, state: queries.State, lifetime: float,
-            still_open: Callable[[], bool], client: socket.socket | None,
-            phone: str) -> Iterator[str]:
+def _events(watch: Watch, session_id: int, state: queries.State,
+            times: tuple[float, float], still_open: Callable[[], bool],
+            client: socket.socket | None, phone: str) -> Iterator[str]:
     """The state at once, then each change, until the lifetime is over, the
-    session is gone, the client closed the stream, or its sign-in or link no
-    longer opens the session (asked at each change and heartbeat: the
-    browser opens the stream again, and is refused)."""
+    session is gone, the client closed the stream (looked at every ``look``
+    seconds), or its sign-in or link no longer opens the session (asked at
+    each change and heartbeat: the browser opens the stream again, and is
+    refused). ``times``: the lifetime and the look, in seconds."""
     yield f"retry: {RETRY_MS}\n" + _event(state, phone)
+    lifetime, look = times
     deadline = time.monotonic() + lifetime
     beat = time.monotonic() + HEARTBEAT_SECONDS
     with watch.watching(session_id, state) as wait:
         known = state
         while (left := deadline - time.monotonic()) > 0:
-            now = wait(known, min(LOOK_SECONDS, left))
+            now = wait(known, min(look, left))
             if now == GONE or (client is not None and client_gone(client)):
                 return
             if now == known and time.monotonic() < beat:

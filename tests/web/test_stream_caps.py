@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from scorekeeper import services
 from scorekeeper.extensions import db
 from scorekeeper.models import LiveStream, utcnow
-from scorekeeper.web import live, stream_caps
+from scorekeeper.web import stream_caps
 from scorekeeper.web.client_socket import client_gone
 from scorekeeper.web.live import CAPPED_RETRY_MS, RETRY_MS
 from scorekeeper.web.stream_caps import address_key
@@ -189,11 +189,10 @@ def test_an_open_streams_row_is_renewed_while_it_is_open(app, group, game, monke
         stream.close()
 
 
-def test_a_stream_its_client_closed_gives_its_place_back(app, group, game, monkeypatch):
+def test_a_stream_its_client_closed_gives_its_place_back(app, group, game):
     """A page left closes its stream; the server notices at its next look,
     long before writing to it would fail."""
-    monkeypatch.setattr(live, "LOOK_SECONDS", 0.05)
-    app.config.update(LIVE_STREAMS_PER_SIGN_IN=1)
+    app.config.update(LIVE_STREAMS_PER_SIGN_IN=1, LIVE_LOOK_SECONDS=0.05)
     open_streams = app.extensions["live_streams"]
     with serving(app) as port:
         phone = signed_in_phone(app, group, port)
