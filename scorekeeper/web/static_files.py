@@ -28,6 +28,10 @@ YEAR = 365 * 24 * 60 * 60
 PLAIN_MAX_AGE = 5 * 60  # seconds
 FINGERPRINTED = re.compile(r"(?P<root>.+)\.(?P<digest>[0-9a-f]{8})(?P<ext>\.[^./]+)?")
 MINIFIERS = {".js": rjsmin.jsmin, ".css": rcssmin.cssmin}
+# What a file is sent as, minified and in brotli, kept per process by its
+# name and digest: the same bytes for every app the process makes.
+MINIFIED: dict[tuple[str, str], str] = {}
+IN_BROTLI: dict[tuple[str, str], bytes] = {}
 
 
 def init_app(app, folder):
@@ -108,11 +112,11 @@ def brotli_at_best(response, filename, hexdigest):
             or response.mimetype not in config["COMPRESS_MIMETYPES"]
             or (response.content_length or 0) < config["COMPRESS_MIN_SIZE"]):
         return response  # Flask-Compress's affair
-    kept = current_app.extensions["static_files"].setdefault("brotli", {})
-    known = kept.get(filename)
-    if known is None or known[0] != hexdigest:
-        known = kept[filename] = (hexdigest, brotli.compress(response.get_data(), quality=11))
-    response.set_data(known[1])
+    known = IN_BROTLI.get((filename, hexdigest))
+    if known is None:
+        known = IN_BROTLI[filename, hexdigest] = brotli.compress(response.get_data(),
+                                                                 quality=11)
+    response.set_data(known)
     response.headers["Content-Encoding"] = "br"
     response.headers.pop("Accept-Ranges", None)  # ranges of the file, not of this
     response.vary.add("Accept-Encoding")
@@ -138,9 +142,8 @@ def send(filename, max_age):
 
 def minified(filename, text, minify):
     """The file as sent: minified once per version of it, and kept."""
-    kept = current_app.extensions["static_files"].setdefault("minified", {})
-    hexdigest = digest(filename)
-    known = kept.get(filename)
-    if known is None or known[0] != hexdigest:
-        known = kept[filename] = (hexdigest, minify(text))
-    return known[1]
+    key = (filename, digest(filename))
+    known = MINIFIED.get(key)
+    if known is None:
+        known = MINIFIED[key] = minify(text)
+    return known
