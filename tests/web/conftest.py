@@ -6,7 +6,8 @@ from flask import g
 from scorekeeper import services
 from scorekeeper.extensions import db
 from scorekeeper.models import Group
-from tests.web.examples import EXAMPLE_RULES
+from tests.conftest import fresh_app, signed_in_client, the_group
+from tests.web.examples import EXAMPLE_RULES, build_evenings
 
 
 @pytest.fixture
@@ -46,3 +47,26 @@ def own_tokens(app):
     hooks.append(forget_token)
     yield
     hooks.remove(forget_token)
+
+
+# Backups (test_backup.py, test_backup_import.py)
+
+
+@pytest.fixture
+def evenings(app):
+    build_evenings(app)
+
+
+@pytest.fixture
+def exported(client, evenings) -> dict:
+    return client.get("/group/export.json").get_json()
+
+
+@pytest.fixture(scope="module")
+def backup_document(tmp_path_factory) -> dict:
+    """The evenings' backup, made once for the many tests that only spoil it."""
+    with fresh_app(tmp_path_factory.mktemp("backup"), TESTING=True) as app:
+        build_evenings(app)
+        with app.app_context():
+            client = signed_in_client(app, the_group())
+        return client.get("/group/export.json").get_json()
