@@ -49,6 +49,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # run as a script: bench/ is on the path, not the root
 from bench import hostspeed, load
+from bench.http_client import read_response
+from bench.server import free_port, stop, wait_until_healthy
 
 HOST = "127.0.0.1"
 PAGE_TIMEOUT = 10  # seconds a phone waits for a page
@@ -98,7 +100,7 @@ def prepare(checkout: Path, environ: dict) -> dict:
 
 @contextmanager
 def gunicorn(checkout: Path, environ: dict, folder: Path, options: list[str]) -> Iterator[int]:
-    port = load.free_port()
+    port = free_port()
     error_log = folder / "gunicorn.err"
     with open(folder / "gunicorn.out", "wb") as out, open(error_log, "wb") as err:
         process = subprocess.Popen(
@@ -106,10 +108,10 @@ def gunicorn(checkout: Path, environ: dict, folder: Path, options: list[str]) ->
              f"{HOST}:{port}", *options, "scorekeeper:create_app()"],
             cwd=checkout, env=environ, stdout=out, stderr=err)
     try:
-        load.wait_until_healthy(HOST, port, process, error_log)
+        wait_until_healthy(HOST, port, process, error_log)
         yield port
     finally:
-        load.stop(process)
+        stop(process)
 
 
 # The phone
@@ -123,7 +125,7 @@ def page_seconds(port: int, path: str, cookie: str) -> float | None:
     try:
         with socket.create_connection((HOST, port), timeout=PAGE_TIMEOUT) as connection:
             connection.sendall(request)
-            status, _, _ = load.read_response(connection)
+            status, _, _ = read_response(connection)
     except OSError:
         return None
     seconds = time.perf_counter() - started

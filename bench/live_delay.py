@@ -39,6 +39,8 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import sync_playwright
 
 from bench import hostspeed, load
+from bench.http_client import Browser, read_form
+from bench.server import Server, gunicorn
 
 CHROMIUM = "/usr/bin/chromium"
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True,
@@ -71,7 +73,7 @@ def share_path(phone: load.Phone) -> str:
     """A share link made through its page, as a member makes one (the server's
     secret key signs it); its path."""
     manage = f"{phone.board}/share"
-    form = load.read_form(phone.visit("share links", "GET", manage) or "", "/share")
+    form = read_form(phone.visit("share links", "GET", manage) or "", "/share")
     if not form:
         raise RuntimeError(f"no share links form: {phone.errors}")
     phone.visit("new link", "POST", *form, status=302)
@@ -82,11 +84,11 @@ def share_path(phone: load.Phone) -> str:
     return urlsplit(html.unescape(found[1])).path
 
 
-def watcher(browser, server: load.Server, table: load.Table, path: str, signed_in: bool):
+def watcher(browser, server: Server, table: load.Table, path: str, signed_in: bool):
     base = f"http://{server.host}:{server.port}"
     context = browser.new_context(**PHONE, base_url=base)
     if signed_in:
-        form = load.read_form(context.request.get("/sign-in").text(), "/sign-in")
+        form = read_form(context.request.get("/sign-in").text(), "/sign-in")
         assert form, "no sign-in form"
         action, fields = form
         fields.update(name=table.group, passphrase=load.PASSPHRASE, device="Watching phone")
@@ -102,7 +104,7 @@ def watcher(browser, server: load.Server, table: load.Table, path: str, signed_i
 def save_round(phone: load.Phone) -> float:
     """A round saved through the form; when its redirect arrived (s since the epoch)."""
     page = phone.visit("round form", "GET", f"{phone.board}/rounds/new")
-    form = page and load.read_form(page, "/rounds/new")
+    form = page and read_form(page, "/rounds/new")
     if not form:
         raise RuntimeError(f"no round form: {phone.errors}")
     action, fields = form
@@ -135,11 +137,11 @@ def main(argv=None) -> int:
         speed_before = hostspeed.reference_ms()
         delays: dict[str, list[float]] = {kind: [] for kind in WATCHERS}
         missed = 0
-        with load.gunicorn(database_url, args.workers, folder) as server, \
+        with gunicorn(database_url, args.workers, folder) as server, \
                 sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=[
                 "--no-sandbox", "--disable-gpu", "--disable-background-networking"])
-            saver = load.Phone(0, table, load.Browser(server.host, server.port),
+            saver = load.Phone(0, table, Browser(server.host, server.port),
                                cycle(load.valid_deals(args.rounds + 10, seed=args.seed)))
             if not saver.sign_in():
                 raise RuntimeError(f"could not sign in: {saver.errors}")

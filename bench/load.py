@@ -19,36 +19,25 @@ redirect to the new round. The exit status is 1 on any error or mismatch.
 from __future__ import annotations
 
 import argparse
-import gzip
-import html
 import json
 import math
 import os
 import random
 import re
-import secrets
-import socket
 import subprocess
 import sys
 import tempfile
 import threading
 import time
-import zlib
 from collections import defaultdict
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from itertools import cycle
 from pathlib import Path
-from urllib.parse import urlencode, urlsplit
+from urllib.parse import urlencode
 
-import brotli
 import sqlalchemy as sa
-
-try:
-    from compression import zstd  # Python 3.14
-except ImportError:
-    from backports import zstd  # installed with flask-compress
 
 from scorekeeper import create_app, demo, services
 from scorekeeper.extensions import db
@@ -58,15 +47,11 @@ from scorekeeper.rules import HouseRules, format_cards, score_round
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # run as a script: bench/ is on the path, not the root
 from bench import hostspeed
+from bench.cpu import Cpu, CpuMeter
+from bench.http_client import Browser, read_form
+from bench.server import Server, gunicorn
 
-GUNICORN_CONF = ROOT / "gunicorn.conf.py"
-APP = "scorekeeper:create_app()"
 PASSPHRASE = demo.DEMO_PASSPHRASE
-# What a current phone browser sends.
-ACCEPT_ENCODING = "gzip, deflate, br, zstd"
-USER_AGENT = ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 "
-              "(KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1")
-TIMEOUT = 30  # seconds a phone waits for an answer
 SIGN_INS_AT_ONCE = 5  # a table's phones
 
 SIGN_IN = ("sign-in page", "sign-in")
@@ -180,189 +165,7 @@ def count_rounds(app, session_ids: list[int]) -> tuple[dict[int, int], int]:
     return counts, total
 
 
-# The server
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-@dataclass(frozen=True)
-class Server:
-    host: str
-    port: int
-    pid: int
-    database_url: str
-    access_log: Path  # gunicorn's stdout: a JSON line per request
-
-
-@contextmanager
-def gunicorn(database_url: str, workers: int, folder: Path, worker_class: str | None = None):
-    """gunicorn on a free loopback port, answering /healthz; its output goes to
-    files in ``folder`` (a pipe nobody reads would block it). The worker class
-    is gunicorn.conf.py's unless given."""
-    port = free_port()
-    environ = {**os.environ, "DATABASE_URL": database_url, "SECRET_KEY": secrets.token_hex(32),
-               "XDG_RUNTIME_DIR": str(folder)}  # for gunicorn's control socket
-    access_log, error_log = folder / "gunicorn.out", folder / "gunicorn.err"
-    with open(access_log, "wb") as out, open(error_log, "wb") as err:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "-c", str(GUNICORN_CONF), "--workers", str(workers),
-             "--bind", f"127.0.0.1:{port}",
-             *(["--worker-class", worker_class] if worker_class else []), APP],
-            cwd=ROOT, env=environ, stdout=out, stderr=err)
-    try:
-        wait_until_healthy("127.0.0.1", port, process, error_log)
-        yield Server("127.0.0.1", port, process.pid, database_url, access_log)
-    finally:
-        stop(process)
-
-
-def stop(process: subprocess.Popen) -> None:
-    """A server stopped as gunicorn likes (SIGTERM), killed if it takes 30 s."""
-    process.terminate()
-    try:
-        process.wait(timeout=30)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
-
-
-def wait_until_healthy(host: str, port: int, process: subprocess.Popen, error_log: Path,
-                       seconds: float = 60) -> None:
-    deadline = time.monotonic() + seconds
-    while True:
-        if process.poll() is not None:
-            raise RuntimeError(f"gunicorn stopped:\n{error_log.read_text()[-3000:]}")
-        try:
-            if Browser(host, port).request("GET", "/healthz")[0].status == 200:
-                return
-        except OSError:
-            pass
-        if time.monotonic() > deadline:
-            raise RuntimeError(f"gunicorn did not answer /healthz in {seconds} s")
-        time.sleep(0.1)
-
-
 # The phones
-
-
-DECODERS = {"gzip": gzip.decompress, "deflate": zlib.decompress, "br": brotli.decompress,
-            "zstd": zstd.decompress}
-
-
-@dataclass(frozen=True)
-class Reply:
-    status: int
-    location: str  # the redirect's path, or ""
-    text: str
-
-
-class Browser:
-    """One phone's browser: its cookies, and a new connection per request
-    (gunicorn's sync workers close each one after answering).
-
-    It speaks HTTP/1.1 over a plain socket: http.client took twice the CPU a
-    request (it parses headers with the email package), CPU that this
-    machine's server then goes without."""
-
-    def __init__(self, host: str, port: int) -> None:
-        self.host, self.port = host, port
-        self.cookies: dict[str, str] = {}
-
-    def request(self, method: str, path: str, form: dict | None = None) -> tuple[Reply, float]:
-        """The reply, and the seconds from connecting to its last byte."""
-        lines = [f"{method} {path} HTTP/1.1", f"Host: {self.host}:{self.port}",
-                 f"User-Agent: {USER_AGENT}", "Accept: text/html",
-                 f"Accept-Encoding: {ACCEPT_ENCODING}"]
-        if self.cookies:
-            lines.append("Cookie: " + "; ".join(f"{k}={v}" for k, v in self.cookies.items()))
-        body = b""
-        if form is not None:
-            body = urlencode(form).encode()
-            lines += ["Content-Type: application/x-www-form-urlencoded",
-                      f"Content-Length: {len(body)}"]
-        message = ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + body
-        started = time.perf_counter()
-        with socket.create_connection((self.host, self.port), timeout=TIMEOUT) as connection:
-            connection.sendall(message)
-            status, headers, data = read_response(connection)
-        seconds = time.perf_counter() - started
-        for name, value in headers:
-            if name == "set-cookie":
-                cookie, _, _ = value.partition(";")
-                cookie_name, _, cookie_value = cookie.partition("=")
-                self.cookies[cookie_name.strip()] = cookie_value
-        fields = dict(headers)
-        if "content-encoding" in fields:
-            data = DECODERS[fields["content-encoding"]](data)
-        location = urlsplit(fields.get("location", "")).path
-        return Reply(status, location, data.decode()), seconds
-
-
-def read_response(connection: socket.socket) -> tuple[int, list[tuple[str, str]], bytes]:
-    """The status, the headers (names in lower case) and the body of the
-    response coming on ``connection``: Content-Length bytes, or up to the
-    close when the response gives no length."""
-    received = b""
-    while b"\r\n\r\n" not in received:
-        chunk = connection.recv(65536)
-        if not chunk:
-            raise ConnectionError("closed before the end of the headers")
-        received += chunk
-    head, _, data = received.partition(b"\r\n\r\n")
-    status_line, *header_lines = head.decode("latin-1").split("\r\n")
-    headers = []
-    for line in header_lines:
-        name, _, value = line.partition(":")
-        headers.append((name.strip().lower(), value.strip()))
-    fields = dict(headers)
-    if fields.get("transfer-encoding", "identity") != "identity":
-        raise ConnectionError(f"unexpected Transfer-Encoding {fields['transfer-encoding']}")
-    length = int(fields["content-length"]) if "content-length" in fields else None
-    chunks = [data]
-    size = len(data)
-    while length is None or size < length:
-        chunk = connection.recv(65536)
-        if not chunk:
-            break
-        chunks.append(chunk)
-        size += len(chunk)
-    data = b"".join(chunks)
-    if length is not None and len(data) != length:
-        raise ConnectionError(f"{len(data)} bytes of body, not {length}")
-    return int(status_line.split(" ", 2)[1]), headers, data
-
-
-FORM = re.compile(r"<form\b([^>]*)>(.*?)</form>", re.S)
-INPUT = re.compile(r"<input\b([^>]*)>")
-ATTRIBUTE = re.compile(r'([\w-]+)(?:="([^"]*)")?')
-
-
-def attributes(tag: str) -> dict[str, str]:
-    return {name: html.unescape(value or "") for name, value in ATTRIBUTE.findall(tag)}
-
-
-def read_form(page: str, action_ends: str) -> tuple[str, dict[str, str]] | None:
-    """The action and the fields a browser would send of the first form whose
-    action ends with ``action_ends``: named inputs, radio buttons and check
-    boxes only when checked (the forms driven here have no other fields)."""
-    for form_tag, inside in FORM.findall(page):
-        action = attributes(form_tag).get("action", "")
-        if not urlsplit(action).path.endswith(action_ends):
-            continue
-        fields = {}
-        for tag in INPUT.findall(inside):
-            field = attributes(tag)
-            if "name" not in field:
-                continue
-            if field.get("type") in ("radio", "checkbox") and "checked" not in field:
-                continue
-            fields[field["name"]] = field.get("value", "")
-        return action, fields
-    return None
 
 
 def valid_deals(count: int, seed: int = 0) -> list[tuple[tuple[str, str], ...]]:
@@ -463,86 +266,6 @@ class Phone:
         self.saved += 1
         self.visit("result", "GET", saved)
         self.visit("settle", "GET", f"{self.board}/settle")
-
-
-# CPU use
-
-
-def cpu_seconds(pids: list[int]) -> dict[int, float]:
-    """User and system time of each of these processes so far (Linux)."""
-    seconds = {}
-    for pid in pids:
-        try:
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue  # ended
-        seconds[pid] = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    return seconds
-
-
-def server_pids(master: int) -> list[int]:
-    """gunicorn's master and workers."""
-    children = Path(f"/proc/{master}/task/{master}/children").read_text().split()
-    return [master, *map(int, children)]
-
-
-def postgres_pids() -> list[int]:
-    """Every PostgreSQL process of the machine (the server's, and other users')."""
-    pids = []
-    for comm in Path("/proc").glob("[0-9]*/comm"):
-        try:
-            if comm.read_text() == "postgres\n":
-                pids.append(int(comm.parent.name))
-        except OSError:
-            continue
-    return pids
-
-
-def machine_busy() -> tuple[float, float]:
-    """Busy and total CPU seconds of the whole machine so far, every core (Linux)."""
-    ticks = [int(n) for n in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
-    idle = ticks[3] + ticks[4]  # idle, iowait
-    return (sum(ticks) - idle) / os.sysconf("SC_CLK_TCK"), sum(ticks) / os.sysconf("SC_CLK_TCK")
-
-
-@dataclass
-class Cpu:
-    """CPU seconds spent during the loop."""
-
-    phones: float  # this process
-    gunicorn: float  # its master and workers
-    postgres: float | None  # every PostgreSQL process; None on SQLite
-    machine: float  # every process
-    machine_total: float  # what the cores had: wall time × cores
-
-
-class CpuMeter:
-    """CPU seconds spent between start() and stop(): by this process (the
-    phones), by gunicorn, by PostgreSQL if it is the database, by the machine."""
-
-    def __init__(self, server: Server) -> None:
-        self.server = server
-        self.postgres = server.database_url.startswith("postgres")
-
-    def read(self) -> dict[str, object]:
-        return {"phones": time.process_time(),
-                "gunicorn": cpu_seconds(server_pids(self.server.pid)),
-                "PostgreSQL": cpu_seconds(postgres_pids()) if self.postgres else {},
-                "machine": machine_busy()}
-
-    def start(self) -> None:
-        self.started = self.read()
-
-    def stop(self) -> Cpu:
-        before, now = self.started, self.read()
-
-        def spent(name: str) -> float:
-            return sum(s - before[name].get(pid, 0) for pid, s in now[name].items())
-
-        return Cpu(now["phones"] - before["phones"], spent("gunicorn"),
-                   spent("PostgreSQL") if self.postgres else None,
-                   now["machine"][0] - before["machine"][0],
-                   now["machine"][1] - before["machine"][1])
 
 
 @dataclass

@@ -34,6 +34,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # run as a script: bench/ is on the path, not the root
 from bench import hostspeed, load
+from bench.http_client import Browser, read_form
+from bench.server import Server, gunicorn
 
 TABLES = 100
 WATCHERS = 5  # a table's phones
@@ -127,7 +129,7 @@ class Changer:
     """Saves a round at each watched table in turn, one every ``interval``
     seconds, through the round form; notes when each was saved."""
 
-    server: load.Server
+    server: Server
     tables: list[load.Table]
     interval: float
     cookies: dict[str, str]
@@ -139,7 +141,7 @@ class Changer:
         deals = cycle(load.valid_deals(200, seed=7))
         phones = {}
         for table in self.tables:
-            browser = load.Browser(self.server.host, self.server.port)
+            browser = Browser(self.server.host, self.server.port)
             browser.cookies = dict(self.cookies)
             phones[table.session_id] = load.Phone(0, table, browser, deals)
         for table in cycle(self.tables):
@@ -148,7 +150,7 @@ class Changer:
             phone = phones[table.session_id]
             before = phone.saved
             page = phone.visit("round form", "GET", f"{phone.board}/rounds/new")
-            form = page and load.read_form(page, "/rounds/new")
+            form = page and read_form(page, "/rounds/new")
             if not form:
                 self.errors.append(f"round form of {table.session_id}")
                 continue
@@ -165,8 +167,8 @@ class Changer:
             phone.errors.clear()
 
 
-def sign_in_cookies(server: load.Server, table: load.Table) -> dict[str, str]:
-    phone = load.Phone(0, table, load.Browser(server.host, server.port), iter(()))
+def sign_in_cookies(server: Server, table: load.Table) -> dict[str, str]:
+    phone = load.Phone(0, table, Browser(server.host, server.port), iter(()))
     if not phone.sign_in():
         raise RuntimeError(f"could not sign in: {phone.errors}")
     return phone.browser.cookies
@@ -264,7 +266,7 @@ def main(argv=None) -> int:
         watched_tables = load.start_tables(app, args.tables)
         speed_before = hostspeed.reference_ms()
         alone, watched = [], []
-        with load.gunicorn(database_url, args.workers, folder, args.worker_class) as server:
+        with gunicorn(database_url, args.workers, folder, args.worker_class) as server:
             cookies = sign_in_cookies(server, watched_tables[0])
             for _ in range(args.repeat):
                 run = load.drive(server, load_tables, args.seconds)
