@@ -23,7 +23,7 @@ from werkzeug.routing import IntegerConverter, MapAdapter
 
 from . import config as defaults
 from . import logs
-from .extensions import compress, csrf, db, migrate
+from .extensions import babel, compress, csrf, db, migrate
 from .limits import ID_MAX
 from .services.throttle import Limit, TooManyGuesses
 from .web import modules, static_files
@@ -183,6 +183,7 @@ def register_extensions(app):
     migrate.init_app(app, db, directory=str(ROOT / "migrations"))
     csrf.init_app(app)
     compress.init_app(app)
+    babel.init_app(app)
     with app.app_context():
         for engine in db.engines.values():
             if engine.dialect.name == "sqlite":

@@ -1,5 +1,6 @@
 """Extension objects: created here, bound to the app in create_app."""
 
+from flask_babel import Babel
 from flask_compress import Compress
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
@@ -24,3 +25,5 @@ migrate = Migrate()
 csrf = CSRFProtect()
 # gzip, br or zstd, as the client accepts; adds Vary: Accept-Encoding.
 compress = Compress()
+# gettext and ngettext in requests; English until the app chooses a locale.
+babel = Babel()

@@ -225,7 +225,7 @@ def house_rules(value, where: str) -> HouseRules:
         rules = HouseRules.from_json(given)
         rules.check_limits()
     except RulesError as error:
-        raise BackupError(f"{where}: {error}.") from None
+        raise BackupError(where, error.problems) from None
     return rules
 
 
@@ -243,7 +243,7 @@ def _round(raw, where: str, number: int, rules: HouseRules, at_table: frozenset)
     try:
         score = score_round(order, {h.player: Entry(h.outcome, h.cards) for h in hands}, rules)
     except RoundError as error:
-        raise BackupError(f"{where}: {error}.") from None
+        raise BackupError(where, error.problems) from None
     entries = []
     for hand in hands:
         parts = score.breakdown[hand.player]

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Sequence
 from datetime import UTC, datetime
 
 from ..limits import NAME_MAX, clean_name, unstorable
+from ..rules import Problem
 from ..rules.house import shown
 from ..stored_json import path_words
 
@@ -24,7 +26,14 @@ EARLIEST, LATEST = datetime(FIRST_YEAR, 1, 1), datetime(LAST_YEAR + 1, 1, 1)
 
 
 class BackupError(ValueError):
-    """A backup that can't be imported; the message says what is wrong and where."""
+    """A backup that can't be imported; the message says what is wrong and
+    where. Where the rules engine refused a part, the message is where, and
+    ``problems`` (the engine's) say what (the web layer words them)."""
+
+    def __init__(self, message: str, problems: Sequence[Problem] = ()) -> None:
+        super().__init__(f"{message}: {'; '.join(map(str, problems))}" if problems else message)
+        self.where = message
+        self.problems = tuple(problems)
 
 
 def on_time(deadline: float, where: str) -> None:

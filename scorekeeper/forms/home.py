@@ -4,7 +4,7 @@ from wtforms import Form, SelectField, StringField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import Length
 
-from ..rules import PRESETS
+from .sessions import PRESET_NAMES
 
 
 class CheckHandForm(Form):
@@ -14,4 +14,4 @@ class CheckHandForm(Form):
         "Cards", validators=[Length(max=200, message="Type at most 200 characters.")]
     )
     preset = SelectField("Rules", default="penang", choices=[
-        SelectChoice(key, name) for key, (name, _) in PRESETS.items()])
+        SelectChoice(key, name) for key, name in PRESET_NAMES.items()])

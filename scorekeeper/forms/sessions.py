@@ -3,6 +3,7 @@
 import re
 from decimal import Decimal
 
+from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import (
     BooleanField,
@@ -21,6 +22,8 @@ from ..rules.house import MAX_TIERS, RULE_MONEY_MAX, RULE_RANGES, TIER_MAX
 from .rounds import VersionForm
 
 AMOUNT = re.compile(r"\d+(\.\d*)?|\.\d+")
+# The presets' names (rules.PRESETS), the rule book's and the forms' alike.
+PRESET_NAMES = {"penang": _l("Penang"), "rummi": _l("Rummi")}
 
 
 def cents_from_text(text: str) -> int:
@@ -196,7 +199,7 @@ class NewSessionForm(HouseRulesForm):
                       min_entries=MAX_PLAYERS, max_entries=MAX_PLAYERS)
     first_dealer = SelectField("First dealer", default="random")
     preset = SelectField("Rules", default="penang",
-                         choices=_choices(*((key, name) for key, (name, _) in PRESETS.items())))
+                         choices=_choices(*PRESET_NAMES.items()))
     # "Start another anyway": the open sessions, by id ("3 7"), that the
     # table chose to play beside; sent by that button alone.
     alongside = StringField(filters=[lambda s: (s or "").strip()])
@@ -236,7 +239,7 @@ class NewSessionForm(HouseRulesForm):
             data["preset"] = LAST
         else:
             data["preset"] = kept.preset.data if kept.preset.data in PRESETS else "penang"
-            rules = PRESETS[data["preset"]][1]()
+            rules = PRESETS[data["preset"]]()
         return cls(formdata=None, data={**data, **rule_data(rules)}, last=kept.last_time)
 
     def names(self) -> list[str]:

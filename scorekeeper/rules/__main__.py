@@ -1,4 +1,7 @@
-"""Best arrangement of a hand: python -m scorekeeper.rules "AS 2S 3S JK 7H 7D 7C QH"."""
+"""Best arrangement of a hand: python -m scorekeeper.rules "AS 2S 3S JK 7H 7D 7C QH".
+
+A command for people, so not the engine: what the engine refuses, it says in
+the web layer's words (English outside a request), the pages' sentences."""
 
 from __future__ import annotations
 
@@ -6,7 +9,8 @@ import argparse
 import dataclasses
 import sys
 
-from . import CardError, HouseRules, best_melds, format_cards, parse_cards
+from ..web.presenters.problems import all_words, words
+from . import CardError, HouseRules, RulesError, best_melds, format_cards, parse_cards
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -24,12 +28,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.joker_points is not None:
         try:
             rules = dataclasses.replace(rules, joker_points=args.joker_points)
-        except ValueError as error:
-            parser.error(str(error))
+        except RulesError as error:
+            parser.error("; ".join(all_words(error.problems)))
     try:
         cards = parse_cards(" ".join(args.cards))
     except CardError as error:
-        print(f"error: {error}", file=sys.stderr)
+        print(f"error: {words(error)}", file=sys.stderr)
         return 2
     best = best_melds(cards, rules)
     for meld in best.melds:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from .codes import Code, logged
+
 SUITS = "SHDC"
 RANK_NAMES = {1: "A", 11: "J", 12: "Q", 13: "K"}
 
@@ -45,15 +47,16 @@ JOKER = Card(0, "")
 
 
 class CardError(ValueError):
-    """A token that is not a card; names the token and its 1-based position."""
+    """A token that is not a card: the code UNREADABLE_CARD with the token and
+    its 1-based position."""
+
+    code = Code.UNREADABLE_CARD
 
     def __init__(self, token: str, position: int) -> None:
-        super().__init__(
-            f'"{token}" (card {position}) is not a card: write rank then suit, '
-            "like AS, 10H, QD, or JK for a joker"
-        )
         self.token = token
         self.position = position
+        self.values = {"token": token, "position": position}
+        super().__init__(logged(self.code, self.values))
 
 
 def parse_card(token: str, position: int = 1) -> Card:

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, fields
 
 from .cards import Card
+from .codes import Code
+from .problems import Problem
 
 PASSPORTS = ("any", "run")
 DIRECTIONS = ("clockwise", "anticlockwise")
@@ -25,13 +28,13 @@ TABLE_SIZES = range(MIN_PLAYERS, MAX_PLAYERS + 1)
 RULE_MONEY_MAX = 10_000_000  # cents in one amount (100,000.00): more is surely a slip
 MAX_TIERS = 6  # places paid
 TIER_MAX = 100  # units one place pays
+_AMOUNTS = ("unit_cents", "hu_cents", "tien_hu_cents", "joker_ace_cents", "point_cents")
 RULE_RANGES = {
     "packs": (1, 4), "jokers": (0, 16), "joker_points": (0, 100),
     "hand_size": (1, 40), "hand_size_three": (1, 40),
     # the players the extra pack comes in at (None: never): a table's size
     "extra_pack_players": (MIN_PLAYERS, MAX_PLAYERS),
-    **dict.fromkeys(("unit_cents", "hu_cents", "tien_hu_cents", "joker_ace_cents",
-                     "point_cents"), (0, RULE_MONEY_MAX)),
+    **dict.fromkeys(_AMOUNTS, (0, RULE_MONEY_MAX)),
 }
 
 
@@ -42,7 +45,16 @@ _CHOICES = {"passport": PASSPORTS, "direction": DIRECTIONS, "dealer_rule": DEALE
 
 class RulesError(ValueError):
     """House rules that can't be: a value of the wrong kind, a key that is no
-    rule, a setting the rules refuse, or one past the limits the app takes."""
+    rule, a setting the rules refuse, or one past the limits the app takes;
+    ``problems`` names each."""
+
+    def __init__(self, problems: Iterable[Problem]) -> None:
+        self.problems = list(problems)
+        super().__init__("; ".join(map(str, self.problems)))
+
+
+def _problem(code: Code, **values: object) -> Problem:
+    return Problem(code, values)
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,21 +82,18 @@ class HouseRules:
     def __post_init__(self) -> None:
         # Tiers may arrive as a list (forms, JSON); keep the dataclass hashable.
         object.__setattr__(self, "tiers", tuple(self.tiers))
-        problems = [f"{key} must be one of {choices}" for key, choices in _CHOICES.items()
-                    if getattr(self, key) not in choices]
-        if self.packs < 1:
-            problems.append("packs must be at least 1")
-        if self.jokers < 0 or self.joker_points < 0:
-            problems.append("jokers and joker_points can't be negative")
+        problems = [_problem(Code.RULE_NOT_A_CHOICE, rule=key, value=getattr(self, key),
+                             choices=choices)
+                    for key, choices in _CHOICES.items() if getattr(self, key) not in choices]
+        problems += [_problem(Code.RULE_BELOW_ONE, rule=key, value=getattr(self, key))
+                     for key in ("packs", "hand_size", "hand_size_three")
+                     if getattr(self, key) < 1]
+        problems += [_problem(Code.RULE_NEGATIVE, rule=key, value=getattr(self, key))
+                     for key in ("jokers", "joker_points", *_AMOUNTS) if getattr(self, key) < 0]
         if not self.tiers or any(t < 0 for t in self.tiers):
-            problems.append("tiers must be one or more units, none negative")
-        if min(self.unit_cents, self.hu_cents, self.tien_hu_cents,
-               self.joker_ace_cents, self.point_cents) < 0:
-            problems.append("amounts can't be negative")
-        if self.hand_size < 1 or self.hand_size_three < 1:
-            problems.append("hand sizes must be at least 1")
+            problems.append(_problem(Code.TIERS_REFUSED, value=self.tiers))
         if problems:
-            raise RulesError("; ".join(problems))
+            raise RulesError(problems)
 
     @classmethod
     def penang(cls) -> HouseRules:
@@ -116,13 +125,13 @@ class HouseRules:
         of the wrong kind, or a setting the rules refuse. The app's limits are
         not applied: check_limits does that for rules coming in."""
         if not isinstance(data, dict):
-            raise RulesError(f"house rules must be an object, not {shown(data)}")
+            raise RulesError([_problem(Code.RULES_NOT_AN_OBJECT, value=data)])
         unknown = sorted(map(str, set(data) - set(FIELDS)))
         if unknown:
-            raise RulesError(f"{', '.join(map(shown, unknown))} is not a house rule")
+            raise RulesError([_problem(Code.NOT_A_RULE, keys=tuple(unknown))])
         problems = [p for p in (_kind_problem(k, v) for k, v in data.items()) if p]
         if problems:
-            raise RulesError("; ".join(problems))
+            raise RulesError(problems)
         return cls(**data)
 
     def check_limits(self) -> None:
@@ -132,14 +141,15 @@ class HouseRules:
         for key, (low, high) in RULE_RANGES.items():
             value = getattr(self, key)
             if value is not None and not low <= value <= high:
-                problems.append(f'"{key}" must be a whole number from {low} to {high}, '
-                                f"not {shown(value)}")
+                problems.append(_problem(Code.RULE_OUT_OF_RANGE, rule=key, low=low, high=high,
+                                         value=value))
         if not 1 <= len(self.tiers) <= MAX_TIERS:
-            problems.append(f'"tiers" must list 1 to {MAX_TIERS} places, not {len(self.tiers)}')
+            problems.append(_problem(Code.TIER_COUNT_OUT_OF_RANGE, most=MAX_TIERS,
+                                     count=len(self.tiers)))
         if any(not 0 <= t <= TIER_MAX for t in self.tiers):
-            problems.append(f'"tiers" must be whole numbers from 0 to {TIER_MAX}')
+            problems.append(_problem(Code.TIER_OUT_OF_RANGE, most=TIER_MAX))
         if problems:
-            raise RulesError("; ".join(problems))
+            raise RulesError(problems)
 
     def cards_dealt(self, n_players: int) -> int:
         return self.hand_size_three if n_players == 3 else self.hand_size
@@ -174,7 +184,7 @@ FIELDS = tuple(f.name for f in fields(HouseRules))  # in order, as to_json write
 
 
 def shown(value: object, limit: int = 40) -> str:
-    """A value as a message quotes it, cut short."""
+    """A value as a message quotes it (repr), cut short."""
     text = repr(value)
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
@@ -183,29 +193,29 @@ def _whole(value) -> bool:
     return type(value) is int  # not bool, not float
 
 
-def _kind_problem(key: str, value) -> str | None:
+def _kind_problem(key: str, value) -> Problem | None:
     """What is wrong with the kind of ``value`` for the rule ``key``, if anything."""
     if key == "tiers":
         if not isinstance(value, (list, tuple)) or not all(map(_whole, value)):
-            return f'"tiers" must be a list of whole numbers, not {shown(value)}'
+            return _problem(Code.TIERS_NOT_WHOLE, value=value)
     elif key == "extra_pack_players":
         if value is not None and not _whole(value):
-            return f'"extra_pack_players" must be a whole number or null, not {shown(value)}'
+            return _problem(Code.RULE_NOT_WHOLE_OR_NULL, rule=key, value=value)
     elif key == "no_passport_last":
         if not isinstance(value, bool):
-            return f'"no_passport_last" must be true or false, not {shown(value)}'
+            return _problem(Code.RULE_NOT_TRUE_OR_FALSE, rule=key, value=value)
     elif key in _CHOICES:
         if not isinstance(value, str):
-            return f'"{key}" must be text, not {shown(value)}'
+            return _problem(Code.RULE_NOT_TEXT, rule=key, value=value)
     elif not _whole(value):
-        return f'"{key}" must be a whole number, not {shown(value)}'
+        return _problem(Code.RULE_NOT_WHOLE, rule=key, value=value)
     return None
 
 
-# The named sets of rules a table starts from: key -> (name, rules).
-PRESETS = {"penang": ("Penang", HouseRules.penang), "rummi": ("Rummi", HouseRules.rummi)}
+# The named sets of rules a table starts from, by key (their names are the web layer's).
+PRESETS = {"penang": HouseRules.penang, "rummi": HouseRules.rummi}
 
 
-def preset_name(rules: HouseRules) -> str:
-    """The preset these rules are, or "Own rules"."""
-    return next((name for name, make in PRESETS.values() if rules == make()), "Own rules")
+def preset_of(rules: HouseRules) -> str | None:
+    """The key of the preset these rules are, or None (a table's own rules)."""
+    return next((key for key, make in PRESETS.items() if rules == make()), None)

@@ -7,10 +7,12 @@ from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic
 
-from .cards import JOKER, Card, CardError, format_cards, parse_card, scan_cards
+from .cards import JOKER, Card, CardError, parse_card, scan_cards
+from .codes import Code
 from .house import TABLE_SIZES, HouseRules
 from .melds import best_melds, display_order, find_meld
 from .players import P
+from .problems import Problem
 
 OUTCOMES = ("dead", "hu", "tien_hu", "no_passport")
 WINNING = ("hu", "tien_hu")
@@ -25,22 +27,19 @@ class Entry:
     cards: str | Sequence[Card | str] = ()
 
 
-@dataclass(frozen=True)
-class Problem:
-    """An error or a warning about a round, with the players and cards it concerns."""
-
-    code: str
-    message: str
-    players: tuple[Hashable, ...] = ()
-    cards: tuple[Card, ...] = ()
-
-
 class RoundError(ValueError):
     """The round can't be scored; ``problems`` lists every reason."""
 
     def __init__(self, problems: Iterable[Problem]) -> None:
         self.problems = list(problems)
-        super().__init__("; ".join(p.message for p in self.problems))
+        super().__init__("; ".join(map(str, self.problems)))
+
+
+def _of(player: Hashable, code: Code, concerns: Iterable[Card] = (), /,
+        **values: object) -> Problem:
+    """A problem of one player's hand (and of the cards it ``concerns``): the
+    player is among its values."""
+    return Problem(code, {"player": player, **values}, (player,), tuple(concerns))
 
 
 @dataclass(frozen=True)
@@ -81,10 +80,7 @@ def _read(player: Hashable, entry: object, problems: list[Problem]) -> _Hand:
     outcome = getattr(entry, "outcome", None)
     raw: Any = getattr(entry, "cards", None)
     if outcome not in OUTCOMES:
-        problems.append(Problem(
-            "unknown_outcome",
-            f"{player}: the outcome {outcome!r} is not one of {', '.join(OUTCOMES)}",
-            (player,)))
+        problems.append(_of(player, Code.UNKNOWN_OUTCOME, outcome=outcome, outcomes=OUTCOMES))
     cards: list[Card] = []
     errors: list[CardError] = []
     if isinstance(raw, str):
@@ -106,7 +102,7 @@ def _read(player: Hashable, entry: object, problems: list[Problem]) -> _Hand:
             except CardError as bad:
                 errors.append(bad)
     for error in errors:
-        problems.append(Problem("unreadable_card", f"{player}: {error}", (player,)))
+        problems.append(_of(player, error.code, **error.values))
     return _Hand(outcome if outcome in OUTCOMES else "", cards, tokens)
 
 
@@ -116,23 +112,14 @@ def _check_counts(order: Sequence[P], hands: dict[P, _Hand], rules: HouseRules, 
     for player, hand in hands.items():
         n = hand.tokens
         if hand.outcome == "dead" and n >= dealt and not tien_hu_round:
-            problems.append(Problem(
-                "wrong_card_count",
-                f"{player} is dead with {n} cards, but a dead hand holds at most "
-                f"{dealt - 1} ({dealt} were dealt)",
-                (player,), tuple(hand.cards)))
+            problems.append(_of(player, Code.WRONG_CARD_COUNT, hand.cards, outcome=hand.outcome,
+                                count=n, dealt=dealt, most=dealt - 1))
         elif hand.outcome in FULL_HAND and n != dealt:
-            label = "Tien Hu" if hand.outcome == "tien_hu" else "no passport"
-            problems.append(Problem(
-                "wrong_card_count",
-                f"{player} has {label}, so the whole hand of {dealt} cards is needed; "
-                f"{n} {'was' if n == 1 else 'were'} entered",
-                (player,), tuple(hand.cards)))
+            problems.append(_of(player, Code.WRONG_CARD_COUNT, hand.cards, outcome=hand.outcome,
+                                count=n, dealt=dealt))
         elif hand.outcome == "hu" and n:
-            problems.append(Problem(
-                "hu_with_cards",
-                f"{player} went out (Hu) but has cards entered: {format_cards(hand.cards)}",
-                (player,), tuple(hand.cards)))
+            problems.append(_of(player, Code.HU_WITH_CARDS, hand.cards,
+                                cards=tuple(hand.cards)))
 
 
 def _check_copies(order: Sequence[P], hands: dict[P, _Hand], rules: HouseRules,
@@ -152,20 +139,19 @@ def _check_copies(order: Sequence[P], hands: dict[P, _Hand], rules: HouseRules,
 
 def _too_many_copies(totals: Counter[Card], packs: int, jokers: int,
                      holders: Mapping[Card, Sequence[Hashable]] | None = None,
-                     where: str = "") -> list[Problem]:
-    """A problem for each card of which there are more than the deck holds,
-    naming who holds it (``holders``: card -> players), if anyone; ``where``
-    ends the message (which deck)."""
+                     **deck: int) -> list[Problem]:
+    """A problem for each card of which there are more than the deck holds:
+    the card, its count and the limit, and who holds it (``holders``: card
+    -> players; "players", if anyone); ``deck`` says which deck, if need be."""
     problems = []
     for card in sorted(totals, key=display_order):
         limit = jokers if card.is_joker else packs
         if totals[card] > limit:
             players = tuple(holders[card]) if holders else ()
-            who = f" ({', '.join(map(str, players))})" if players else ""
-            name = "jokers" if card.is_joker else f"copies of {card}"
+            who = {"players": players} if players else {}
             problems.append(Problem(
-                "too_many_copies",
-                f"{totals[card]} {name} entered{who}, but the deck has only {limit}{where}",
+                Code.TOO_MANY_COPIES,
+                {"card": card, "count": totals[card], "limit": limit, **who, **deck},
                 players, (card,)))
     return problems
 
@@ -175,10 +161,10 @@ def hand_problems(cards: Sequence[Card], rules: HouseRules) -> list[Problem]:
     table size (TABLE_SIZES) as many cards are dealt, from packs that hold the
     copies and the jokers (docs/RULES.md §1, §3). Else more cards than the largest
     hand dealt, more copies of a card than the most packs, more jokers than
-    the deck has: a round's own messages, without the players. A hand within
+    the deck has: a round's own problems, without the players. A hand within
     each of those, but not at one table size (Penang: 25 cards only with three
     players, a third pack only with five), is told the copies the deck has
-    where a hand that large is dealt."""
+    where a hand that large is dealt (the value "hand": its size)."""
     counts = Counter(cards)
     dealt_at = [n for n in TABLE_SIZES if len(cards) <= rules.cards_dealt(n)]
     if any(not _too_many_copies(counts, rules.packs_for(n), rules.jokers) for n in dealt_at):
@@ -186,15 +172,11 @@ def hand_problems(cards: Sequence[Card], rules: HouseRules) -> list[Problem]:
     problems = []
     largest = rules.largest_hand()
     if len(cards) > largest:
-        problems.append(Problem(
-            "too_many_cards",
-            f"{len(cards)} cards entered, but a hand holds at most {largest} "
-            "(the most these rules deal)"))
+        problems.append(Problem(Code.TOO_MANY_CARDS, {"count": len(cards), "most": largest}))
     problems.extend(_too_many_copies(counts, rules.most_packs(), rules.jokers))
     if not problems:  # each fits some table size, but not the same one
         packs = max(rules.packs_for(n) for n in dealt_at)
-        where = f" where a hand of {len(cards)} cards or more is dealt"
-        problems = _too_many_copies(counts, packs, rules.jokers, where=where)
+        problems = _too_many_copies(counts, packs, rules.jokers, hand=len(cards))
     return problems
 
 
@@ -207,35 +189,19 @@ def _check_full_hands(hands: dict[P, _Hand], rules: HouseRules, dealt: int,
             best = best_melds(hand.cards, rules)
             if best.points:
                 if best.exact:
-                    melds = " | ".join(format_cards(m) for m in best.melds) or "no meld"
-                    problems.append(Problem(
-                        "tien_hu_not_melded",
-                        f"{player}'s hand does not meld completely: the best is {melds}, "
-                        f"leaving {format_cards(best.deadwood)} ({best.points} points)",
-                        (player,), tuple(best.deadwood)))
+                    problems.append(_of(
+                        player, Code.TIEN_HU_NOT_MELDED, best.deadwood,
+                        melds=tuple(map(tuple, best.melds)), deadwood=tuple(best.deadwood),
+                        points=best.points))
                 else:
                     # The solver stopped at its work cap: the table decides. The
-                    # message names no arrangement: what a capped search finds may
-                    # differ between processes, and a confirmation covers the text.
-                    unchecked.append(Problem(
-                        "tien_hu_unchecked",
-                        f"{player}'s hand is too large to check in full: save only if "
-                        "it melds completely",
-                        (player,)))
+                    # warning names no arrangement: what a capped search finds may
+                    # differ between processes, and a confirmation covers its values.
+                    unchecked.append(_of(player, Code.TIEN_HU_UNCHECKED))
         elif hand.outcome == "no_passport":
             meld = find_meld(hand.cards, rules, runs_only=rules.passport == "run")
             if meld:
-                problems.append(Problem(
-                    "has_passport",
-                    f"{player} has a passport, so it is not 'no passport': "
-                    f"{format_cards(meld)}",
-                    (player,), tuple(meld)))
-
-
-def _and_list(names: Iterable[object]) -> str:
-    """Two names or more as a sentence says them: "A and B", "A, B and C"."""
-    *rest, last = map(str, names)
-    return f"{', '.join(rest)} and {last}"
+                problems.append(_of(player, Code.HAS_PASSPORT, meld, meld=tuple(meld)))
 
 
 def _validate(order: Sequence[P], entries: Mapping[P, Entry],
@@ -243,29 +209,22 @@ def _validate(order: Sequence[P], entries: Mapping[P, Entry],
     """The hands read, and the warnings of the checks (a Tien Hu not checked in full)."""
     problems: list[Problem] = []
     if len(order) < 2:
-        problems.append(Problem("too_few_players", "A round needs at least two players"))
+        problems.append(Problem(Code.TOO_FEW_PLAYERS, {"least": 2}))
     for player, n in Counter(order).items():
         if n > 1:
-            problems.append(Problem(
-                "duplicate_player", f"{player} is listed {n} times in the round", (player,)))
+            problems.append(_of(player, Code.DUPLICATE_PLAYER, times=n))
     for player in entries:
         if player not in order:
-            problems.append(Problem(
-                "unknown_player", f"{player} has an entry but does not play this round",
-                (player,)))
+            problems.append(_of(player, Code.UNKNOWN_PLAYER))
     for player in dict.fromkeys(order):
         if player not in entries:
-            problems.append(Problem(
-                "missing_entry", f"{player} has no entry: choose an outcome", (player,)))
+            problems.append(_of(player, Code.MISSING_ENTRY))
     hands = {p: _read(p, entries[p], problems) for p in dict.fromkeys(order) if p in entries}
 
     winners = [p for p, hand in hands.items() if hand.outcome in WINNING]
     if len(winners) > 1:
-        problems.append(Problem(
-            "several_winners",
-            f"Only one player can win a round, but {_and_list(winners)} are "
-            f"{'both' if len(winners) == 2 else 'all'} marked Hu or Tien Hu",
-            tuple(winners)))
+        problems.append(Problem(Code.SEVERAL_WINNERS, {"players": tuple(winners)},
+                                tuple(winners)))
     tien_hu_round = any(hands[p].outcome == "tien_hu" for p in winners)
     _check_counts(order, hands, rules, tien_hu_round, problems)
     _check_copies(order, hands, rules, problems)
@@ -287,10 +246,7 @@ def _warnings(order: Sequence[P], hands: dict[P, _Hand], rules: HouseRules,
         if hand.outcome != "dead":
             continue
         if not hand.cards:
-            warnings.append(Problem(
-                "dead_without_cards",
-                f"{player} is dead with no cards left: if {player} went out, choose Hu",
-                (player,)))
+            warnings.append(_of(player, Code.DEAD_WITHOUT_CARDS))
             continue
         meld = find_meld(hand.cards, rules)
         if meld:
@@ -299,11 +255,7 @@ def _warnings(order: Sequence[P], hands: dict[P, _Hand], rules: HouseRules,
     if winner is None and len(holding) == 1:
         holding = {}
     for player, meld in holding.items():
-        warnings.append(Problem(
-            "meld_in_dead_hand",
-            f"{player} is dead but holds a meld that could have been played: "
-            f"{format_cards(meld)}",
-            (player,), tuple(meld)))
+        warnings.append(_of(player, Code.MELD_IN_DEAD_HAND, meld, meld=tuple(meld)))
     return warnings
 
 
@@ -429,9 +381,7 @@ def repeated_round(number: int, entries: Mapping[P, Entry],
     count twice. [] otherwise."""
     if not same_hands(entries, before):
         return []
-    return [Problem("same_as_last_round",
-                    f"Every hand is the same as in round {number}, card for card: if this is "
-                    f"round {number} entered again, don't save it, or it counts twice")]
+    return [Problem(Code.SAME_AS_LAST_ROUND, {"number": number})]
 
 
 def _as_kept(entry: Entry) -> tuple[str, tuple[Card, ...]] | None:

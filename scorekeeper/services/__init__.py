@@ -6,7 +6,7 @@ of ``protocol``, which claims the version, audits, keeps the key and
 commits. What the services share is in ``_common``. Call sites read
 ``services.record_round(...)``, whichever module holds it."""
 
-from ._common import SEAT_TOTALS
+from ._common import SEAT_TOTALS, RulesRefused
 from .bulk import DEMO_GROUP, analyze_tables, next_demo_group_name
 from .drafts import (
     Draft,
@@ -59,6 +59,7 @@ from .protocol import (
 from .rounds import (
     DraftChanged,
     NeedsConfirmation,
+    Unscorable,
     change_house_rules,
     delete_round,
     edit_round,
@@ -104,12 +105,14 @@ __all__ = [
     "Place",
     "Repeated",
     "RoundGone",
+    "RulesRefused",
     "Running",
     "Saved",
     "ServiceError",
     "Settlement",
     "StreamCaps",
     "TooManyNewGroups",
+    "Unscorable",
     "active_players",
     "alike_meanwhile",
     "analyze_tables",

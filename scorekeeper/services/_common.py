@@ -22,8 +22,17 @@ from ..models import (
     Seat,
     table,
 )
-from ..rules import HouseRules, RulesError
+from ..rules import HouseRules, Problem, RulesError
 from .protocol import Change, ServiceError
+
+
+class RulesRefused(ServiceError):
+    """House rules past the limits the app takes: the engine's ``problems``
+    name each (the web layer words them)."""
+
+    def __init__(self, problems: list[Problem]) -> None:
+        super().__init__("house rules refused: " + "; ".join(map(str, problems)))
+        self.problems = problems
 
 
 def session_of(change: Change) -> GameSession:
@@ -43,7 +52,7 @@ def check_rules(rules: HouseRules) -> None:
     try:
         rules.check_limits()
     except RulesError as error:
-        raise ServiceError(f"These house rules can't be taken: {error}") from None
+        raise RulesRefused(error.problems) from None
 
 
 def check_table(rules: HouseRules, n_players: int) -> None:

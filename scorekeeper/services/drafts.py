@@ -60,7 +60,7 @@ class Place:
 
     player: Player
     hand: Hand | None
-    problems: tuple[str, ...] = ()
+    problems: tuple[Problem, ...] = ()  # the rules engine's, of this hand alone
     excused: bool = False
 
     @property
@@ -151,7 +151,7 @@ def _assess(session: GameSession, coming: Upcoming, hands: dict[int, Hand]) -> D
     excused = {p.id for p in order if tien_hu and p.id not in hands}
     entries = {p.name: Entry(hands[p.id].outcome, hands[p.id].cards) if p.id in hands
                else Entry("dead", "") for p in order if p.id in hands or p.id in excused}
-    own: dict[str, list[str]] = {name: [] for name in names}
+    own: dict[str, list[Problem]] = {name: [] for name in names}
     shared: list[Problem] = []
     warnings: list[Problem] = []
     if entries:
@@ -164,7 +164,7 @@ def _assess(session: GameSession, coming: Upcoming, hands: dict[int, Hand]) -> D
                 if problem.code == "missing_entry":
                     continue  # not in yet: the strip says so
                 if len(problem.players) == 1 and problem.players[0] in own:
-                    own[problem.players[0]].append(problem.message)
+                    own[problem.players[0]].append(problem)
                 else:
                     shared.append(problem)
     places = tuple(Place(p, hands.get(p.id), tuple(own[p.name]), p.id in excused)

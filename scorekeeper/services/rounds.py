@@ -64,9 +64,20 @@ class NeedsConfirmation(Exception):
     """The round has warnings the table has not yet confirmed."""
 
     def __init__(self, warnings: list[Problem]) -> None:
-        super().__init__("; ".join(w.message for w in warnings))
+        super().__init__("; ".join(map(str, warnings)))
         self.warnings = warnings
         self.digest = warnings_digest(warnings)
+
+
+class Unscorable(ServiceError):
+    """Round ``number`` can't be scored (under the rules it would have, if
+    ``new_rules``): the engine's ``problems`` say why (the web layer words them)."""
+
+    def __init__(self, number: int, problems: list[Problem], *, new_rules: bool = False) -> None:
+        super().__init__(f"round {number} unscorable: " + "; ".join(map(str, problems)))
+        self.number = number
+        self.problems = problems
+        self.new_rules = new_rules
 
 
 class DraftChanged(ServiceError):
@@ -81,8 +92,9 @@ class DraftChanged(ServiceError):
 
 
 def warnings_digest(warnings: list[Problem]) -> str:
-    """A short fingerprint of warnings, so a confirmation covers exactly those."""
-    text = "\n".join(sorted(f"{w.code}:{w.message}" for w in warnings))
+    """A short fingerprint of warnings (their codes and values), so a
+    confirmation covers exactly those."""
+    text = "\n".join(sorted(f"{w.code}:{sorted(w.values.items())!r}" for w in warnings))
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
@@ -330,8 +342,10 @@ def restore_round(change: Change, deletion: AuditEvent) -> Round:
         db.session.flush()
         try:
             _rescore_after(session, number - 1)
-        except ValueError as error:  # a record the rules engine refuses (an edited import)
-            raise ServiceError(f"That round can't be scored: {error}") from None
+        except Unscorable:
+            raise
+        except ValueError:  # a dealer the engine refuses (an edited import)
+            raise ServiceError("That round can't be scored") from None
         total_seats(session)
         done.audit(RoundRestored(round_snapshot(round_), deletion.id))
         done.result = round_
@@ -379,7 +393,10 @@ def _rescore_after(session: GameSession, number: int) -> None:
         order = playing_order(seats, round_.dealer, rules)
         for entry in round_.entries:
             entry.turn = order.index(entry.player)
-        score = _round_score(round_, rules)
+        try:
+            score = _round_score(round_, rules)
+        except RoundError as error:  # a record the rules engine refuses (an edited import)
+            raise Unscorable(round_.number, error.problems) from None
         _write_score(round_, seats, order, {}, score)
         previous = round_
 
@@ -400,8 +417,7 @@ def change_house_rules(change: Change, rules: HouseRules, currency: str) -> None
         try:
             scores.append(_round_score(round_, rules))
         except RoundError as error:
-            raise ServiceError(
-                f"Round {round_.number} can't be scored under these rules: {error}") from None
+            raise Unscorable(round_.number, error.problems, new_rules=True) from None
     was = session.rules.to_json(), session.currency
     with applying(change) as done:
         session.rules = rules  # frozen: a new HouseRules is how the row changes

@@ -30,6 +30,7 @@ from .new_groups import (
     single_group,
     too_many,
 )
+from .presenters.refusals import refusal
 
 bp = Blueprint("backup", __name__)
 
@@ -96,7 +97,7 @@ def import_group():
         try:
             found = backup.read_backup(form.backup.data.read())
         except backup.BackupError as problem:
-            form.backup.errors.append(str(problem))
+            form.backup.errors.append(refusal(problem))
         else:
             try:
                 group = services.import_group(group_name(form), form.passphrase.data, found,

@@ -13,6 +13,7 @@ from .loading import add_session_id, load_game_session
 from .once import answered, changing, once
 from .paging import page_number
 from .presenters.changes import describe_all
+from .presenters.refusals import refusal
 
 bp = Blueprint("changes", __name__, url_prefix="/sessions/<int:session_id>/changes")
 bp.url_value_preprocessor(load_game_session)
@@ -47,7 +48,7 @@ def restore(event_id: int):
     try:
         round_ = services.restore_round(changing(version), deletion)
     except services.ServiceError as error:
-        return render_changes(1, error=str(error)), 409
+        return render_changes(1, error=refusal(error)), 409
     return answered(round_)
 
 

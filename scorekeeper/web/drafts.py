@@ -22,6 +22,7 @@ from .filters import isolated
 from .loading import add_session_id, load_game_session
 from .once import answered, changing, once
 from .presenters.changes import describe_all, entered_words, phone_words
+from .presenters.problems import all_words
 from .sent_json import takes_json
 
 bp = Blueprint("drafts", __name__, url_prefix="/sessions/<int:session_id>/draft")
@@ -92,7 +93,7 @@ def _saved(saved: services.Saved, player_id: int) -> dict:
     """The answer to a hand saved: the hand, its problems, the round now, and
     the round's number if the save recorded it."""
     return {**_kept(saved), "hand": _hand(saved.hand),
-            "problems": list(saved.draft.place_of(player_id).problems),
+            "problems": all_words(saved.draft.place_of(player_id).problems),
             "state": _state(saved.draft, True)}
 
 
@@ -106,8 +107,8 @@ def _state(draft: Draft, is_open: bool) -> dict:
         "players": [{"id": p.player.id, "name": p.player.name, "done": p.done,
                      "problems": _problems(p), "hand": _hand(p.hand) if p.hand else None}
                     for p in draft.places],
-        "problems": [problem.message for problem in draft.problems],
-        "warnings": [warning.message for warning in draft.warnings],
+        "problems": all_words(draft.problems),
+        "warnings": all_words(draft.warnings),
     }
 
 
@@ -117,7 +118,7 @@ def _problems(place: Place) -> list[str]:
     strip shows "! to check" on every phone all the same."""
     hand = place.hand
     if hand is None or not place.problems or _answers_for(hand):
-        return list(place.problems)
+        return all_words(place.problems)
     return [f"{isolated(place.player.name)}'s hand is to be checked on "
             f"{phone_words(hand.device)}."]
 

@@ -6,13 +6,13 @@ from wtforms.fields.choices import SelectChoice
 from .. import queries, services
 from ..forms.history import HistoryFilterForm, RenameForm
 from ..models import Player
-from ..rules import parse_cards, preset_name
+from ..rules import parse_cards
 from .access import require_group, signed_in_group
 from .filters import isolated
 from .loading import group_row_or_404
 from .once import changing
 from .paging import page_number
-from .presenters.rules import rules_summary
+from .presenters.rules import preset_words, rules_summary
 
 bp = Blueprint("history", __name__)
 bp.url_value_preprocessor(require_group)
@@ -50,7 +50,7 @@ def session(session_id: int):
         "history/session.html", game=game, rounds=rounds,
         balances=services.balances(game),
         settlement=services.settlement(game),
-        preset=preset_name(game.rules),
+        preset=preset_words(game.rules),
         house_rules=rules_summary(game.rules, game.currency),
         parse_cards=parse_cards)
 

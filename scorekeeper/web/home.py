@@ -6,6 +6,7 @@ from ..rules import PRESETS, CardError, HouseRules, best_melds, hand_problems, p
 from . import phone_choice
 from .access import current_group, phone_chosen
 from .new_groups import may_create_group
+from .presenters.problems import all_words, words
 from .presenters.rule_book import house_rules_book, outcome_help, preset_names
 from .presenters.rules import pays_lines
 
@@ -20,16 +21,16 @@ def index():
     form = CheckHandForm(request.args)
     arrangement = None
     if request.args.get("cards", "").strip() and form.validate():
-        rules = PRESETS[form.preset.data][1]()
+        rules = PRESETS[form.preset.data]()
         try:
             cards = parse_cards(form.cards.data)
         except CardError as error:
-            form.cards.errors.append(str(error))
+            form.cards.errors.append(words(error))
         else:
             # A hand no deal can give is refused before the solver sees it.
             problems = hand_problems(cards, rules)
             if problems:
-                form.cards.errors.extend(f"{problem.message}." for problem in problems)
+                form.cards.errors.extend(f"{problem}." for problem in all_words(problems))
             else:
                 arrangement = best_melds(cards, rules)
     group = current_group()

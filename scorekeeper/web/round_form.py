@@ -11,8 +11,10 @@ from flask import g
 from ..audit import Action
 from ..forms.rounds import OUTCOME_LABELS, EntryForm, RoundForm
 from ..models import Player
+from ..rules import Problem
 from .filters import isolated
 from .presenters.changes import Change, entered_words, phone_words, typed_words
+from .presenters.problems import words
 
 # The new round's form with every hand empty (?blank=<the session's version>):
 # what the service worker keeps for offline (web/offline.py).
@@ -166,9 +168,10 @@ def rebuild(form: RoundForm, number: int, order: list[Player]) -> None:
     form.version.data = g.game.version
 
 
-def notices(problems, order: list[Player]) -> list[Notice]:
+def notices(problems: list[Problem], order: list[Player]) -> list[Notice]:
+    """The rules engine's problems in words, each linked to its players."""
     by_name = {p.name: p for p in order}
-    return [Notice(p.message, [by_name[name] for name in p.players if name in by_name])
+    return [Notice(words(p), [by_name[name] for name in p.players if name in by_name])
             for p in problems]
 
 

@@ -19,6 +19,8 @@ from .access import phone_player_id
 from .loading import add_session_id, load_game_session
 from .once import answered, changing, once, refused
 from .presenters.changes import Change, describe_all
+from .presenters.problems import all_words
+from .presenters.refusals import refusal
 from .round_form import (
     BLANK_FORM,
     Conflicted,
@@ -103,7 +105,8 @@ def new():
         show_entered(rows, draft)
     return render_template("rounds/new.html", form=form, rows=rows, outcome=outcome,
                            coming=coming, saved_round=_saved_round(outcome.conflict),
-                           draft=draft, together=True, blank=blank), \
+                           draft=draft, round_problems=all_words(draft.problems),
+                           together=True, blank=blank), \
         409 if outcome.conflict or outcome.news else 200
 
 
@@ -316,7 +319,7 @@ def _refusals(outcome: Outcome, order: list[Player]) -> Iterator[None]:
     except (services.Conflict, services.DraftChanged):
         raise
     except services.ServiceError as error:
-        outcome.problems = [Notice(str(error), [])]
+        outcome.problems = [Notice(refusal(error), [])]
 
 
 @dataclass(frozen=True)

@@ -25,6 +25,7 @@ from .loading import add_session_id, load_game_session
 from .once import answered, changing, new_key, once
 from .paging import page_number
 from .presenters.message import chat_message
+from .presenters.refusals import refusal
 from .presenters.rules import last_time_summary, pays_lines
 
 bp = Blueprint("sessions", __name__)
@@ -88,10 +89,10 @@ def new():
         except services.AlreadyPlaying as playing:
             busy = playing
         except services.ServiceError as error:
-            start_error = str(error)
+            start_error = refusal(error)
         else:
             return answered(session)
-    presets = {key: rule_texts(make()) for key, (_, make) in PRESETS.items()}
+    presets = {key: rule_texts(make()) for key, make in PRESETS.items()}
     if last is not None:
         presets[LAST] = {**rule_texts(last.rules), "currency": last.currency}
     return render_template(
@@ -306,7 +307,7 @@ def rules():
             error, status = str(conflict), 409
             form.version.data = str(game.version)  # saving again applies these rules
         except services.ServiceError as refused:
-            error, status = str(refused), 422
+            error, status = refusal(refused), 422
         else:
             return answered(None)
     elif form.errors:

@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import dataclasses
-import re
 
 from scorekeeper.rules import JOKER, Card, HouseRules, RoundError, score_round
 
 SUITS = "SHDC"
 SYMBOL = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-RANK_TEXT = {1: "A", 11: "J", 12: "Q", 13: "K"}
 
 
 def worked_rules(**changes):
@@ -49,24 +47,30 @@ def full_deck(packs, jokers):
     return deck + [JOKER] * jokers
 
 
-def card_names(card):
-    """The ways a message might reasonably write this card."""
-    if card.rank == 0:
-        return ["JK", "JOKER", "★", "🃏"]
-    rank = RANK_TEXT.get(card.rank, str(card.rank))
-    return [f"{rank}{card.suit}", f"{rank}{SYMBOL[card.suit]}"]
+def named(problem):
+    """The players and the cards a problem's values name (its words need them)."""
+    players, cards = set(), set()
+    for key, value in problem.values.items():
+        for item in _flat(value):
+            if isinstance(item, Card):
+                cards.add(item)
+            elif key in ("player", "players"):
+                players.add(item)
+    return players, cards
 
 
-def names_card(message, card):
-    upper = message.upper()
-    return any(name.upper() in upper for name in card_names(card))
+def _flat(value):
+    if isinstance(value, tuple | list):
+        for item in value:
+            yield from _flat(item)
+    else:
+        yield value
 
 
 def assert_names(problem, players=(), cards=()):
-    for player in players:
-        assert str(player) in problem.message, (player, problem.message)
-    for card in cards:
-        assert names_card(problem.message, card), (str(card), problem.message)
+    named_players, named_cards = named(problem)
+    assert set(players) <= named_players, (players, problem)
+    assert set(cards) <= named_cards, (cards, problem)
 
 
 def problems_of(excinfo_or_list, code):
@@ -89,10 +93,6 @@ def round_error(order, entries, rules):
         assert error.problems, "RoundError without problems"
         return error.problems
     raise AssertionError(f"expected RoundError, got {score!r}")
-
-
-def mentions_hu(message):
-    return re.search(r"\bhu\b", message, re.IGNORECASE) is not None
 
 
 # Hands used by several tests ------------------------------------------------

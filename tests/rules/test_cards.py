@@ -133,8 +133,8 @@ def test_unreadable_token_names_token_and_position(text, token, position):
     assert isinstance(error, ValueError)
     assert error.token == token
     assert error.position == position
-    assert token in str(error)
-    assert str(position) in str(error)
+    assert (error.code, error.values) == ("unreadable_card", {"token": token, "position": position})
+    assert str(error) == f"unreadable_card(token={token!r}, position={position})"
 
 
 # -- round trips (hypothesis) --------------------------------------------------

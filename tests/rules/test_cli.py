@@ -3,6 +3,8 @@
 import subprocess
 import sys
 
+import pytest
+
 from scorekeeper.rules.__main__ import main
 
 
@@ -43,3 +45,10 @@ def test_runs_as_a_module():
         [sys.executable, "-m", "scorekeeper.rules", "--rules", "rummi", "QS KS AS JK"],
         capture_output=True, text=True, check=True)
     assert result.stdout.splitlines()[-1] == "points    0"
+
+
+def test_house_rules_it_refuses_are_said_in_words(capsys):
+    with pytest.raises(SystemExit) as leaving:
+        main(["--joker-points", "-5", "JK"])
+    assert leaving.value.code == 2
+    assert capsys.readouterr().err.rstrip().endswith("error: joker_points can't be negative")

@@ -5,7 +5,7 @@ import dataclasses
 import pytest
 
 from scorekeeper import limits
-from scorekeeper.rules import JOKER, Card, HouseRules, RulesError
+from scorekeeper.rules import JOKER, PRESETS, Card, HouseRules, RulesError, preset_of
 from scorekeeper.rules.house import MAX_TIERS, RULE_MONEY_MAX, RULE_RANGES, TIER_MAX
 
 from .helpers import penang, rummi
@@ -118,27 +118,44 @@ def test_from_json_gives_missing_rules_their_defaults():
     assert rules.jokers == 8 and (rules.hand_size, rules.hand_size_three) == (20, 25)
 
 
-@pytest.mark.parametrize("data, message", [
-    ({"bonus": 5}, "'bonus' is not a house rule"),
-    ({"packs": "2"}, "\"packs\" must be a whole number, not '2'"),
-    ({"packs": True}, "\"packs\" must be a whole number, not True"),
-    ({"unit_cents": 1.5}, "\"unit_cents\" must be a whole number, not 1.5"),
-    ({"extra_pack_players": "5"}, "\"extra_pack_players\" must be a whole number or null"),
-    ({"tiers": "0 1 2"}, "\"tiers\" must be a list of whole numbers"),
-    ({"tiers": [0, None]}, "\"tiers\" must be a list of whole numbers"),
-    ({"no_passport_last": 1}, "\"no_passport_last\" must be true or false, not 1"),
-    ({"passport": 1}, "\"passport\" must be text, not 1"),
-    ({"passport": "both"}, "passport must be one of ('any', 'run')"),
-    ({"jokers": -1}, "jokers and joker_points can't be negative"),
-    ({"tiers": []}, "tiers must be one or more units"),
-    (["packs"], "house rules must be an object"),
-    (None, "house rules must be an object"),
+def reports(error: RulesError) -> list[tuple[str, dict]]:
+    """What a RulesError names: each problem's code and values."""
+    return [(problem.code, dict(problem.values)) for problem in error.problems]
+
+
+@pytest.mark.parametrize("data, code, values", [
+    ({"bonus": 5, "extra": 1}, "not_a_rule", {"keys": ("bonus", "extra")}),
+    ({"packs": "2"}, "rule_not_whole", {"rule": "packs", "value": "2"}),
+    ({"packs": True}, "rule_not_whole", {"rule": "packs", "value": True}),
+    ({"unit_cents": 1.5}, "rule_not_whole", {"rule": "unit_cents", "value": 1.5}),
+    ({"extra_pack_players": "5"}, "rule_not_whole_or_null",
+     {"rule": "extra_pack_players", "value": "5"}),
+    ({"tiers": "0 1 2"}, "tiers_not_whole", {"value": "0 1 2"}),
+    ({"tiers": [0, None]}, "tiers_not_whole", {"value": [0, None]}),
+    ({"no_passport_last": 1}, "rule_not_true_or_false",
+     {"rule": "no_passport_last", "value": 1}),
+    ({"passport": 1}, "rule_not_text", {"rule": "passport", "value": 1}),
+    ({"passport": "both"}, "rule_not_a_choice",
+     {"rule": "passport", "value": "both", "choices": ("any", "run")}),
+    ({"jokers": -1}, "rule_negative", {"rule": "jokers", "value": -1}),
+    ({"hu_cents": -1}, "rule_negative", {"rule": "hu_cents", "value": -1}),
+    ({"hand_size": 0}, "rule_below_one", {"rule": "hand_size", "value": 0}),
+    ({"tiers": []}, "tiers_refused", {"value": ()}),
+    (["packs"], "rules_not_an_object", {"value": ["packs"]}),
+    (None, "rules_not_an_object", {"value": None}),
 ])
-def test_from_json_refuses_what_to_json_never_writes(data, message):
+def test_from_json_refuses_what_to_json_never_writes(data, code, values):
     with pytest.raises(RulesError) as caught:
         HouseRules.from_json(data)
-    assert message in str(caught.value)
+    assert reports(caught.value) == [(code, values)]
     assert isinstance(caught.value, ValueError)
+
+
+def test_a_rules_error_says_its_codes_for_the_logs():
+    with pytest.raises(RulesError) as caught:
+        penang(packs=0, joker_points=-2)
+    assert str(caught.value) == ("rule_below_one(rule='packs', value=0); "
+                                 "rule_negative(rule='joker_points', value=-2)")
 
 
 def test_from_json_applies_no_limits():
@@ -164,25 +181,39 @@ def test_the_largest_rules_the_app_takes_are_within_them():
     penang(extra_pack_players=None).check_limits()
 
 
-@pytest.mark.parametrize("changes, message", [
-    ({"packs": 5}, "\"packs\" must be a whole number from 1 to 4, not 5"),
-    ({"jokers": 17}, "\"jokers\" must be a whole number from 0 to 16, not 17"),
-    ({"hand_size_three": 41}, "\"hand_size_three\" must be a whole number from 1 to 40"),
-    ({"extra_pack_players": 7}, "\"extra_pack_players\" must be a whole number from 2 to 6"),
-    ({"extra_pack_players": 1}, "\"extra_pack_players\" must be a whole number from 2 to 6"),
-    ({"point_cents": RULE_MONEY_MAX + 1}, "\"point_cents\" must be a whole number from 0 to"),
-    ({"tiers": (0,) * (MAX_TIERS + 1)}, f"\"tiers\" must list 1 to {MAX_TIERS} places, not 7"),
-    ({"tiers": (0, TIER_MAX + 1)}, f"\"tiers\" must be whole numbers from 0 to {TIER_MAX}"),
+@pytest.mark.parametrize("changes, code, values", [
+    ({"packs": 5}, "rule_out_of_range", {"rule": "packs", "low": 1, "high": 4, "value": 5}),
+    ({"jokers": 17}, "rule_out_of_range", {"rule": "jokers", "low": 0, "high": 16, "value": 17}),
+    ({"hand_size_three": 41}, "rule_out_of_range",
+     {"rule": "hand_size_three", "low": 1, "high": 40, "value": 41}),
+    ({"extra_pack_players": 7}, "rule_out_of_range",
+     {"rule": "extra_pack_players", "low": 2, "high": 6, "value": 7}),
+    ({"extra_pack_players": 1}, "rule_out_of_range",
+     {"rule": "extra_pack_players", "low": 2, "high": 6, "value": 1}),
+    ({"point_cents": RULE_MONEY_MAX + 1}, "rule_out_of_range",
+     {"rule": "point_cents", "low": 0, "high": RULE_MONEY_MAX, "value": RULE_MONEY_MAX + 1}),
+    ({"tiers": (0,) * (MAX_TIERS + 1)}, "tier_count_out_of_range",
+     {"most": MAX_TIERS, "count": MAX_TIERS + 1}),
+    ({"tiers": (0, TIER_MAX + 1)}, "tier_out_of_range", {"most": TIER_MAX}),
 ])
-def test_rules_past_the_limits_are_named(changes, message):
+def test_rules_past_the_limits_are_named(changes, code, values):
     with pytest.raises(RulesError) as caught:
         penang(**changes).check_limits()
-    assert message in str(caught.value)
+    assert reports(caught.value) == [(code, values)]
 
 
 def test_every_problem_is_named_at_once():
-    with pytest.raises(RulesError, match=r"packs.*jokers"):
+    with pytest.raises(RulesError) as caught:
         penang(packs=9, jokers=99).check_limits()
+    assert [values["rule"] for _, values in reports(caught.value)] == ["packs", "jokers"]
+
+
+def test_the_presets_by_key():
+    assert {key: make() for key, make in PRESETS.items()} == {
+        "penang": HouseRules.penang(), "rummi": HouseRules.rummi()}
+    assert preset_of(HouseRules.penang()) == "penang"
+    assert preset_of(HouseRules.rummi()) == "rummi"
+    assert preset_of(penang(jokers=4)) is None
 
 
 def test_one_table_of_limits():

@@ -9,7 +9,7 @@ import sqlalchemy as sa
 from scorekeeper import services
 from scorekeeper.extensions import db
 from scorekeeper.models import AuditEvent
-from scorekeeper.rules import Entry, HouseRules
+from scorekeeper.rules import JOKER, Entry, HouseRules
 from tests.conftest import the_group
 from tests.web.examples import EXAMPLE_1, EXAMPLE_2, EXAMPLE_3, EXAMPLE_RULES
 from tests.web.helpers import csrf_token, form_values
@@ -63,8 +63,11 @@ def test_rules_a_round_breaks_are_refused_and_nothing_changes(table):
                           {**EXAMPLE_1, "A": Entry("dead", "JK JK JK 7H")})
     no_jokers = dataclasses.replace(EXAMPLE_RULES, jokers=2)
     version = table.version
-    with pytest.raises(services.ServiceError, match="Round 1 can't be scored"):
+    with pytest.raises(services.Unscorable) as refused:
         services.change_house_rules(services.Change.to(table, seen=version), no_jokers, "RM")
+    assert (refused.value.number, refused.value.new_rules) == (1, True)
+    assert [(p.code, p.values) for p in refused.value.problems] == [
+        ("too_many_copies", {"card": JOKER, "count": 3, "limit": 2, "players": ("A",)})]
     db.session.rollback()
     assert table.rules == EXAMPLE_RULES and table.version == version
     assert last_event("session.rules") is None
@@ -185,6 +188,25 @@ def test_a_damaged_record_of_a_deleted_round_is_refused_cleanly(table, damage):
     assert table.rounds == [] and table.version == version
 
 
+def test_a_deleted_round_that_cant_be_scored_stays_deleted_and_says_why(client, table):
+    """A record the engine refuses (an edited import): the page words its problems."""
+    services.record_round(services.Change.to(table), EXAMPLE_1)
+    services.delete_round(services.Change.to(table), table.rounds[0])
+    event = deleted_round_event(table)
+    kept = json.loads(json.dumps(event.before))
+    kept["entries"][0].update(outcome="hu", cards="9C")
+    event.before = kept
+    db.session.commit()
+    url = f"/sessions/{table.id}/changes/{event.id}/restore"
+    response = client.post(url, data=form_values(client.get(f"/sessions/{table.id}/changes").text,
+                                                 url))
+    assert response.status_code == 409
+    assert ("Round 1 can&#39;t be scored: A went out (Hu) but has a card entered: 9C"
+            in response.text)
+    db.session.expire_all()
+    assert table.rounds == []
+
+
 def rules_form(client, session_id):
     """What the house rules page's form posts, as the page has it."""
     url = f"/sessions/{session_id}/rules"
@@ -225,7 +247,8 @@ def test_rules_a_round_breaks_are_shown_with_the_reason(client, table):
     fields = rules_form(client, table.id)
     response = client.post(f"/sessions/{table.id}/rules", data={**fields, "jokers": "2"})
     assert response.status_code == 422
-    assert "Round 1 can&#39;t be scored under these rules" in response.text
+    assert ("Round 1 can&#39;t be scored under these rules: 3 jokers entered (A), but the deck "
+            "has only 2") in response.text
     db.session.expire_all()
     assert table.rules == EXAMPLE_RULES
 

@@ -112,6 +112,10 @@ def test_each_players_problems_are_theirs_and_the_rounds_are_everyones(
         assert place(body, "D")["hand"] is None and not place(body, "D")["done"]
         assert body["problems"] == ["3 copies of AC entered (B, C), but the deck has only 2"]
         assert body["complete"] is False
+    # The round form says the round's problem as the page opens, before its script runs.
+    note = client.get(f"/sessions/{sid}/rounds/new").text.split('id="together-note"')[1]
+    assert note.split("</div>")[0].endswith(
+        '<p class="error">3 copies of AC entered (B, C), but the deck has only 2</p>')
 
 
 def test_two_hu_are_the_rounds_problem(client, sid):

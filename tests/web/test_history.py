@@ -10,9 +10,10 @@ from scorekeeper import services
 from scorekeeper.extensions import db
 from scorekeeper.limits import DEFAULT_TIMEZONE
 from scorekeeper.models import GameSession, Player
-from scorekeeper.rules import Entry, HouseRules, preset_name
+from scorekeeper.rules import Entry, HouseRules
 from scorekeeper.web.filters import long_date
 from scorekeeper.web.history import rules_summary
+from scorekeeper.web.presenters.rules import preset_words
 from tests.conftest import the_group
 from tests.web.examples import EXAMPLE_1, EXAMPLE_2, EXAMPLE_3, TIEN_HU
 from tests.web.examples import EXAMPLE_RULES as RULES
@@ -322,9 +323,9 @@ def test_unknown_session_is_404(client, evenings):
 
 
 def test_rules_summaries():
-    assert preset_name(HouseRules.penang()) == "Penang"
-    assert preset_name(HouseRules.rummi()) == "Rummi"
-    assert preset_name(RULES) == "Own rules"
+    assert preset_words(HouseRules.penang()) == "Penang"
+    assert preset_words(HouseRules.rummi()) == "Rummi"
+    assert preset_words(RULES) == "Own rules"
     assert dict(rules_summary(HouseRules.penang(), "RM")) == {
         "Passport": "any meld", "Money": "tiers 0·1·2·3·4·5 × RM 1.00",
         "Hu": "RM 3.00 from each player", "Tien Hu": "RM 6.00 from each player",

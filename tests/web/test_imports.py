@@ -6,6 +6,7 @@ such as web/presenters/); the services import nothing of the layers above
 them (backup, demo, forms, web)."""
 
 import ast
+import sys
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[2] / "scorekeeper"
@@ -112,3 +113,27 @@ def test_the_services_import_nothing_above_them():
     services = [name for name in MODULES if name.startswith("scorekeeper.services")]
     assert [(name, module, line) for name in services for module, _, line in imports(name)
             if module.startswith(ABOVE_THE_SERVICES)] == []
+
+
+def outside_imports(name: str) -> set[str]:
+    """The top-level names of the packages outside ours that ``name`` imports."""
+    found = set()
+    for node in ast.walk(ast.parse(MODULES[name].read_text())):
+        if isinstance(node, ast.Import):
+            found |= {alias.name.partition(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            found.add(node.module.partition(".")[0])
+    return found - {"scorekeeper"}
+
+
+def test_the_rules_engine_imports_the_standard_library_alone():
+    """No Flask, no Babel, no language: the engine reports codes with values.
+    Its command for people (python -m scorekeeper.rules) is no part of it: it
+    says what the engine refuses in the web layer's words."""
+    engine = [name for name in MODULES if name.startswith("scorekeeper.rules")
+              and name != "scorekeeper.rules.__main__"]
+    assert len(engine) > 10
+    assert {name: outside_imports(name) - sys.stdlib_module_names for name in engine} == {
+        name: set() for name in engine}
+    assert [(name, module) for name in engine for module, _, _ in imports(name)
+            if not module.startswith("scorekeeper.rules")] == []

@@ -1,2 +1,4 @@
 """Presenters: what the pages show of stored things, in words, for any
-blueprint (changes.py: the audit trail; rules.py: house rules)."""
+blueprint (changes.py: the audit trail; rules.py: house rules; problems.py:
+the rules engine's problems and warnings; refusals.py: the refusals that
+carry them)."""

@@ -37,10 +37,10 @@ from ...audit import (
 )
 from ...forms.rounds import OUTCOME_LABELS
 from ...models import AuditEvent
-from ...rules import HouseRules, RulesError, preset_name
+from ...rules import HouseRules, RulesError, preset_of
 from ...rules.cards import format_cards, scan_cards
 from ..filters import ago, isolated, priced, signed_money
-from .rules import rules_summary
+from .rules import preset_words, rules_summary
 
 # A label that names the device ("Mei's phone", "Kitchen tablet") is shown as
 # typed; any other label ("Mei") is someone's phone.
@@ -280,8 +280,8 @@ def _rules_words(house_rules, currency: str) -> str:
     except RulesError:  # not house rules as the app writes them
         return f"Money in {currency}."
     summary = dict(rules_summary(rules, currency))
-    name = preset_name(rules)  # "Penang", "Rummi" or "Own rules"
-    name = name if name.endswith("rules") else f"{name} rules"
+    name = preset_words(rules)  # "Penang", "Rummi" or "Own rules"
+    name = name if preset_of(rules) is None else f"{name} rules"
     return f"{name}, money in {currency}: {summary['Money']}."
 
 

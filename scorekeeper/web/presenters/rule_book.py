@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from wtforms import BooleanField, SelectField
 
 from ...forms.rounds import OUTCOME_HELP
-from ...forms.sessions import RULE_FIELDS, HouseRulesForm, rule_data
+from ...forms.sessions import PRESET_NAMES, RULE_FIELDS, HouseRulesForm, rule_data
 from ...rules import PRESETS
 
 
@@ -34,14 +34,14 @@ def _shown(field) -> str:
 def house_rules_book() -> list[BookRule]:
     """Every house rule, in the forms' order."""
     forms = [HouseRulesForm(formdata=None, data=rule_data(make()), meta={"csrf": False})
-             for _, make in PRESETS.values()]
+             for make in PRESETS.values()]
     return [BookRule(str(forms[0][name].label.text), forms[0][name].description,
                      tuple(_shown(form[name]) for form in forms))
             for name in RULE_FIELDS]
 
 
 def preset_names() -> list[str]:
-    return [name for name, _ in PRESETS.values()]
+    return [str(PRESET_NAMES[key]) for key in PRESETS]
 
 
 def outcome_help() -> list[str]:

@@ -4,13 +4,22 @@ session's page)."""
 
 from __future__ import annotations
 
+from flask_babel import gettext as _
+
+from ...forms.sessions import PRESET_NAMES
 from ...queries import LastTime
-from ...rules import HouseRules, payouts, preset_name
+from ...rules import HouseRules, payouts, preset_of
 from ..filters import money_scheme, priced
 
 DEALERS = {"winner": "the winner", "loser": "the worst loser", "rotate": "the next seat"}
 DEALS = {"winner": "the winner deals", "loser": "the biggest loser deals",
          "rotate": "the deal goes round"}
+
+
+def preset_words(rules: HouseRules) -> str:
+    """The preset these rules are, by name ("Penang"), or "Own rules"."""
+    key = preset_of(rules)
+    return str(PRESET_NAMES[key]) if key is not None else _("Own rules")
 
 
 def rules_summary(rules: HouseRules, currency: str) -> list[tuple[str, str]]:
@@ -38,9 +47,8 @@ def last_time_summary(last: LastTime) -> str:
     for a preset, else what sets them apart ("own rules, money in RM. 8
     jokers at 25 points · …")."""
     rules, currency = last.rules, last.currency
-    name = preset_name(rules)  # "Penang", "Rummi" or "Own rules"
-    if name != "Own rules":
-        return f"{name} rules as they come, money in {currency}."
+    if preset_of(rules) is not None:
+        return f"{preset_words(rules)} rules as they come, money in {currency}."
 
     parts = [f"{rules.packs} packs" if rules.packs != 2 else "",
              f"{rules.jokers} jokers at {rules.joker_points} points",
