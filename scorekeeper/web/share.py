@@ -10,7 +10,7 @@ from ..extensions import db
 from ..forms.groups import ButtonForm
 from ..models import ShareLink
 from .loading import add_session_id, load_game_session
-from .once import changing
+from .once import answered, changing, once
 from .share_links import PUBLIC, share_url, shared_session
 
 bp = Blueprint("share", __name__)
@@ -54,12 +54,17 @@ def manage():
         revoked=[link for link in links if link.revoked_at is not None])
 
 
+def _to_manage(_=None) -> str:
+    return url_for("share.manage")
+
+
 @bp.post("/sessions/<int:session_id>/share")
+@once(redirect_to=_to_manage)
 def create():
+    """A double tap makes one link: the repeat is answered as the first."""
     if not ButtonForm().validate():
         abort(400)
-    services.create_share_link(changing())
-    return redirect(url_for(".manage"))
+    return answered(services.create_share_link(changing()))
 
 
 @bp.post("/sessions/<int:session_id>/share/<int:link_id>/revoke")
