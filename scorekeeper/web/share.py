@@ -11,6 +11,7 @@ from ..forms.groups import ButtonForm
 from ..models import ShareLink
 from .loading import add_session_id, load_game_session
 from .once import answered, changing, once
+from .presenters.message import chat_message
 from .share_links import PUBLIC, share_url, shared_session
 
 bp = Blueprint("share", __name__)
@@ -95,8 +96,11 @@ def qr(link_id):
 @bp.get("/share/<token>")
 def board(token):
     game = queries.load_board(shared_session(token))
+    # An ended session opens on the night's summary, as the members' scoreboard does.
+    night = services.night(game) if game.is_finished else None
     return _public(render_template(
-        "share/board.html", game=game, board=queries.scoreboard(game), token=token))
+        "share/board.html", game=game, board=queries.scoreboard(game), token=token,
+        night=night, message=night and chat_message(game, night.places, night.settlement)))
 
 
 @bp.get("/share/<token>/settle")
