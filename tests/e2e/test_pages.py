@@ -139,6 +139,12 @@ ROW_HEIGHT = """(name) => [...document.querySelectorAll('.board-turned tbody tr'
     .getBoundingClientRect().height"""
 
 
+INSIDE_ITS_CELL = """(n) => {
+    const name = n.getBoundingClientRect(), cell = n.closest('th').getBoundingClientRect();
+    return name.left >= cell.left && name.right <= cell.right;
+}"""
+
+
 def test_a_table_of_six_reads_at_360_and_390_px(page, live_app):
     """Six players, names long and short, on the scoreboard and the night's
     summary: no name wraps, nothing scrolls the page sideways, axe is clean.
@@ -182,6 +188,7 @@ def test_a_table_of_six_reads_at_360_and_390_px(page, live_app):
         page.locator(".board-turned tbody th summary", has_text="Bartholomew").tap()
         expect(page.locator(".board-turned details.board-full[open]")).to_have_count(1)
         assert name.evaluate("(n) => n.scrollWidth <= n.clientWidth"), "whole"
+        assert name.evaluate(INSIDE_ITS_CELL), "spills out of its cell"
         assert page.evaluate(ROW_HEIGHT, "Bartholomew") == height
         opened = page.evaluate(NAMES_WHOLE)  # one line still
         opened += [f"axe {v}" for v in accessibility_violations(page)]
