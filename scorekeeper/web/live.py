@@ -107,7 +107,8 @@ def group_state():
     is saved. Held against the sign-in's cap, as its session pages' streams."""
     group = access.signed_in_group()
     held = access.held_sign_in()
-    return _state_response((GROUP, group.id), queries.playing(group.id).state, _said_playing,
+    return _state_response((GROUP, group.id), queries.group_states([group.id])[group.id],
+                           _said_playing,
                            access.sign_in_key(held), "LIVE_STREAMS_PER_SIGN_IN",
                            lambda: access.still_signed_in(held))
 
