@@ -407,8 +407,9 @@ class Invite(Base):
     """A link that signs phones in to a group without its passphrase
     (services/invites.py): until ``expires_at``, for ``phones`` phones at
     most, unless revoked (from the group page, or by a new passphrase). The
-    link holds a random token of 256 bits, shown once as it is made; the row
-    keeps only its SHA-256, so a copy of the database opens no group."""
+    link holds a token of 256 bits (services/invites.py), shown once as it
+    is made; the row keeps only its SHA-256, so a copy of the database opens
+    no group."""
 
     __tablename__ = "invite"
 

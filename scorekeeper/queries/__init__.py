@@ -20,7 +20,7 @@ from .history import (
     session_rounds,
 )
 from .last_time import LastTime, last_time
-from .live import State, hands_in, live_state, live_states
+from .live import Playing, State, group_states, live_state, live_states, playing
 from .own import own_standing, seated_player
 from .paging import PER_PAGE, Page, page_count, page_params, paged
 from .tables import (
@@ -50,14 +50,14 @@ from .turns import LastRound, Upcoming, coming_after, last_round, round_hands, u
 __all__ = [
     "BOARD_ROUNDS", "CHANGES_PER_PAGE", "GROUP_EVENTS", "PER_PAGE", "ROUNDS_PER_PAGE",
     "BoardRow", "LastRound", "LastTime", "Money", "Page", "Place",
-    "PlayedSession", "PlayerRecord", "RoundPage",
+    "PlayedSession", "PlayerRecord", "Playing", "RoundPage",
     "Scoreboard", "Seated", "SessionSummary", "Standing", "State", "Upcoming", "by_points",
     "changes_since", "coming_after", "finished_sessions", "group_events", "group_of_sign_in",
-    "hands_in", "known_players",
+    "group_states", "known_players",
     "last_round", "last_time", "live_state", "live_states",
     "load_board", "load_round", "open_invites", "open_sessions", "own_standing", "page_count",
     "page_params", "paged", "places",
-    "played_sessions", "player_record", "players_on_record", "recently_finished",
+    "played_sessions", "player_record", "players_on_record", "playing", "recently_finished",
     "round_count", "round_hands", "round_page", "scoreboard", "seated_player",
     "session_changes", "session_event",
     "session_record", "session_rounds", "share_links",

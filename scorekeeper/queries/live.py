@@ -1,5 +1,9 @@
-"""What the live pages watch: the versions of the sessions being watched; and
-which sessions have a round being entered together."""
+"""What the live pages watch: the versions of the sessions being watched,
+and of a group's sessions in play (the home page); and which sessions have a
+round being entered together."""
+
+from collections.abc import Iterable
+from dataclasses import dataclass
 
 import sqlalchemy as sa
 
@@ -27,12 +31,42 @@ def live_state(session_id: int) -> State | None:
     return (row.version, row.draft_version, row.changed_by) if row else None
 
 
-def hands_in(session_ids: list[int]) -> dict[int, int]:
-    """How many hands of the coming round are saved (services.drafts), for
-    each of the sessions that has some: a round being entered; one statement."""
-    if not session_ids:
-        return {}
+@dataclass(frozen=True)
+class Playing:
+    """A group's sessions in play, as its home page follows them: ``state``,
+    what its stream compares (group_states), and, for each session with a
+    round being entered, how many hands of it are saved (services.drafts)."""
+
+    state: str
+    hands: dict[int, int]
+
+
+def playing(group_id: int) -> Playing:
+    """The group's sessions in play, in one statement."""
     rows = db.session.execute(
-        sa.select(DraftEntry.session_id, sa.func.count())
-        .where(DraftEntry.session_id.in_(session_ids)).group_by(DraftEntry.session_id))
-    return {row[0]: row[1] for row in rows}
+        sa.select(GameSession.id, GameSession.version, GameSession.draft_version,
+                  sa.func.count(DraftEntry.id))
+        .outerjoin(DraftEntry, DraftEntry.session_id == GameSession.id)
+        .where(GameSession.group_id == group_id, GameSession.ended_at.is_(None))
+        .group_by(GameSession.id, GameSession.version, GameSession.draft_version)
+        .order_by(GameSession.id)).all()
+    return Playing(_group_state((row[0], row[1], row[2]) for row in rows),
+                   {row[0]: row[3] for row in rows if row[3]})
+
+
+def group_states(group_ids: list[int]) -> dict[int, str]:
+    """The groups' states, in one statement: a word for each session in play,
+    "<id>.<version>.<draft version>", so that a session started or ended, a
+    round saved, a player joining or a hand saved makes another state; ""
+    for a group with none (or no longer there: its streams' sign-ins end)."""
+    rows = db.session.execute(
+        sa.select(GameSession.group_id, GameSession.id, GameSession.version,
+                  GameSession.draft_version)
+        .where(GameSession.group_id.in_(group_ids), GameSession.ended_at.is_(None))
+        .order_by(GameSession.group_id, GameSession.id)).all()
+    return {group_id: _group_state(row[1:] for row in rows if row[0] == group_id)
+            for group_id in group_ids}
+
+
+def _group_state(sessions: Iterable[tuple[int, int, int]]) -> str:
+    return " ".join(f"{id_}.{version}.{draft}" for id_, version, draft in sessions)

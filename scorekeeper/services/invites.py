@@ -1,8 +1,12 @@
 """Invite links: a QR code at the table signs the friends' phones in to the
 group without its passphrase.
 
-An invite is a random token of 256 bits (``secrets``), shown once as it is
-made; the row keeps only its SHA-256, as a sign-in does (sign_ins.py). It
+An invite is a token of 256 bits, shown once as it is made; the row keeps
+only its SHA-256, as a sign-in does (sign_ins.py). The token is the HMAC of
+the form's once-only key under the secret key (random for a POST without a
+key): a double tap's second request, a repeat of the change, names the same
+link, so the phone is shown the link it made rather than none (the first
+answer, and the cookie carrying the token, may never have reached it). It
 signs in at most INVITE_PHONES phones, within INVITE_HOURS of being made,
 unless revoked: from the group page, or by a new passphrase (groups.py).
 One link for a table of friends rather than one per phone: a single QR code
@@ -17,7 +21,10 @@ never get past the cap.
 
 from __future__ import annotations
 
+import base64
 import enum
+import hashlib
+import hmac
 import secrets
 from dataclasses import dataclass
 from datetime import timedelta
@@ -76,10 +83,25 @@ def state_of(invite: Invite) -> InviteState:
     return InviteState.OPEN
 
 
+def invite_token(change: Change) -> str:
+    """The token of the link that ``change`` makes (see above)."""
+    if change.once is None:
+        return secrets.token_urlsafe(TOKEN_BYTES)
+    made = hmac.new(current_app.config["SECRET_KEY"].encode(),
+                    f"invite:{change.group.id}:{change.once.key}".encode(), hashlib.sha256)
+    return base64.urlsafe_b64encode(made.digest()).rstrip(b"=").decode()
+
+
+def invite_named(token: str) -> Invite | None:
+    """The invite whose token this is, for the phone that made it (its cookie)."""
+    return db.session.scalar(sa.select(Invite).where(Invite.token_hash == token_hash(token)))
+
+
 def create_invite(change: Change) -> tuple[Invite, str]:
     """A new link to the change's group: the invite and its token, which is
-    shown once and kept nowhere."""
-    token = secrets.token_urlsafe(TOKEN_BYTES)
+    shown once and kept nowhere. A repeat of the change (its key applied
+    already) is Repeated: ``invite_token(change)`` names the first's link."""
+    token = invite_token(change)
     now = utcnow()
     with applying(change) as done:
         _delete_long_expired(now)

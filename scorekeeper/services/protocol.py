@@ -168,9 +168,15 @@ class Applying:
                 raise Conflict(self._since) from None
             return
         db.session.rollback()
-        if issubclass(kind, sa.exc.IntegrityError) and self._since is not None:
-            # A unique constraint broken by a concurrent change.
-            raise Conflict(self._since) from None
+        if issubclass(kind, sa.exc.IntegrityError):
+            # A unique constraint broken by a concurrent change: this one's
+            # repeat, applied meanwhile (a row made from its key, say: an
+            # invite's token), or another phone's.
+            first = applied(self._group_id, self.change.once.key) if self.change.once else None
+            if first is not None:
+                raise Repeated(first) from None
+            if self._since is not None:
+                raise Conflict(self._since) from None
 
 
 def applying(change: Change, *, claim: bool = True, audited: bool = True) -> Applying:

@@ -36,12 +36,15 @@ def index():
     group = current_group()
     asking = group is not None and not phone_chosen()  # "Which player are you?"
     playing = queries.open_sessions(group, 1, PLAYING_SHOWN) if group else None
+    # What the page follows live (its group's stream), and the hands in of
+    # each round being entered: no statement when nothing is played.
+    now = queries.playing(group.id) if group and playing and playing.items \
+        else queries.Playing("", {})
     return render_template(
         "home/index.html", form=form, arrangement=arrangement,
         checking="cards" in request.args, group=group,
         may_create=group is None and may_create_group(),
-        playing=playing,
-        entering=queries.hands_in([s.session.id for s in playing.items]) if playing else {},
+        playing=playing, live_state=now.state, entering=now.hands,
         finished=queries.recently_finished(group, RECENT_SESSIONS) if group else [],
         question=phone_choice.ask() if asking else None,
         players=queries.known_players(group) if group and asking else [])

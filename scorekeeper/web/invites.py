@@ -39,11 +39,11 @@ from .access import (
 )
 from .access import sign_in as remember_group
 from .loading import group_row_or_404
-from .once import changing
+from .once import answered, changing, once
 
 bp = Blueprint("invites", __name__)
 
-# The cookie's entry holding a link just made: [its invite's id, its token].
+# The cookie's entry holding the token of a link just made.
 JUST_MADE = "invite_made"
 
 
@@ -56,14 +56,26 @@ def index():
                            hours=INVITE_HOURS, phones=INVITE_PHONES)
 
 
+def _to_index(_=None) -> str:
+    return url_for("invites.index")
+
+
 @bp.post("/group/invite")
 @signed_in
+@once(redirect_to=_to_index)
 def create():
+    """A double tap makes one link: the second request, a repeat of the
+    change, is shown the link the first made (its token is the key's)."""
     if not ButtonForm().validate():
         abort(400)
-    invite, token = services.create_invite(changing())
-    session[JUST_MADE] = [invite.id, token]
-    return redirect(url_for(".index"))
+    change = changing()
+    try:
+        invite, token = services.create_invite(change)
+    except services.Repeated:
+        session[JUST_MADE] = services.invite_token(change)
+        raise
+    session[JUST_MADE] = token
+    return answered(invite)
 
 
 @bp.post("/group/invite/<int:invite_id>/revoke")
@@ -81,14 +93,14 @@ def revoke(invite_id):
 def _just_made() -> dict | None:
     """The link this phone has just made, shown this once: its address and QR
     code; None once shown, or if it closed meanwhile."""
-    made = session.pop(JUST_MADE, None)
-    if not (isinstance(made, list) and len(made) == 2):
+    token = session.pop(JUST_MADE, None)
+    if not isinstance(token, str):
         return None
-    invite = db.session.get(Invite, made[0]) if isinstance(made[0], int) else None
+    invite = services.invite_named(token)
     if (invite is None or invite.group_id != signed_in_group().id
             or services.state_of(invite) is not services.InviteState.OPEN):
         return None
-    url = url_for(".join", token=made[1], _external=True)
+    url = url_for(".join", token=token, _external=True)
     image = qrcode.make(url, image_factory=qrcode.image.svg.SvgPathFillImage).to_string()
     return {"invite": invite, "url": url,
             "qr": "data:image/svg+xml;base64," + base64.b64encode(image).decode()}

@@ -1,6 +1,7 @@
 """What keeps a session's pages current on every phone: a stream of the
 session's state (server-sent events) that the pages' live.js follows, and the
-words for a change made on another phone.
+words for a change made on another phone; and the home page's stream, of the
+group's sessions in play.
 
 Under gunicorn's gevent workers (gunicorn.conf.py) and the development server,
 a stream stays open for up to LIVE_STREAM_SECONDS and carries each change as
@@ -19,7 +20,7 @@ import logging
 import socket
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 
 from flask import Blueprint, Flask, Response, abort, current_app, g, render_template, request
 from sqlalchemy import exc as sa_exc
@@ -48,6 +49,8 @@ CAPPED_RETRY_MS = 30_000
 # A comment line this often: a stream to a phone that vanished without closing
 # (off the network) ends when writing to it fails.
 HEARTBEAT_SECONDS = 20
+# What a stream watches (watch.py's keys): ("session", id) or ("group", id).
+SESSION, GROUP = "session", "group"
 
 
 @bp.before_request
@@ -59,9 +62,18 @@ def members_only():
 
 
 def init_app(app: Flask) -> None:
-    def read_states(ids: list[int]) -> dict[int, queries.State]:
+    def read_states(keys: list) -> dict[Hashable, object]:
+        sessions = [id_ for kind, id_ in keys if kind == SESSION]
+        groups = [id_ for kind, id_ in keys if kind == GROUP]
+        states: dict[Hashable, object] = {}
         with app.app_context():
-            return queries.live_states(ids)
+            if sessions:
+                states.update({(SESSION, id_): state
+                               for id_, state in queries.live_states(sessions).items()})
+            if groups:
+                states.update({(GROUP, id_): state
+                               for id_, state in queries.group_states(groups).items()})
+        return states
 
     stream_caps.init_app(app)
     app.extensions["live_watch"] = Watch(
@@ -74,15 +86,31 @@ def init_app(app: Flask) -> None:
 def session_state(session_id: int):
     game = group_row_or_404(GameSession, session_id)
     held = access.held_sign_in()
-    return _state_response(game, access.sign_in_key(held), "LIVE_STREAMS_PER_SIGN_IN",
-                           lambda: access.still_signed_in(held), access.sign_in_public_id())
+    phone = access.sign_in_public_id()
+    return _state_response((SESSION, game.id), _state_of(game), lambda s: _said(s, phone),
+                           access.sign_in_key(held), "LIVE_STREAMS_PER_SIGN_IN",
+                           lambda: access.still_signed_in(held))
 
 
 @bp.get("/share/<token>/live")
 def shared_state(token: str):
     link = shared_link(token)
-    return _state_response(link.session, f"link:{link.id}", "LIVE_STREAMS_PER_LINK",
-                           lambda: link_still_open(token), phone="")
+    return _state_response((SESSION, link.session.id), _state_of(link.session),
+                           lambda s: _said(s, ""), f"link:{link.id}", "LIVE_STREAMS_PER_LINK",
+                           lambda: link_still_open(token))
+
+
+@bp.get("/live")
+def group_state():
+    """The signed-in group's sessions in play, for its home page: another
+    state as one starts or ends, a round is saved, a player joins or a hand
+    is saved. Held against the sign-in's cap, as its session pages' streams."""
+    group = access.signed_in_group()
+    held = access.held_sign_in()
+    return _state_response((GROUP, group.id), queries.group_states([group.id])[group.id],
+                           _said_playing,
+                           access.sign_in_key(held), "LIVE_STREAMS_PER_SIGN_IN",
+                           lambda: access.still_signed_in(held))
 
 
 @bp.get("/sessions/<int:session_id>/live/since/<int:version>")
@@ -94,26 +122,27 @@ def changed_since(session_id: int, version: int):
     return render_template("changes/_live.html", changes=changes)
 
 
-def _state_response(game: GameSession, holder: str, cap: str,
-                    still_open: Callable[[], bool], phone: str) -> Response:
-    """The session's state: as JSON, as one event (polling), or as a stream
-    held by ``holder`` (counted against the setting ``cap``) for as long as
-    ``still_open()`` says it may. Each state says whether its change was this
-    ``phone``'s own (a sign-in's public id; empty for a share link's reader)."""
-    state = (game.version, game.draft_version, game.changed_by)
+Said = Callable[[object], dict]
+
+
+def _state_response(key: Hashable, state: object, said: Said, holder: str, cap: str,
+                    still_open: Callable[[], bool]) -> Response:
+    """The state of what ``key`` names: as JSON, as one event (polling), or
+    as a stream held by ``holder`` (counted against the setting ``cap``) for
+    as long as ``still_open()`` says it may; each state as ``said`` tells it."""
     if "text/event-stream" not in request.headers.get("Accept", ""):
-        return _state_json(state, phone)
+        return _state_json(said(state))
     if not _can_hold_streams():
-        return _polling(state, POLL_RETRY_MS, phone)
+        return _polling(said(state), POLL_RETRY_MS)
     release = stream_caps.admit(holder, current_app.config[cap])
     if release is None:
-        return _polling(state, CAPPED_RETRY_MS, phone)
+        return _polling(said(state), CAPPED_RETRY_MS)
     app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]
     watch: Watch = app.extensions["live_watch"]
     times = app.config["LIVE_STREAM_SECONDS"], app.config["LIVE_LOOK_SECONDS"]
     response = _stream_response(_released(_events(
-        watch, game.id, state, times, _checked_in(app, still_open),
-        client_socket(request.environ), phone), release))
+        watch, key, state, times, _checked_in(app, still_open),
+        client_socket(request.environ), said), release))
     response.call_on_close(release)  # a stream never read
     return response
 
@@ -127,8 +156,8 @@ def _released(events: Iterator[str], release: Callable[[], None]) -> Iterator[st
         release()
 
 
-def _polling(state: queries.State, retry_ms: int, phone: str) -> Response:
-    return _stream_response([f"retry: {retry_ms}\n" + _event(state, phone)])
+def _polling(said: dict, retry_ms: int) -> Response:
+    return _stream_response([f"retry: {retry_ms}\n" + _event(said)])
 
 
 def _checked_in(app: Flask, still_open: Callable[[], bool]) -> Callable[[], bool]:
@@ -144,29 +173,29 @@ def _checked_in(app: Flask, still_open: Callable[[], bool]) -> Callable[[], bool
     return check
 
 
-def _state_json(state: queries.State, phone: str) -> Response:
+def _state_json(said: dict) -> Response:
     """For a client that asks without a stream: the state, with an ETag so that
     asking again unchanged costs a 304."""
-    response = Response(json.dumps(_said(state, phone)), mimetype="application/json")
-    response.set_etag(f"{state[0]}-{state[1]}")
+    response = Response(json.dumps(said), mimetype="application/json")
+    response.add_etag()
     response.cache_control.no_cache = True
     response.make_conditional(request)
     return response
 
 
-def _events(watch: Watch, session_id: int, state: queries.State,
+def _events(watch: Watch, key: Hashable, state: object,
             times: tuple[float, float], still_open: Callable[[], bool],
-            client: socket.socket | None, phone: str) -> Iterator[str]:
+            client: socket.socket | None, said: Said) -> Iterator[str]:
     """The state at once, then each change, until the lifetime is over, the
     session is gone, the client closed the stream (looked at every ``look``
     seconds), or its sign-in or link no longer opens the session (asked at
     each change and heartbeat: the browser opens the stream again, and is
     refused). ``times``: the lifetime and the look, in seconds."""
-    yield f"retry: {RETRY_MS}\n" + _event(state, phone)
+    yield f"retry: {RETRY_MS}\n" + _event(said(state))
     lifetime, look = times
     deadline = time.monotonic() + lifetime
     beat = time.monotonic() + HEARTBEAT_SECONDS
-    with watch.watching(session_id, state) as wait:
+    with watch.watching(key, state) as wait:
         known = state
         while (left := deadline - time.monotonic()) > 0:
             now = wait(known, min(look, left))
@@ -181,17 +210,30 @@ def _events(watch: Watch, session_id: int, state: queries.State,
                 yield ": still here\n\n"
             else:
                 known = now
-                yield _event(now, phone)
+                yield _event(said(now))
 
 
-def _said(state: queries.State, phone: str) -> dict:
-    """What a page is told of a state: its versions, and whether the change
-    that took the version was this phone's own (never which phone it was)."""
-    return {"version": state[0], "draft": state[1], "own": bool(phone) and state[2] == phone}
+def _state_of(game: GameSession) -> queries.State:
+    return game.version, game.draft_version, game.changed_by
 
 
-def _event(state: queries.State, phone: str) -> str:
-    return f"data: {json.dumps(_said(state, phone))}\n\n"
+def _said(state, phone: str) -> dict:
+    """What a page is told of a session's state: its versions, and whether the
+    change that took the version was this ``phone``'s own (a sign-in's public
+    id; empty for a share link's reader), never which phone it was."""
+    version, draft, changed_by = state
+    return {"version": version, "draft": draft, "own": bool(phone) and changed_by == phone}
+
+
+def _said_playing(state) -> dict:
+    """A group's state (queries.group_states) as its home page is told it.
+    Not whose change it was: the sessions' latest phones say nothing of
+    which of them changed, and the home page makes no change of its own."""
+    return {"playing": state, "own": False}
+
+
+def _event(said: dict) -> str:
+    return f"data: {json.dumps(said)}\n\n"
 
 
 def _stream_response(body) -> Response:

@@ -10,7 +10,8 @@ from ..extensions import db
 from ..forms.groups import ButtonForm
 from ..models import ShareLink
 from .loading import add_session_id, load_game_session
-from .once import changing
+from .once import answered, changing, once
+from .presenters.message import chat_message
 from .share_links import PUBLIC, share_url, shared_session
 
 bp = Blueprint("share", __name__)
@@ -54,12 +55,17 @@ def manage():
         revoked=[link for link in links if link.revoked_at is not None])
 
 
+def _to_manage(_=None) -> str:
+    return url_for("share.manage")
+
+
 @bp.post("/sessions/<int:session_id>/share")
+@once(redirect_to=_to_manage)
 def create():
+    """A double tap makes one link: the repeat is answered as the first."""
     if not ButtonForm().validate():
         abort(400)
-    services.create_share_link(changing())
-    return redirect(url_for(".manage"))
+    return answered(services.create_share_link(changing()))
 
 
 @bp.post("/sessions/<int:session_id>/share/<int:link_id>/revoke")
@@ -90,8 +96,11 @@ def qr(link_id):
 @bp.get("/share/<token>")
 def board(token):
     game = queries.load_board(shared_session(token))
+    # An ended session opens on the night's summary, as the members' scoreboard does.
+    night = services.night(game) if game.is_finished else None
     return _public(render_template(
-        "share/board.html", game=game, board=queries.scoreboard(game), token=token))
+        "share/board.html", game=game, board=queries.scoreboard(game), token=token,
+        night=night, message=night and chat_message(game, night.places, night.settlement)))
 
 
 @bp.get("/share/<token>/settle")

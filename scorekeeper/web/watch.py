@@ -1,9 +1,11 @@
-"""Waiting for sessions to change, for the pages that show them live.
+"""Waiting for sessions (and groups' sessions in play) to change, for the
+pages that show them live.
 
 A process keeps one reader (a thread; a greenlet under gevent's workers) for as
 long as any of its streams is open. Every ``interval`` seconds it reads, in one
-statement, the state of each session its streams watch, and wakes the streams
-of the sessions that changed. The state lives in the database, so a change
+statement a kind, the state of everything its streams watch (a session, a
+group: each a key, ``("session", id)``, that the reader's ``read_states``
+reads), and wakes the streams of what changed. The state lives in the database, so a change
 saved by any worker of any app server reaches every stream within an interval;
 a stream holds no database connection while it waits, only its socket. The
 same reader also calls ``renew`` every ``renew_every`` seconds: the streams'
@@ -15,50 +17,50 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
-
-from ..queries import State
 
 log = logging.getLogger(__name__)
 
-# The state of a session that is no longer there.
-GONE: State = (0, 0, "")
+# The state of a session that is no longer there (a key read_states leaves out).
+GONE = (0, 0, "")
 
 
 class _Watched:
-    """One session's latest state, and the event its streams wait on: set, and
+    """One key's latest state, and the event its streams wait on: set, and
     replaced by a fresh one, each time the state changes."""
 
     __slots__ = ("changed", "state", "streams")
 
-    def __init__(self, state: State):
+    def __init__(self, state: object):
         self.state = state
         self.changed = threading.Event()
         self.streams = 0
 
 
 class Watch:
-    def __init__(self, read_states: Callable[[list[int]], dict[int, State]], interval: float,
+    def __init__(self, read_states: Callable[[list[Hashable]], dict[Hashable, object]],
+                 interval: float,
                  renew: Callable[[], None] | None = None, renew_every: float = 20):
         self._read_states = read_states
         self.interval = interval
         self._renew = renew
         self.renew_every = renew_every
         self._lock = threading.Lock()
-        self._watched: dict[int, _Watched] = {}
+        self._watched: dict[Hashable, _Watched] = {}
         self._reading = False
         self._closed = threading.Event()
         self._reader: threading.Thread | None = None
 
     @contextmanager
-    def watching(self, session_id: int, state: State) -> Iterator[Callable[[State, float], State]]:
-        """While open: ``wait(known, timeout)``, which returns the session's
-        state as soon as it differs from ``known``, or after ``timeout`` seconds."""
+    def watching(self, key: Hashable,
+                 state: object) -> Iterator[Callable[[object, float], object]]:
+        """While open: ``wait(known, timeout)``, which returns the key's state
+        as soon as it differs from ``known``, or after ``timeout`` seconds."""
         with self._lock:
-            watched = self._watched.get(session_id)
+            watched = self._watched.get(key)
             if watched is None:
-                watched = self._watched[session_id] = _Watched(state)
+                watched = self._watched[key] = _Watched(state)
             watched.streams += 1
             if self._closed.is_set():
                 _changed(watched, GONE)
@@ -72,10 +74,10 @@ class Watch:
             with self._lock:
                 watched.streams -= 1
                 if not watched.streams:
-                    del self._watched[session_id]
+                    del self._watched[key]
 
     @property
-    def sessions(self) -> int:
+    def watched(self) -> int:
         return len(self._watched)
 
     def close(self) -> None:
@@ -94,8 +96,8 @@ class Watch:
         while True:
             self._closed.wait(self.interval)
             with self._lock:
-                ids = list(self._watched)
-                if not ids or self._closed.is_set():
+                keys = list(self._watched)
+                if not keys or self._closed.is_set():
                     self._reading = False
                     return
             if self._renew is not None and time.monotonic() >= renew_at:
@@ -105,27 +107,27 @@ class Watch:
                 except Exception:  # the database is away: the rows last a while yet
                     log.exception("could not renew the open streams")
             try:
-                states = self._read_states(ids)
+                states = self._read_states(keys)
             except Exception:  # the database is away: try again next time
                 log.exception("could not read the watched sessions")
                 continue
             with self._lock:
                 if self._closed.is_set():
                     continue  # its streams were told the end: the loop stops
-                for session_id in ids:
-                    watched = self._watched.get(session_id)
-                    state = states.get(session_id, GONE)
+                for key in keys:
+                    watched = self._watched.get(key)
+                    state = states.get(key, GONE)
                     if watched is not None and watched.state != state:
                         _changed(watched, state)
 
 
-def _changed(watched: _Watched, state: State) -> None:
+def _changed(watched: _Watched, state: object) -> None:
     watched.state = state
     woken, watched.changed = watched.changed, threading.Event()
     woken.set()
 
 
-def _wait(watched: _Watched, known: State, timeout: float) -> State:
+def _wait(watched: _Watched, known: object, timeout: float) -> object:
     changed = watched.changed  # taken before the state is compared: no wake-up missed
     if watched.state == known:
         changed.wait(timeout)

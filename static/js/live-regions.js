@@ -2,14 +2,11 @@
 // id) are fetched again and put in place, keeping the scroll, what is open
 // and the focus. A screen reader is told of another phone's change only: the
 // state says whether it was this phone's own (a tap here whose answer is on
-// its way, or another tab of the same phone).
+// its way, or another tab of the same phone). A page showing the round being
+// entered (data-live-hands) follows its hands too; the home page, its
+// group's sessions in play (core/live.js says what is news).
 
 import {follow, main, showGone, status} from "./live.js";
-
-// A page showing the round being entered (data-live-hands) follows its hands
-// too: the draft version.
-const {liveDraft, liveHands} = document.body.dataset;
-let draft = Number(liveDraft);
 
 follow(async (state, page) => {
   const response = await fetch(location.href, {credentials: "same-origin"});
@@ -32,12 +29,13 @@ follow(async (state, page) => {
   }
   window.scrollTo(0, y);
   if (focused) document.getElementById(focused)?.focus({preventScroll: true});
-  if (fresh.body.dataset.liveVersion) page.version = Number(fresh.body.dataset.liveVersion);
-  if (fresh.body.dataset.liveDraft) draft = Number(fresh.body.dataset.liveDraft);
+  const {liveVersion, liveDraft, livePlaying} = fresh.body.dataset;
+  if (liveVersion) page.version = Number(liveVersion);
+  if (liveDraft) page.draft = Number(liveDraft);
+  if (livePlaying !== undefined) page.playing = livePlaying;
   // For screen readers: a polite word that another phone changed the page under them.
   if (state.own) return;
   const said = status("p", "live-status", "sessions-vh");
   if (!said.isConnected) main.append(said);
   said.textContent = "Brought up to date with a change from another phone.";
-}, (state, page) => state.version > page.version
-  || liveHands !== undefined && state.draft > draft);
+});

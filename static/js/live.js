@@ -1,5 +1,7 @@
-// The session's stream (web/live.py), for live-regions.js and live-notice.js.
+// The stream of the page's session, or of its group's sessions in play
+// (web/live.py), for live-regions.js and live-notice.js.
 
+import {isNews} from "./core/live.js";
 import {find, make, tell} from "./dom.js";
 
 export const main = find("#main");
@@ -23,12 +25,15 @@ export function showGone(code) {
   main.prepend(gone);
 }
 
-// Follows the stream: ``react(state, page)`` to each state ``newer`` than the
-// page (a new version), one at a time; then "live:change" for any change.
-export function follow(react, newer = (state, page) => state.version > page.version) {
-  const {live, liveVersion} = document.body.dataset;
+// Follows the stream: ``react(state, page)`` to each state that is news to
+// the page (core/live.js; ``page``, what it was built on, a core Seen, which
+// ``react`` moves on), one at a time; then "live:change" for any change.
+export function follow(react) {
+  const {live, liveVersion, liveDraft, liveHands, livePlaying} = document.body.dataset;
   if (!live || !window.EventSource) return;
-  const page = {version: Number(liveVersion)};
+  /** @type {import("./core/live.js").Seen} */
+  const page = {version: Number(liveVersion), draft: Number(liveDraft),
+                hands: liveHands !== undefined, playing: livePlaying};
   let source = null;
   let refreshing = Promise.resolve();
   const connect = () => {
@@ -36,8 +41,7 @@ export function follow(react, newer = (state, page) => state.version > page.vers
     source.onmessage = (event) => {
       const state = JSON.parse(event.data);
       refreshing = refreshing.then(async () => {
-        // Versions only go up: an older state is no news.
-        if (newer(state, page)) await react(state, page);
+        if (isNews(state, page)) await react(state, page);
         tell(document, "live:change", state);
       }).catch(() => showGone(0));
     };

@@ -92,14 +92,26 @@ def test_a_round_result_follows_an_edit_on_another_phone(phones, table):
     assert not_reloaded(ben)
 
 
+# Each state a page was told of (live.js's live:change), for a test to wait on.
+HEARD = "document.addEventListener('live:change', (e) => (window.heard ??= []).push(e.detail));"
+
+
 def test_an_open_form_says_what_changed_and_keeps_what_was_typed(phones, table):
-    """(The round being filled in together, saved from another phone, is said
-    by a card of its own: tests/e2e/test_together.py.)"""
+    """Nothing for this phone's own change (made in its other tab), then
+    another phone's. (The round being filled in together, saved from another
+    phone, is said by a card of its own: tests/e2e/test_together.py.)"""
     ann, ben = phones(2)
     save_round_on(ann, table, {"Ann": "3S", "Ben": "4H", "Cat": "KD", "Dan": "7C"})
+    ben.add_init_script(HEARD)
     ben.goto(f"{table}/rounds/1/edit")
     typed = ben.get_by_label("Cards left in Cat's hand")
     typed.fill("QH QD")
+    ben_too = ben.context.new_page()
+    ben_too.goto(f"{table}/settle")
+    ben_too.get_by_role("button", name="Mark as paid").first.tap()
+    ben_too.wait_for_url("**/settle#transfers")
+    ben.wait_for_function("(window.heard ?? []).some((state) => state.own)")
+    expect(ben.locator("#live-notice")).to_have_count(0)  # its own change: nothing said
     save_round_on(ann, table, {"Ann": "5S", "Ben": "9H", "Cat": "KC", "Dan": "2C"})
     notice = ben.locator("#live-notice")
     expect(notice).to_contain_text("Round 2 added from")
@@ -156,6 +168,29 @@ def test_a_round_being_entered_shows_on_the_scoreboard_and_clears_on_every_phone
     expect(ben.get_by_label("Cards left in Ann's hand")).to_have_value("")
     expect(ben.locator(".together-strip .together-waiting")).to_have_count(4)
     expect(ben.locator("#together-clear")).to_be_hidden()
+
+
+def test_the_home_page_follows_a_round_being_entered_and_a_session_started(
+        phones, table, live_app):
+    """No group stream before: the home page's "Round 1 being entered" came
+    only with a reload. Now its region follows the group's sessions in play."""
+    (ben,) = phones(1)
+    ben.goto("/")
+    entering = ben.locator(f"#home-playing .home-entering:has(a[href='{table}/rounds/new'])")
+    expect(ben.locator(f"#home-playing a[href='{table}']")).to_be_visible()
+    expect(entering).to_have_count(0)
+    mark(ben)
+    with live_app.app_context():
+        game = db.session.get(GameSession, int(table.rsplit("/", 1)[1]))
+        services.save_hand(services.Change.to(game, device="Ann's phone"),
+                           game.seats[0].player_id, "dead", "5S 9H", base=0, number=1)
+    expect(entering).to_contain_text("Round 1 being entered (1 hand in)")
+    with live_app.app_context():
+        services.start_session(services.Change(the_group()), ["Gus", "Hal"],
+                               HouseRules.rummi(), "Gus")
+    expect(ben.locator("#home-playing")).to_contain_text("Gus, Hal")
+    assert not_reloaded(ben)
+    assert phone_page_problems(ben) == []
 
 
 # The share sheet: what the page hands to navigator.share, where a phone has one

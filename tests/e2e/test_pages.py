@@ -133,9 +133,22 @@ NAMES_WHOLE = """() => [...document.querySelectorAll(
 })"""
 
 
+# The height of the row of the rounds table whose name is ``name``.
+ROW_HEIGHT = """(name) => [...document.querySelectorAll('.board-turned tbody tr')]
+    .find((tr) => tr.querySelector('th').textContent.includes(name))
+    .getBoundingClientRect().height"""
+
+
+INSIDE_ITS_CELL = """(n) => {
+    const name = n.getBoundingClientRect(), cell = n.closest('th').getBoundingClientRect();
+    return name.left >= cell.left && name.right <= cell.right;
+}"""
+
+
 def test_a_table_of_six_reads_at_360_and_390_px(page, live_app):
     """Six players, names long and short, on the scoreboard and the night's
     summary: no name wraps, nothing scrolls the page sideways, axe is clean.
+    A name cut short opens whole with a tap, its row as tall as before.
     A group of its own: the other tests' group keeps its last session."""
     with live_app.app_context():
         group = services.create_group("Table of six", "six at the table")
@@ -167,6 +180,23 @@ def test_a_table_of_six_reads_at_360_and_390_px(page, live_app):
                 found.append(f"scrolls sideways: {wide} px wide")
             if found:
                 problems[f"{url} at {width}"] = found
+        # The scoreboard again: Bartholomew, cut short in his row, opened whole.
+        page.goto(f"/sessions/{ids[0]}")
+        name = page.locator(".board-turned tbody th .board-name", has_text="Bartholomew")
+        assert name.evaluate("(n) => n.scrollWidth > n.clientWidth"), "cut short"
+        height = page.evaluate(ROW_HEIGHT, "Bartholomew")
+        page.locator(".board-turned tbody th summary", has_text="Bartholomew").tap()
+        expect(page.locator(".board-turned details.board-full[open]")).to_have_count(1)
+        assert name.evaluate("(n) => n.scrollWidth <= n.clientWidth"), "whole"
+        assert name.evaluate(INSIDE_ITS_CELL), "spills out of its cell"
+        assert page.evaluate(ROW_HEIGHT, "Bartholomew") == height
+        opened = page.evaluate(NAMES_WHOLE)  # one line still
+        opened += [f"axe {v}" for v in accessibility_violations(page)]
+        wide = page.evaluate("document.documentElement.scrollWidth")
+        if wide > width:
+            opened.append(f"scrolls sideways: {wide} px wide")
+        if opened:
+            problems[f"a name opened at {width}"] = opened
     assert problems == {}
 
 

@@ -21,7 +21,14 @@ from scorekeeper.models import AuditEvent, Invite, Player, SignIn, utcnow
 from scorekeeper.rules import HouseRules
 from scorekeeper.services.sign_ins import token_hash
 from tests.conftest import GROUP_NAME, PASSPHRASE, signed_in_client
-from tests.web.helpers import csrf_token, forms_on, text, token_in, visible_text
+from tests.web.helpers import (
+    csrf_token,
+    form_values,
+    forms_on,
+    text,
+    token_in,
+    visible_text,
+)
 from tests.web.phones import Gunicorn, Phone, released_together
 
 JOIN = re.compile(r'value="(https?://[^"]+/join/([A-Za-z0-9_-]+))"')
@@ -141,6 +148,30 @@ def test_the_link_is_shown_once_and_the_server_keeps_only_its_hash(app, client):
     shown = client.get(first.location)
     assert "Scorekeeper-Offline" not in shown.headers  # the service worker keeps no copy
     assert "no-store" in shown.headers["Cache-Control"]
+
+
+def test_a_double_tap_makes_one_link_which_the_second_answer_shows(app, client):
+    """The second tap's request carries the first's key: no second link, and
+    the phone is shown the link made, though the first answer (whose cookie
+    carried the link) never reached it, as when a browser drops the first
+    request's answer for the second's."""
+    fields = form_values(client.get("/group/invite").text, "/group/invite")
+    assert fields["key"]
+    first = client.post("/group/invite", data=fields)
+    assert first.status_code == 302
+    with client.session_transaction() as cookie:
+        del cookie["invite_made"]  # the first answer, lost
+    again = client.post("/group/invite", data=fields)
+    assert (again.status_code, again.location) == (first.status_code, first.location)
+    (shown,) = {token for _, token in JOIN.findall(client.get(again.location).text)}
+    assert [invite_row(app).token_hash] == [token_hash(shown)]
+    assert [e[0] for e in events(app)] == ["group.invite"]
+    # "Make another link", a form of its own with a key of its own: another link.
+    page = client.get("/group/invite")
+    assert "data:image/svg" not in page.text  # shown once
+    another = client.post("/group/invite", data=form_values(page.text, "/group/invite"))
+    (other,) = {token for _, token in JOIN.findall(client.get(another.location).text)}
+    assert other != shown and [e[0] for e in events(app)] == ["group.invite"] * 2
 
 
 def test_opening_the_link_takes_no_place_until_a_name_is_tapped(app, client, anonymous, known):

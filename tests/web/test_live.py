@@ -10,11 +10,12 @@ import sqlalchemy as sa
 
 from scorekeeper import services
 from scorekeeper.extensions import db
-from scorekeeper.models import GameSession, ShareLink
+from scorekeeper.models import GameSession, Player, ShareLink
+from scorekeeper.web.once import new_key
 from scorekeeper.web.watch import GONE, Watch
 from tests.conftest import signed_in_client, the_group
 from tests.web.examples import EXAMPLE_1, EXAMPLE_RULES
-from tests.web.helpers import csrf_token, filled, make_link, text
+from tests.web.helpers import csrf_token, filled, make_link, send_hand, text
 from tests.web.phones import SAVED, Gunicorn, Phone, serving
 
 # A server's end closes its app's watch (phones.serving): each test has an app of its own.
@@ -34,6 +35,11 @@ def save_round(app, session_id, device="Mei's phone"):
     with app.app_context():
         game = db.session.get(GameSession, session_id)
         services.record_round(services.Change.to(game, device=device), EXAMPLE_1)
+
+
+def player_named(app, name) -> int:
+    with app.app_context():
+        return db.session.scalar(sa.select(Player.id).where(Player.name == name))
 
 
 def state_of(app, session_id):
@@ -132,8 +138,65 @@ def test_session_pages_say_what_to_follow(app, client, game, path, form):
     assert "js/live" in page
 
 
-def test_pages_of_no_session_follow_nothing(client):
-    assert "data-live" not in text(client.get("/"))
+def test_pages_of_no_session_follow_nothing(client, anonymous):
+    for page in ("/history", "/group", "/rules"):
+        assert "data-live" not in text(client.get(page)), page
+    assert "data-live" not in text(anonymous.get("/"))  # (a signed-in home page follows its group)
+
+
+# The home page: the group's sessions in play
+
+
+def playing_of(client) -> str:
+    answer = client.get("/live")
+    assert answer.status_code == 200 and answer.json["own"] is False
+    return answer.json["playing"]
+
+
+def test_the_home_page_follows_its_groups_sessions_in_play(app, client, anonymous, group):
+    """Its stream's state changes as a session starts, a hand or a round is
+    saved, a player joins or the session ends: the page's region of them
+    (#home-playing) is fetched again. The page says what it was built on."""
+    home = text(client.get("/"))
+    assert '<body data-live="/live" data-live-playing=""' in home
+    assert 'id="home-playing" data-live' in home and 'id="live-page"' not in home
+    assert playing_of(client) == ""
+    with app.app_context():
+        game = services.start_session(services.Change(db.session.merge(group)),
+                                      list("ABCD"), EXAMPLE_RULES, first_dealer="D")
+        sid = game.id
+    states = [playing_of(client)]
+    assert states == [f"{sid}.1.0"]
+    home = text(client.get("/"))
+    assert f'data-live-playing="{states[0]}"' in home and "Playing now" in home
+    hand = send_hand(client, sid, player_named(app, "A"), "dead", "5S 9H", key=new_key())
+    assert hand.status_code == 200, hand.json
+    states.append(playing_of(client))
+    assert "Round 1 being entered</strong> (1 hand in)" in text(client.get("/"))
+    save_round(app, sid)
+    states.append(playing_of(client))
+    with app.app_context():
+        services.join_session(services.Change.to(db.session.get(GameSession, sid)), "Eve", 4)
+    states.append(playing_of(client))
+    with app.app_context():
+        services.end_session(services.Change.to(db.session.get(GameSession, sid)))
+    states.append(playing_of(client))
+    assert len(set(states)) == len(states) and states[-1] == ""
+    assert anonymous.get("/live").status_code == 403
+
+
+def test_the_group_stream_is_told_of_a_session_started_on_another_phone(app, group, served,
+                                                                       monkeypatch):
+    monkeypatch.setattr(app.extensions["live_watch"], "interval", 0.1)
+    stream = signed_in_phone(app, group, served).stream("/live")
+    assert stream.next_state() == {"playing": "", "own": False}
+    with app.app_context():
+        sid = services.start_session(services.Change(db.session.merge(group)), list("ABCD"),
+                                     EXAMPLE_RULES, first_dealer="D").id
+    assert stream.next_state() == {"playing": f"{sid}.1.0", "own": False}
+    save_round(app, sid)
+    assert stream.next_state() == {"playing": f"{sid}.2.0", "own": False}
+    stream.close()
 
 
 # The watch: one reader a process, waking the streams of a session that changed
@@ -160,7 +223,7 @@ def test_the_watch_wakes_the_streams_of_a_changed_session_only():
     threads.append(threading.Thread(target=stream, args=(2, "c")))
     for thread in threads:
         thread.start()
-    while watch.sessions < 2:
+    while watch.watched < 2:
         time.sleep(0.01)
     states[1] = (2, 0)
     for thread in threads[:2]:
@@ -177,7 +240,7 @@ def test_a_wait_without_change_ends_at_its_timeout_with_the_same_state():
     watch = Watch(lambda ids: {1: (3, 1)}, interval=0.01)
     with watch.watching(1, (3, 1)) as wait:
         assert wait((3, 1), 0.05) == (3, 1)
-    assert watch.sessions == 0
+    assert watch.watched == 0
 
 
 def test_closing_the_watch_ends_its_streams_and_waits_for_a_read_under_way():
@@ -307,6 +370,8 @@ def test_streams_on_several_workers_and_servers_follow_a_change_saved_on_any(
         streams = [watchers[i % 3].stream(f"/sessions/{game}/live") for i in range(12)]
         version, _ = state_of(app, game)
         assert {s.next_state()["version"] for s in streams} == {version}
+        homes = [watcher.stream("/live") for watcher in watchers]  # the home pages' streams
+        assert {s.next_state()["playing"] for s in homes} == {f"{game}.{version}.0"}
         saver = Phone(second.port, "Mei's phone").sign_in()
         _, _, form = saver.request("GET", f"/sessions/{game}/rounds/new")
         with app.app_context():
@@ -314,6 +379,8 @@ def test_streams_on_several_workers_and_servers_follow_a_change_saved_on_any(
         assert saver.request("POST", f"/sessions/{game}/rounds/new", fields)[0] in SAVED
         with ThreadPoolExecutor(12) as pool:
             seen = list(pool.map(lambda s: s.next_state()["version"], streams))
+            at_home = list(pool.map(lambda s: s.next_state()["playing"], homes))
         assert seen == [version + 1] * 12
-        for stream in streams:
+        assert at_home == [f"{game}.{version + 1}.0"] * 3
+        for stream in streams + homes:
             stream.close()

@@ -4,6 +4,7 @@ one change, and the repeat gets the first one's answer; twice at the same
 moment over real HTTP too, on several gunicorn workers."""
 
 
+import re
 import secrets
 from datetime import UTC, timedelta
 
@@ -18,12 +19,14 @@ from scorekeeper.models import (
     ChangeKey,
     DraftEntry,
     GameSession,
+    Invite,
     Player,
     Round,
     utcnow,
 )
 from scorekeeper.services import protocol
 from scorekeeper.services.protocol import FORGET_AT_ONCE
+from scorekeeper.services.sign_ins import token_hash
 from scorekeeper.web import once as web_once
 from scorekeeper.web.once import KEY, new_key
 from tests.conftest import signed_in_client, the_group
@@ -138,9 +141,19 @@ def session_reopened(sid):
     return f"/sessions/{sid}", f"/sessions/{sid}/reopen", {}, "session.reopen"
 
 
+def share_link_made(sid):
+    return f"/sessions/{sid}/share", f"/sessions/{sid}/share", {}, "share.create"
+
+
+def invite_made(sid):
+    # The group's change, not the session's (tests/web/test_invites.py: the
+    # second tap is shown the link the first made).
+    return "/group/invite", "/group/invite", {}, "group.invite"
+
+
 KINDS = [new_round, edited_round, deleted_round, restored_round, payment_marked,
          payment_unmarked, player_joins, player_leaves, rules_changed, session_started,
-         session_ended, session_reopened]
+         session_ended, session_reopened, share_link_made, invite_made]
 
 
 def typed(client, page: str, action: str, typing: dict) -> dict[str, str]:
@@ -174,7 +187,8 @@ def test_every_form_that_changes_a_session_has_a_key_of_its_own(client, sid):
     keys = []
     for page in (f"/sessions/{sid}/settle", f"/sessions/{sid}/players",
                  f"/sessions/{sid}/rounds/1", f"/sessions/{sid}/rounds/new",
-                 f"/sessions/{sid}/rules", "/sessions/new"):
+                 f"/sessions/{sid}/rules", "/sessions/new", f"/sessions/{sid}/share",
+                 "/group/invite"):
         forms = [f for f in forms_on(client.get(page).text, page)
                  if not f.action.endswith("/phone")]
         assert forms, page
@@ -512,3 +526,16 @@ def test_the_same_round_sent_at_once_to_several_workers_is_saved_once(app, group
             (302, f"/sessions/{game_id}")}
         with app.app_context():
             assert events("seat.join") == 1
+        # "Make a link" tapped at once: a share link, an invite link, once each;
+        # every answer shows the one invite link made.
+        for path, made in ((f"/sessions/{game_id}/share", "share.create"),
+                           ("/group/invite", "group.invite")):
+            _, _, page = phone.request("GET", path)
+            answers = at_once(phone, path, form_of_html(page, path), 4)
+            assert {(status, location) for status, location, _ in answers} == {(302, path)}
+            with app.app_context():
+                assert events(made) == 1
+        shown = set(re.findall(r"/join/([\w-]+)", phone.request("GET", "/group/invite")[2]))
+        with app.app_context():
+            (made,) = db.session.scalars(sa.select(Invite.token_hash))
+        assert [token_hash(token) for token in shown] == [made]

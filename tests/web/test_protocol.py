@@ -154,9 +154,9 @@ def test_every_action_is_audited_inside_the_construct_and_every_key_kept(
     assert written == set(Action)
     assert set(watch.audited) == set(Action)
     assert watch.outside == []
-    # Every change made from a form that carries a key (14 of them, and the
+    # Every change made from a form that carries a key (16 of them, and the
     # two hands) kept it, in the construct.
-    assert len(watch.keyed) == len(keys) == 16 and set(watch.keyed) == keys
+    assert len(watch.keyed) == len(keys) == 18 and set(watch.keyed) == keys
 
 
 def test_a_change_that_audits_nothing_is_refused_and_writes_nothing(table):

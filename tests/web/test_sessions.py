@@ -262,6 +262,39 @@ def test_a_board_of_six_has_a_row_a_player_and_never_breaks_a_name(app, client):
     assert [n.attrs["title"] for n in table.select("thead th span.board-name")] == TABLE
 
 
+def test_a_name_that_may_be_cut_opens_whole_with_a_tap(app, client):
+    """A name longer than its cell always shows is a disclosure: its summary
+    (the name, cut short where it must be) opens it whole, with no script. A
+    short one is plain text. Ids unique, so a live update keeps one open."""
+    long = ["Jasmine", "Bartholomew", "Evangeline"]
+    sid = make_session(app, rounds=SIX_ROUNDS, names=SIX, rules=HouseRules.penang(),
+                       dealer="Jasmine")
+    page = parsed(client.get(f"/sessions/{sid}"))
+    (rows,) = page.select("table.board-turned")
+    # A row a player: 6.25rem of bold at 0.9375rem shows six letters of any width.
+    assert rows.texts("tbody th details.board-full summary .board-name") == long
+    assert [d.attrs["id"] for d in rows.select("details.board-full")] == [
+        f"name-rows-{player_id(app, name)}" for name in long]
+    assert rows.texts("tbody th span.board-name") == SIX  # the short ones as they were
+    # The totals' cells show nine.
+    (totals,) = page.select("table.board-totals")
+    assert totals.texts("details.board-full summary") == ["Bartholomew", "Evangeline"]
+    # A column a player shows four; the names below a long table too, ids apart.
+    names = ["Ann", "Bartholomew", "Cat", "Dan"]
+    rounds = [{("Bartholomew" if name == "Bob" else name): entry for name, entry in hands.items()}
+              for hands in [NO_HU, TIE, HU] * 3]
+    four = parsed(client.get(f"/sessions/{make_session(app, rounds=rounds, names=names)}"))
+    assert four.texts("table.board-rounds thead details.board-full summary") == ["Bartholomew"]
+    ids = [d.attrs["id"] for d in four.select("details.board-full")]
+    assert len(ids) == len(set(ids)) == 3  # the head, the foot, the totals
+    # The night's places, as the totals.
+    ended = make_session(app, rounds=SIX_ROUNDS, names=SIX, rules=HouseRules.penang(),
+                         dealer="Jasmine", ended=True)
+    night = parsed(client.get(f"/sessions/{ended}"))
+    assert night.texts("table.night-places details.board-full summary") == [
+        "Bartholomew", "Evangeline"]
+
+
 def test_a_board_with_any_cents_shows_them_everywhere(app, client):
     sid = make_session(app, rounds=[NO_HU, TIE])  # a round with 0.50s
     page = parsed(client.get(f"/sessions/{sid}"))

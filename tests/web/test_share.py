@@ -12,7 +12,7 @@ from itsdangerous import URLSafeSerializer
 
 from scorekeeper import services
 from scorekeeper.extensions import db
-from scorekeeper.models import AuditEvent, GameSession, Group, ShareLink
+from scorekeeper.models import AuditEvent, GameSession, Group, Player, ShareLink
 from tests.conftest import GROUP_NAME, signed_in_client, the_group
 from tests.web.examples import EXAMPLE_1, EXAMPLE_2, EXAMPLE_3, EXAMPLE_RULES
 from tests.web.helpers import (
@@ -41,6 +41,16 @@ def add_rounds(app, session_id, *rounds):
         session = db.session.get(GameSession, session_id)
         for entries in rounds:
             services.record_round(services.Change.to(session), entries)
+
+
+def the_group_id(app) -> int:
+    with app.app_context():
+        return the_group().id
+
+
+def player_named(app, name) -> int:
+    with app.app_context():
+        return db.session.scalar(sa.select(Player.id).where(Player.name == name))
 
 
 def link_ids(app, session_id) -> list[int]:
@@ -115,11 +125,29 @@ def test_a_link_shows_the_settlement_with_paid_marks(app, client, anonymous, ses
     assert table_of(html, "board-totals") == table_of(members, "board-totals")
 
 
-def test_an_ended_session_shows_it_has_ended(app, client, anonymous):
-    session_id = make_session(app, EXAMPLE_1, ended=True)
+def test_an_ended_session_shows_the_nights_summary_as_the_group_sees_it(app, client,
+                                                                       anonymous):
+    session_id = make_session(app, EXAMPLE_1, EXAMPLE_2, ended=True)
     url = make_link(client, session_id)
-    html = anonymous.get(url).text
-    assert "This session ended on" in html and "deals" not in html
+    with client.session_transaction() as cookie:  # the member's phone is A's: marked there
+        cookie["phones"] = [[the_group_id(app), player_named(app, "A")]]
+    response = anonymous.get(url)
+    html, shared = response.text, parsed(response)
+    members = parsed(client.get(f"/sessions/{session_id}"))
+    assert shared.texts("h1")[0].startswith("The night ")
+    for part in (".night-ended", "table.night-places tbody tr", ".night-facts div",
+                 "#transfers li", "textarea#share-text"):
+        assert shared.texts(part) and shared.texts(part) == [
+            said.replace(" you (this phone's player)", "").replace("You pay", "A pays")
+            .replace("pays you", "pays A") for said in members.texts(part)], part
+    assert "This session ended on" not in html and "deals" not in html
+    assert "Totals" not in shared.texts("h2")  # the places say them
+    assert shared.select("button#copy-share") and "/static/js/copy." in html
+    # Nothing only a member sees: no form (Reopen), no phone's marks, no link in.
+    main = html[html.index("<main"):]
+    assert "<form" not in main and "csrf" not in html and "Reopen" not in html
+    assert "sessions-you" not in html and "sessions-me" not in html
+    assert "/sessions/" not in html and "/history" not in main and "/rounds" not in html
     assert "This session has ended." in anonymous.get(url + "/settle").text
 
 
