@@ -59,6 +59,7 @@ from .protocol import (
 from .rounds import (
     DraftChanged,
     NeedsConfirmation,
+    StillTyped,
     change_house_rules,
     delete_round,
     edit_round,
@@ -108,6 +109,7 @@ __all__ = [
     "Saved",
     "ServiceError",
     "Settlement",
+    "StillTyped",
     "StreamCaps",
     "TooManyNewGroups",
     "active_players",

@@ -6,7 +6,10 @@ round's hands", a form's POST.
 
 What is wrong with one hand is told in full to the phone that entered it and
 to a phone of its player, who put it right; every other phone is told that
-it is to be checked, and where (README, "Enter a round, together")."""
+it is to be checked, and where (README, "Enter a round, together"). A hand
+still being typed on a phone is not in: every phone says where it is being
+typed (the strip, its row, the scoreboard's card), and until when it waits
+for that phone."""
 
 from __future__ import annotations
 
@@ -16,17 +19,21 @@ from .. import queries, services
 from ..audit import Action
 from ..forms.rounds import ClearHandsForm, read_sent_hand
 from ..limits import DEVICE_MAX
+from ..models import utcnow
 from ..services import Draft, Hand, Place
-from .access import device_label, phone_player_id
+from .access import device_label, phone_player_id, sign_in_public_id
 from .filters import isolated
 from .loading import add_session_id, load_game_session
 from .once import answered, changing, once
-from .presenters.changes import describe_all, entered_words, phone_words
+from .presenters.changes import LAPSE_WORDS, describe_all, entered_words, phone_words, typing_words
 from .sent_json import takes_json
 
 bp = Blueprint("drafts", __name__, url_prefix="/sessions/<int:session_id>/draft")
 bp.url_value_preprocessor(load_game_session)
 bp.url_defaults(add_session_id)
+# A hand being typed, in words, for the round form and the scoreboard's card.
+bp.add_app_template_global(typing_words)
+bp.record_once(lambda state: state.app.jinja_env.globals.update(lapse_words=LAPSE_WORDS))
 
 
 def _kept(saved: services.Saved) -> dict:
@@ -108,16 +115,20 @@ def _state(draft: Draft, is_open: bool) -> dict:
                     for p in draft.places],
         "problems": [problem.message for problem in draft.problems],
         "warnings": [warning.message for warning in draft.warnings],
+        "lapse": LAPSE_WORDS,
     }
 
 
 def _problems(place: Place) -> list[str]:
     """A hand's problems for the phone that entered it and a phone of its
     player; for any other phone, that it is to be checked, and where: the
-    strip shows "! to check" on every phone all the same."""
+    strip shows "! to check" on every phone all the same; nothing while it
+    is being typed (what is half typed is not yet wrong)."""
     hand = place.hand
     if hand is None or not place.problems or _answers_for(hand):
         return list(place.problems)
+    if hand.typing:
+        return []
     return [f"{isolated(place.player.name)}'s hand is to be checked on "
             f"{phone_words(hand.device)}."]
 
@@ -130,9 +141,15 @@ def _answers_for(hand: Hand) -> bool:
 
 
 def _hand(hand: Hand) -> dict:
+    """A hand as a phone shows it; ``typing`` if it is still being typed on
+    a phone (``here``: this one), with the seconds it waits for that phone
+    (``left``: then it counts as sent, and together.js asks again)."""
+    typing = hand.typing and {
+        "here": hand.phone == sign_in_public_id(),
+        "left": max(0, round((hand.typed_until - utcnow()).total_seconds()))}
     return {"outcome": hand.outcome, "cards": hand.cards, "version": hand.version,
             "phone": phone_words(hand.device), "from": entered_words(hand.device, hand.at),
-            "by_player": hand.phone_player_id == hand.player_id}
+            "by_player": hand.phone_player_id == hand.player_id, "typing": typing or None}
 
 
 def _to_form(_=None) -> str:
