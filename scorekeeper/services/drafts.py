@@ -106,6 +106,13 @@ class Draft:
         return all(place.done for place in self.places) and not self.problems
 
     @property
+    def typed_until(self) -> datetime | None:
+        """The soonest a hand being typed counts as sent, if its phone types
+        no more (None: no hand is being typed)."""
+        return min((p.hand.typed_until for p in self.places if p.hand and p.hand.typing),
+                   default=None)
+
+    @property
     def started(self) -> bool:
         """Some hand is saved: the round is being entered."""
         return any(place.hand is not None for place in self.places)

@@ -57,8 +57,9 @@ def state():
 @bp.get("/saved/<int:number>")
 def saved(number: int):
     """Round ``number`` as saved, for a phone that was filling it in together
-    when another phone saved it (round-saved.js): its page, the phone that
-    saved it if a change since the version ``since`` added it, and its hands."""
+    when another phone saved it (round-saved.js): its page and its edit
+    page, the phone that saved it if a change since the version ``since``
+    added it, and its hands."""
     hands = queries.round_hands(g.game, number)
     if not hands:
         return {"error": f"There is no round {number}."}, 404
@@ -67,7 +68,8 @@ def saved(number: int):
              if event.action == Action.ROUND_ADD]
     phone = next((change.phone for change in reversed(describe_all(added, g.game.currency))
                   if change.round_number == number), None)
-    return {"number": number, "url": url_for("rounds.show", number=number), "phone": phone,
+    return {"number": number, "url": url_for("rounds.show", number=number),
+            "edit": url_for("rounds.edit", number=number), "phone": phone,
             "hands": {str(player): {"outcome": entry.outcome, "cards": entry.cards}
                       for player, entry in hands.items()}}
 

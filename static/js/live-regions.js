@@ -2,7 +2,9 @@
 // id) are fetched again and put in place, keeping the scroll, what is open
 // and the focus. A screen reader is told of another phone's change only: the
 // state says whether it was this phone's own (a tap here whose answer is on
-// its way, or another tab of the same phone).
+// its way, or another tab of the same phone). A region may change by itself
+// too: [data-live-until] says in how many seconds (a hand being typed on a
+// phone gone quiet counts as sent then), and the page is fetched again then.
 
 import {follow, main, showGone, status} from "./live.js";
 
@@ -10,12 +12,14 @@ import {follow, main, showGone, status} from "./live.js";
 // too: the draft version.
 const {liveDraft, liveHands} = document.body.dataset;
 let draft = Number(liveDraft);
+let lapse;
 
-follow(async (state, page) => {
+// The page fetched again, its regions put in place; null if it is gone.
+async function refresh() {
   const response = await fetch(location.href, {credentials: "same-origin"});
   if (!response.ok) {
     showGone(response.status);
-    return;
+    return null;
   }
   const fresh = new DOMParser().parseFromString(await response.text(), "text/html");
   const y = window.scrollY;
@@ -32,6 +36,22 @@ follow(async (state, page) => {
   }
   window.scrollTo(0, y);
   if (focused) document.getElementById(focused)?.focus({preventScroll: true});
+  expect();
+  return fresh;
+}
+
+// The page changes by itself in [data-live-until] seconds: fetched again then.
+function expect() {
+  clearTimeout(lapse);
+  const times = [...document.querySelectorAll("[data-live-until]")]
+    .map((element) => Number(/** @type {HTMLElement} */ (element).dataset.liveUntil));
+  if (times.length) lapse = setTimeout(() => refresh().catch(() => showGone(0)),
+                                       (Math.min(...times) + 1) * 1000);
+}
+
+follow(async (state, page) => {
+  const fresh = await refresh();
+  if (!fresh) return;
   if (fresh.body.dataset.liveVersion) page.version = Number(fresh.body.dataset.liveVersion);
   if (fresh.body.dataset.liveDraft) draft = Number(fresh.body.dataset.liveDraft);
   // For screen readers: a polite word that another phone changed the page under them.
@@ -41,3 +61,4 @@ follow(async (state, page) => {
   said.textContent = "Brought up to date with a change from another phone.";
 }, (state, page) => state.version > page.version
   || liveHands !== undefined && state.draft > draft);
+expect();

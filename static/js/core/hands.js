@@ -3,7 +3,7 @@
 // cards. Kept in Web Storage as HAND + "<session>:<round>:<player>".
 
 import {parseCard, tokens} from "./cards.js";
-import {HAND} from "./names.js";
+import {HAND, LEFT} from "./names.js";
 
 /** @typedef {{outcome: string, cards: string, base: number}} Kept */
 /**
@@ -78,10 +78,15 @@ export function keep(storage, name, hand) {
   }
 }
 
-/** Every hand kept, of every session (signing out). @param {Shelf} storage */
+/**
+ * Every hand kept, of every session, and those left out of a round saved
+ * from another phone (round-saved.js: LEFT), on signing out. @param {Shelf} storage
+ */
 export function forgetHands(storage) {
   const names = Array.from({length: storage.length}, (_, i) => storage.key(i) ?? "");
-  for (const name of names.filter((each) => each.startsWith(HAND))) storage.removeItem(name);
+  for (const name of names.filter((each) => each.startsWith(HAND) || each.startsWith(LEFT))) {
+    storage.removeItem(name);
+  }
 }
 
 /** Whether cards being typed read whole, every word a card: a word still being typed ("10") does not. @param {string} cards */
