@@ -119,13 +119,14 @@ function record(sent) {
     (item) => !before.some((known) => known.url === item.url))]));
 }
 
-// The worker sent rounds by itself (sw-sync.js): as if this page had, its
-// news taken (said once, on one page). One refused comes back as its form,
-// from here (the worker has no page to show).
+// The worker sent rounds by itself (sw-sync.js): as if this page had (its
+// news for the next page taken: told here). One refused comes back as its
+// form, from here (the worker has no page to show).
 async function sentByWorker(event) {
   if (!event.data?.[ROUNDS_SENT]) return;
   const {sent, refused} = event.data;
-  record(await store.takeSent());
+  await store.takeSent();
+  if (sent.length) record(sent.map(news));
   if (refused) {
     send({only: refused});
   } else if (sent.length) {
@@ -242,6 +243,8 @@ function follow(form, items) {
 }
 
 export async function start() {
+  // First: the worker's news of rounds sent, taken below, may come as it writes it.
+  navigator.serviceWorker?.addEventListener("message", sentByWorker);
   /** @type {HTMLFormElement} */
   const form = document.querySelector("form.round-form[data-queue]");
   const refused = Number(sessionStorage.getItem(REFUSED));  // 0: none
@@ -275,7 +278,6 @@ export async function start() {
     follow(form, items);
   }
   await showWaiting(items);
-  navigator.serviceWorker?.addEventListener("message", sentByWorker);
   // A round the worker had refused with no page to tell (or before this one
   // listened) goes again from here, to come back as its form.
   if (items.some((item) => !item.refused || item.told === false)) watch();
