@@ -16,7 +16,14 @@ from scorekeeper.extensions import db
 from scorekeeper.models import GameSession, Player, Round, RoundEntry
 from scorekeeper.rules import Entry, HouseRules
 from tests.conftest import the_group
-from tests.e2e.conftest import back_online, controlled, offline, phone_page_problems, see
+from tests.e2e.conftest import (
+    back_online,
+    controlled,
+    offline,
+    phone_page_problems,
+    see,
+    until,
+)
 
 pytestmark = pytest.mark.service_worker
 
@@ -329,7 +336,7 @@ def test_offline_the_round_form_is_the_one_the_last_scoreboard_showed(member, li
     record_elsewhere(live_app, table["id"], HANDS[1])
     page.reload()
     expect(page.get_by_role("link", name="Enter round 4")).to_be_visible()
-    page.wait_for_function(f"async () => ({KEPT_FORM_NUMBER})({table['form']!r}) === 4")
+    until(page, f"async () => (await ({KEPT_FORM_NUMBER})({table['form']!r})) === 4")
 
     offline(page)
     page.get_by_role("link", name="Enter round 4").click()
@@ -393,7 +400,7 @@ def test_with_background_sync_the_worker_sends_a_round_with_the_app_closed(
     # news on the phone (looked for from a page of the app's that runs none
     # of its scripts, which would take it).
     other.goto("/healthz")
-    other.wait_for_function(NEWS_KEPT)
+    until(other, NEWS_KEPT)
     other.goto(table["board"])
     expect(other.get_by_role("status").filter(
         has_text="Round 2, kept on this phone, is sent and saved")).to_be_visible()
