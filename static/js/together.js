@@ -174,7 +174,8 @@ function sayStrip(state) {
     if (!waiting.length) return;
     note.append(make("p", "together-waiting-for",
                      "Your hand is in: waiting for " + waiting.map((p) => p.name).join(", ")));
-    for (const player of waiting) {
+    // Not for a hand being typed on its own phone: it is coming.
+    for (const player of waiting.filter((p) => !p.hand?.typing || p.hand.typing.here)) {
       const fill = button("round-secondary together-fill", `Fill in for ${player.name} (no phone)`);
       fill.dataset.player = player.id;
       note.append(fill);

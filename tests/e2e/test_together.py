@@ -184,8 +184,9 @@ def test_when_the_round_is_saved_every_phone_moves_on_keeping_what_it_typed(
 def test_a_hand_being_typed_shows_where_on_the_other_phones_until_it_is_in(phone):
     """Ben types his hand, the field still focused: it goes as typed, and
     Ann's phone says it is being typed on Ben's phone (the strip, his row,
-    the note), not that it is in; "Clear this round's hands" comes with it.
-    Ben leaves the field: in, on Ann's phone too."""
+    the note), not that it is in, and offers no "Fill in for Ben"; "Clear
+    this round's hands" comes with it. Ben leaves the field: in, on Ann's
+    phone too."""
     ann, ben = phone("Ann"), phone("Ben")
     clear = ann.locator("#together-clear")
     expect(clear).to_be_hidden()  # no hands yet
@@ -204,6 +205,10 @@ def test_a_hand_being_typed_shows_where_on_the_other_phones_until_it_is_in(phone
     expect(row(ann, "Ben").get_by_label("Cards left in Ben's hand")).to_have_value("4C 8D")
     expect(clear).to_be_visible()  # the round has a hand now
     expect(strip(ben, "Ben")).to_have_class("together-typing")  # on his own phone too
+    type_cards(ann, "Ann", "5S 9H")  # Ann's in: she may fill in for Cat, not for Ben
+    expect(ann.locator(".together-waiting-for")).to_have_text(
+        "Your hand is in: waiting for Cat, Ben")
+    expect(ann.locator(".together-fill")).to_have_text(["Fill in for Cat (no phone)"])
     assert phone_page_problems(ann) == []
 
     with ben.expect_response(lambda r: HAND.search(r.url) and r.request.method == "POST"
