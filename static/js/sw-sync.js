@@ -21,7 +21,7 @@ scope.addEventListener("sync", (/** @type {ExtendableEvent & {tag: string}} */ e
   event.waitUntil(sendKept().then(async ({sent, later, refused}) => {
     // The news waits for a page (the app may be closed): the first to take
     // it says so, as if it had sent them (queue.js); the pages open are told.
-    await tellSent(sent);
+    await tellSent(sent).catch(() => {});  // storage refused: the pages open are still told
     if (sent.length || refused) {
       for (const client of await scope.clients.matchAll({type: "window"})) {
         client.postMessage({[ROUNDS_SENT]: true, sent, refused: refused?.id ?? null});
