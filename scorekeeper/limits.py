@@ -41,6 +41,11 @@ KEY_LIFE = timedelta(days=KEY_DAYS)
 # How far the clocks of two app servers may differ: a key made later than this
 # from now is not one, and a key's row outlives its refusal by as much.
 CLOCK_SLACK = timedelta(hours=1)
+# A hand of a round filled in together sent as it is typed (its field not yet
+# left) is not in while it is typed: but a phone that went quiet (put away,
+# broken, out of the room) stops keeping it so this long after its last change.
+TYPING_MINUTES = 2
+TYPING_LAPSE = timedelta(minutes=TYPING_MINUTES)
 DEFAULT_TIMEZONE = "Asia/Kuala_Lumpur"  # Penang's
 FOLDED = 3  # case folding makes a name at most three times as long ("ΐ": three)
 

@@ -301,6 +301,12 @@ class DraftEntry(Base):
     # The player whose phone saved it, if that phone says and they play this round.
     phone_player_id: Mapped[int | None] = mapped_column(sa.ForeignKey("player.id"))
     at: Mapped[datetime] = mapped_column(default=utcnow)
+    # The sign-in that saved it (its public id: web.access.sign_in_public_id).
+    phone: Mapped[str] = mapped_column(sa.String(PHONE_ID_LENGTH), default="",
+                                       server_default="")
+    # Saved as it is typed, its field not yet left: not in while it is typed on
+    # that phone (until TYPING_LAPSE after ``at``).
+    typing: Mapped[bool] = mapped_column(default=False, server_default=sa.false())
 
 
 class Payment(Base):

@@ -61,6 +61,7 @@ from .protocol import (
 from .rounds import (
     DraftChanged,
     NeedsConfirmation,
+    StillTyped,
     Unscorable,
     change_house_rules,
     delete_round,
@@ -112,6 +113,7 @@ __all__ = [
     "Saved",
     "ServiceError",
     "Settlement",
+    "StillTyped",
     "StreamCaps",
     "TooManyNewGroups",
     "Unscorable",

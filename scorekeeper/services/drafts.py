@@ -21,13 +21,13 @@ from sqlalchemy.orm.attributes import set_committed_value
 
 from ..audit import ClearedHand, HandsCleared
 from ..extensions import db
-from ..limits import DEVICE_MAX
+from ..limits import DEVICE_MAX, PHONE_ID_LENGTH, TYPING_LAPSE
 from ..models import DraftEntry, GameSession, Group, Player, utcnow
 from ..queries.turns import Upcoming, upcoming
 from ..rules import Entry, Problem, RoundError, format_cards, score_round
 from ..rules.cards import scan_cards
 from ..rules.scoring import OUTCOMES
-from ._common import check_open, session_of
+from ._common import being_typed, check_open, session_of
 from .protocol import Change, ServiceError, answer_again, applying
 from .rounds import DraftChanged, NeedsConfirmation, record_round, repeat_warnings
 
@@ -35,7 +35,10 @@ from .rounds import DraftChanged, NeedsConfirmation, record_round, repeat_warnin
 @dataclass(frozen=True)
 class Hand:
     """A player's hand as last saved: what was typed, its version, and the
-    phone that saved it (its name, and its player if it said whose it is)."""
+    phone that saved it (its name, its player if it said whose it is, and
+    its sign-in's public id). ``typing``: still being typed on that phone
+    (sent as typed, its field not yet left, and changed there within
+    TYPING_LAPSE): not in yet."""
 
     player_id: int
     outcome: str
@@ -45,11 +48,20 @@ class Hand:
     device: str
     phone_player_id: int | None
     at: datetime
+    phone: str = ""
+    typing: bool = False
 
     @classmethod
     def of(cls, row: DraftEntry) -> Hand:
         return cls(row.player_id, row.outcome, row.cards, row.version, row.draft_version,
-                   row.device, row.phone_player_id, row.at)
+                   row.device, row.phone_player_id, row.at, row.phone,
+                   being_typed(row.typing, row.at))
+
+    @property
+    def typed_until(self) -> datetime:
+        """When a hand being typed counts as sent as it is, if its phone
+        changes it no more."""
+        return self.at + TYPING_LAPSE
 
 
 @dataclass(frozen=True)
@@ -65,8 +77,14 @@ class Place:
 
     @property
     def done(self) -> bool:
-        """In: a hand with nothing wrong, or no hand needed."""
-        return self.excused or (self.hand is not None and not self.problems)
+        """In: a hand with nothing wrong, not being typed, or no hand needed."""
+        return self.excused or (self.hand is not None and not self.problems
+                                and not self.hand.typing)
+
+    @property
+    def typing(self) -> bool:
+        """The hand is still being typed on the phone that sent it."""
+        return self.hand is not None and self.hand.typing
 
 
 @dataclass(frozen=True)
@@ -86,6 +104,13 @@ class Draft:
     def complete(self) -> bool:
         """Everyone is in and nothing is wrong: the round can be saved."""
         return all(place.done for place in self.places) and not self.problems
+
+    @property
+    def typed_until(self) -> datetime | None:
+        """The soonest a hand being typed counts as sent, if its phone types
+        no more (None: no hand is being typed)."""
+        return min((p.hand.typed_until for p in self.places if p.hand and p.hand.typing),
+                   default=None)
 
     @property
     def started(self) -> bool:
@@ -178,11 +203,13 @@ def save_hand(change: Change, player_id: int, outcome: str, cards: str, *,
     """Save a player's hand in round ``number`` as typed, kept even with
     problems. ``base`` is the hand's version the phone last saw (0: none).
     Refused (HandConflict) if another phone saved a different hand since;
-    RoundGone if the round was saved, or the player no longer plays it. With
-    the group's autosave_rounds, the last hand in saves the round at once,
-    unless something in it needs a look, or it is sent as it is ``typing``
-    (its field not yet left: the same hand sent again as it is left saves
-    it). The change's key answers with the Saved."""
+    RoundGone if the round was saved, or the player no longer plays it. A
+    hand sent as it is ``typing`` (its field not yet left) is kept as being
+    typed on the change's phone, not in until that phone sends it as left
+    (the same hand sent again then is saved as in) or goes quiet
+    (TYPING_LAPSE). With the group's autosave_rounds, the last hand in saves
+    the round at once, unless something in it needs a look. The change's
+    key answers with the Saved."""
     session = session_of(change)
     check_open(session)
     if outcome not in OUTCOMES:
@@ -202,7 +229,8 @@ def save_hand(change: Change, player_id: int, outcome: str, cards: str, *,
     if player_id not in {p.id for p in coming.order}:
         raise RoundGone("That player does not play this round.",
                         _unwritten(session, coming, hands))
-    if row is not None and (row.outcome, row.cards) == (outcome, cards):  # nothing new
+    if (row is not None and (row.outcome, row.cards) == (outcome, cards)
+            and (typing or not row.typing)):  # nothing new
         draft = _unwritten(session, coming, hands)
         return Saved(hands[player_id], draft, None if typing else _autosave(change, coming, draft))
     if row is not None and row.version != base:
@@ -217,12 +245,12 @@ def save_hand(change: Change, player_id: int, outcome: str, cards: str, *,
         row.outcome, row.cards, row.version = outcome, cards, row.version + 1
         row.draft_version, row.device = session.draft_version, change.device[:DEVICE_MAX]
         row.phone_player_id = change.player_id if change.player_id in players else None
-        row.at = utcnow()
+        row.phone, row.typing, row.at = change.phone[:PHONE_ID_LENGTH], typing, utcnow()
         db.session.flush()
         hands[player_id] = Hand.of(row)
         draft = _assess(session, coming, hands)
         done.result = saved = Saved(hands[player_id], draft)
-    recorded = None if typing else _autosave(change, coming, draft)
+    recorded = _autosave(change, coming, draft)
     if recorded is None:
         return saved
     saved = replace(saved, recorded=recorded)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import functools
 import hashlib
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 import sqlalchemy as sa
 from sqlalchemy.orm.attributes import set_committed_value
@@ -21,6 +22,7 @@ from ..audit import (
     RulesChanged,
 )
 from ..extensions import db
+from ..limits import PHONE_ID_LENGTH
 from ..models import (
     AuditEvent,
     DraftEntry,
@@ -47,6 +49,7 @@ from ..rules import (
 from ..rules.cards import scan_cards
 from ._common import (
     add_round_to_seats,
+    being_typed,
     check_open,
     check_rules,
     check_table,
@@ -60,13 +63,28 @@ from .sessions import active_players
 from .trail import renames, restored_deletions
 
 
-class NeedsConfirmation(Exception):
-    """The round has warnings the table has not yet confirmed."""
+@dataclass(frozen=True)
+class StillTyped:
+    """A hand of the round filled in together that is still being typed on
+    another phone as the round is saved: its player, the hand as typed so
+    far, and the phone (its name) it is typed on."""
 
-    def __init__(self, warnings: list[Problem]) -> None:
-        super().__init__("; ".join(map(str, warnings)))
+    player: str
+    outcome: str
+    cards: str
+    device: str
+
+
+class NeedsConfirmation(Exception):
+    """The round has warnings the table has not yet confirmed, or takes
+    hands still being typed on other phones (``typing``)."""
+
+    def __init__(self, warnings: list[Problem], typing: tuple[StillTyped, ...] = ()) -> None:
+        super().__init__("; ".join([*map(str, warnings),
+                                    *(f"still_typed(player={t.player!r})" for t in typing)]))
         self.warnings = warnings
-        self.digest = warnings_digest(warnings)
+        self.typing = typing
+        self.digest = warnings_digest(warnings, typing)
 
 
 class Unscorable(ServiceError):
@@ -91,10 +109,13 @@ class DraftChanged(ServiceError):
         self.hands = hands
 
 
-def warnings_digest(warnings: list[Problem]) -> str:
+def warnings_digest(warnings: list[Problem], typing: tuple[StillTyped, ...] = ()) -> str:
     """A short fingerprint of warnings (their codes and values), so a
-    confirmation covers exactly those."""
-    text = "\n".join(sorted(f"{w.code}:{sorted(w.values.items())!r}" for w in warnings))
+    confirmation covers exactly those (and the hands being typed as they were
+    typed then)."""
+    text = "\n".join(sorted([*(f"{w.code}:{sorted(w.values.items())!r}" for w in warnings),
+                              *(f"typing:{t.player}:{t.outcome}:{t.cards}:{t.device}"
+                                for t in typing)]))
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
@@ -153,17 +174,18 @@ def _score(order: list[Player], entries: dict[str, Entry], rules: HouseRules,
 
 
 def _confirm(warnings: list[Problem], confirmed: str | None,
-             change: Change | None = None) -> None:
-    """NeedsConfirmation for warnings the table has not confirmed; but the
-    repeat of a ``change`` applied under its key gets the first's answer
-    (Repeated), not a question about the round the first one saved."""
-    if not warnings or confirmed == warnings_digest(warnings):
+             change: Change | None = None, typing: tuple[StillTyped, ...] = ()) -> None:
+    """NeedsConfirmation for warnings (and hands being typed) the table has
+    not confirmed; but the repeat of a ``change`` applied under its key gets
+    the first's answer (Repeated), not a question about the round the first
+    one saved."""
+    if not (warnings or typing) or confirmed == warnings_digest(warnings, typing):
         return
     if change is not None and change.once is not None:
         first = applied(change.group.id, change.once.key)
         if first is not None:
             raise Repeated(first)
-    raise NeedsConfirmation(warnings)
+    raise NeedsConfirmation(warnings, typing)
 
 
 def repeat_warnings(session: GameSession, coming: Upcoming,
@@ -189,8 +211,10 @@ def record_round(change: Change, entries: dict[str, Entry], confirmed: str | Non
     this transaction; ``draft`` is the draft version the form saw of the
     round filled in together (None: the caller does not follow one). The
     draft's hands are taken away with it. Hands that are all the last
-    round's are a warning too (repeat_warnings). The change's key answers
-    with the round's number.
+    round's are a warning too (repeat_warnings); so is, for a caller that
+    follows the draft, a hand still being typed on another phone (it would
+    be taken half typed): checked as the draft is taken, in the change's
+    transaction. The change's key answers with the round's number.
 
     It is written without ORM objects (the most frequent write, kept lean):
     the round, its entries in one statement, and its totals added to the seats
@@ -199,10 +223,14 @@ def record_round(change: Change, entries: dict[str, Entry], confirmed: str | Non
     check_open(session)
     coming = coming or upcoming(session)
     score = score_round([p.name for p in coming.order], entries, session.rules)
-    _confirm([*score.warnings, *repeat_warnings(session, coming, entries)], confirmed, change)
+    warnings = [*score.warnings, *repeat_warnings(session, coming, entries)]
+    if draft is None:  # asked before anything is written
+        _confirm(warnings, confirmed, change)
     rows = _entry_values(active_players(session), coming.order, entries, score)
     with applying(change) as done:
-        entered_by = _take_draft(session, coming.order, entries, draft, change.device)
+        entered_by, typing = _take_draft(session, coming.order, entries, draft, change)
+        if draft is not None:  # with the hands being typed as the draft is taken
+            _confirm(warnings, confirmed, change, typing)
         round_id = db.session.execute(_insert_round(), {
             "session_id": session.id, "number": coming.number, "dealer_id": coming.dealer.id,
         }).scalar_one()
@@ -216,22 +244,29 @@ def record_round(change: Change, entries: dict[str, Entry], confirmed: str | Non
 
 
 def _take_draft(session: GameSession, order: list[Player], entries: dict[str, Entry],
-                seen: int | None, device: str) -> tuple[tuple[str, str], ...]:
+                seen: int | None, change: Change
+                ) -> tuple[tuple[tuple[str, str], ...], tuple[StillTyped, ...]]:
     """Take away the hands of the round filled in together as the round is
     saved; for the audit, (player, phone) in playing order: the phone that
-    saved the hand as it is saved now, else this one. DraftChanged, with
-    nothing written, if a hand saved after draft version ``seen`` differs."""
+    saved the hand as it is saved now, else the change's; and the hands
+    still being typed on a phone other than the change's. DraftChanged,
+    with nothing written, if a hand saved after draft version ``seen``
+    differs."""
     taken = {row.player_id: row for row in db.session.execute(
         _delete_draft(), {"session_id": session.id})}
     if not taken:
-        return ()
-    newer, entered_by = [], []
+        return (), ()
+    newer, entered_by, typing = [], [], []
     for player in order:
         row, given = taken.get(player.id), entries.get(player.name)
         same = row is not None and given is not None and _same_hand(row, given)
         if row is not None and seen is not None and row.draft_version > seen and not same:
             newer.append(row)
-        entered_by.append((player.name, row.device if same and row is not None else device))
+        if (row is not None and being_typed(row.typing, row.at)
+                and row.phone != change.phone[:PHONE_ID_LENGTH]):
+            typing.append(StillTyped(player.name, row.outcome, row.cards, row.device))
+        entered_by.append((player.name, row.device if same and row is not None
+                           else change.device))
     if newer:
         raise DraftChanged(newer)  # the change is rolled back
     raised = db.session.execute(
@@ -240,7 +275,7 @@ def _take_draft(session: GameSession, order: list[Player], entries: dict[str, En
         .returning(GameSession.draft_version)
         .execution_options(synchronize_session=False)).scalar_one()
     set_committed_value(session, "draft_version", raised)
-    return tuple(entered_by)
+    return tuple(entered_by), tuple(typing)
 
 
 def _same_hand(row, entry: Entry) -> bool:
@@ -255,7 +290,8 @@ def _delete_draft() -> sa.Executable:
     draft = table(DraftEntry)
     return (sa.delete(draft).where(draft.c.session_id == sa.bindparam("session_id"))
             .returning(draft.c.player_id, draft.c.outcome, draft.c.cards,
-                       draft.c.draft_version, draft.c.device))
+                       draft.c.draft_version, draft.c.device, draft.c.phone,
+                       draft.c.typing, draft.c.at))
 
 
 @functools.cache

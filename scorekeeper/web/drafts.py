@@ -6,7 +6,10 @@ round's hands", a form's POST.
 
 What is wrong with one hand is told in full to the phone that entered it and
 to a phone of its player, who put it right; every other phone is told that
-it is to be checked, and where (README, "Enter a round, together")."""
+it is to be checked, and where (README, "Enter a round, together"). A hand
+still being typed on a phone is not in: every phone says where it is being
+typed (the strip, its row, the scoreboard's card), and until when it waits
+for that phone."""
 
 from __future__ import annotations
 
@@ -16,18 +19,22 @@ from .. import queries, services
 from ..audit import Action
 from ..forms.rounds import ClearHandsForm, read_sent_hand
 from ..limits import DEVICE_MAX
+from ..models import utcnow
 from ..services import Draft, Hand, Place
-from .access import device_label, phone_player_id
+from .access import device_label, phone_player_id, sign_in_public_id
 from .filters import isolated
 from .loading import add_session_id, load_game_session
 from .once import answered, changing, once
-from .presenters.changes import describe_all, entered_words, phone_words
+from .presenters.changes import LAPSE_WORDS, describe_all, entered_words, phone_words, typing_words
 from .presenters.problems import all_words
 from .sent_json import takes_json
 
 bp = Blueprint("drafts", __name__, url_prefix="/sessions/<int:session_id>/draft")
 bp.url_value_preprocessor(load_game_session)
 bp.url_defaults(add_session_id)
+# A hand being typed, in words, for the round form and the scoreboard's card.
+bp.add_app_template_global(typing_words)
+bp.record_once(lambda state: state.app.jinja_env.globals.update(lapse_words=LAPSE_WORDS))
 
 
 def _kept(saved: services.Saved) -> dict:
@@ -51,8 +58,9 @@ def state():
 @bp.get("/saved/<int:number>")
 def saved(number: int):
     """Round ``number`` as saved, for a phone that was filling it in together
-    when another phone saved it (round-saved.js): its page, the phone that
-    saved it if a change since the version ``since`` added it, and its hands."""
+    when another phone saved it (round-saved.js): its page and its edit
+    page, the phone that saved it if a change since the version ``since``
+    added it, and its hands."""
     hands = queries.round_hands(g.game, number)
     if not hands:
         return {"error": f"There is no round {number}."}, 404
@@ -61,7 +69,8 @@ def saved(number: int):
              if event.action == Action.ROUND_ADD]
     phone = next((change.phone for change in reversed(describe_all(added, g.game.currency))
                   if change.round_number == number), None)
-    return {"number": number, "url": url_for("rounds.show", number=number), "phone": phone,
+    return {"number": number, "url": url_for("rounds.show", number=number),
+            "edit": url_for("rounds.edit", number=number), "phone": phone,
             "hands": {str(player): {"outcome": entry.outcome, "cards": entry.cards}
                       for player, entry in hands.items()}}
 
@@ -109,16 +118,20 @@ def _state(draft: Draft, is_open: bool) -> dict:
                     for p in draft.places],
         "problems": all_words(draft.problems),
         "warnings": all_words(draft.warnings),
+        "lapse": LAPSE_WORDS,
     }
 
 
 def _problems(place: Place) -> list[str]:
     """A hand's problems for the phone that entered it and a phone of its
     player; for any other phone, that it is to be checked, and where: the
-    strip shows "! to check" on every phone all the same."""
+    strip shows "! to check" on every phone all the same; nothing while it
+    is being typed (what is half typed is not yet wrong)."""
     hand = place.hand
     if hand is None or not place.problems or _answers_for(hand):
         return all_words(place.problems)
+    if hand.typing:
+        return []
     return [f"{isolated(place.player.name)}'s hand is to be checked on "
             f"{phone_words(hand.device)}."]
 
@@ -131,9 +144,15 @@ def _answers_for(hand: Hand) -> bool:
 
 
 def _hand(hand: Hand) -> dict:
+    """A hand as a phone shows it; ``typing`` if it is still being typed on
+    a phone (``here``: this one), with the seconds it waits for that phone
+    (``left``: then it counts as sent, and together.js asks again)."""
+    typing = hand.typing and {
+        "here": hand.phone == sign_in_public_id(),
+        "left": max(0, round((hand.typed_until - utcnow()).total_seconds()))}
     return {"outcome": hand.outcome, "cards": hand.cards, "version": hand.version,
             "phone": phone_words(hand.device), "from": entered_words(hand.device, hand.at),
-            "by_player": hand.phone_player_id == hand.player_id}
+            "by_player": hand.phone_player_id == hand.player_id, "typing": typing or None}
 
 
 def _to_form(_=None) -> str:

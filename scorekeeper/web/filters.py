@@ -7,6 +7,7 @@ passes the zone of the shared session's group). A page of no group shows no time
 """
 
 import functools
+import math
 import unicodedata
 from datetime import datetime
 
@@ -112,6 +113,11 @@ def iso_time(moment: datetime, zone: str | None = None) -> str:
     return local_time(moment, zone).isoformat(timespec="minutes")
 
 
+def seconds_until(moment: datetime) -> int:
+    """How many seconds until ``moment`` (UTC), rounded up; 0 if it is past."""
+    return max(0, math.ceil((moment - utcnow()).total_seconds()))
+
+
 def ago(moment: datetime, now: datetime | None = None) -> str:
     """How long ago ``moment`` (UTC) was, as a table says it: "just now",
     "5 min ago", "2 h ago", "3 days ago"."""
@@ -166,5 +172,5 @@ def register(app) -> None:
     # The round form's helper line for each outcome (rounds/_form.html).
     app.add_template_global(OUTCOME_HELP, "outcome_help")
     for fn in (money, signed_money, count, amount, all_whole, long_date, day_time, date_time,
-               iso_time, ago, isolate, isolated):
+               iso_time, ago, seconds_until, isolate, isolated):
         app.add_template_filter(fn)

@@ -13,7 +13,7 @@ from ..forms.rounds import OUTCOME_LABELS, EntryForm, RoundForm
 from ..models import Player
 from ..rules import Problem
 from .filters import isolated
-from .presenters.changes import Change, entered_words, phone_words, typed_words
+from .presenters.changes import Change, entered_words, phone_words, typed_words, typing_words
 from .presenters.problems import words
 
 # The new round's form with every hand empty (?blank=<the session's version>):
@@ -32,6 +32,7 @@ class Row:
     errors: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     entered: str = ""  # a hand kept from the round filled in together: where, when
+    typing: str = ""  # that hand is still being typed on a phone: where, in words
 
 
 @dataclass
@@ -90,13 +91,28 @@ def form_rows(form: RoundForm, order: list[Player], dealer: Player, outcome: Out
 
 def show_entered(rows: list[Row], draft) -> None:
     """Beside each hand of the round filled in together (a services.Draft)
-    that the form holds as saved, where and when it was entered."""
+    that the form holds as saved, where and when it was entered, or where it
+    is still being typed."""
     hands = {place.player.id: place.hand for place in draft.places if place.hand}
     for row in rows:
         hand = hands.get(row.player.id)
         typed = (row.entry.outcome.data, row.entry.cards.data or "")
         if hand is not None and typed == (hand.outcome, hand.cards):
-            row.entered = entered_words(hand.device, hand.at)
+            if hand.typing:
+                row.typing = typing_words(row.player.name, hand.device)
+            else:
+                row.entered = entered_words(hand.device, hand.at)
+
+
+def typing_notices(typing, order: list[Player]) -> list[Notice]:
+    """A Save's warning for each hand still being typed on another phone
+    (services.StillTyped), which the round would take as this form has it."""
+    by_name = {p.name: p for p in order}
+    return [Notice(f"{typing_words(hand.player, hand.device)} So far: "
+                   f"{typed_words(hand.outcome, hand.cards)}. Wait for it to come in, or "
+                   f"save anyway with {isolated(hand.player)}'s hand as this form has it.",
+                   [by_name[hand.player]] if hand.player in by_name else [])
+            for hand in typing]
 
 
 def take_hands(form: RoundForm, order: list[Player], hands) -> list[Notice]:

@@ -34,6 +34,7 @@ from .round_form import (
     rebuild,
     show_entered,
     take_hands,
+    typing_notices,
 )
 
 bp = Blueprint("rounds", __name__, url_prefix="/sessions/<int:session_id>/rounds")
@@ -314,7 +315,7 @@ def _refusals(outcome: Outcome, order: list[Player]) -> Iterator[None]:
     except RoundError as error:
         outcome.problems = notices(error.problems, order)
     except services.NeedsConfirmation as exc:
-        outcome.warnings = notices(exc.warnings, order)
+        outcome.warnings = notices(exc.warnings, order) + typing_notices(exc.typing, order)
         outcome.digest = exc.digest
     except (services.Conflict, services.DraftChanged):
         raise

@@ -4,15 +4,21 @@
 // state says whether it was this phone's own (a tap here whose answer is on
 // its way, or another tab of the same phone). A page showing the round being
 // entered (data-live-hands) follows its hands too; the home page, its
-// group's sessions in play (core/live.js says what is news).
+// group's sessions in play (core/live.js says what is news). A region may
+// change by itself too: [data-live-until] says in how many seconds (a hand
+// being typed on a phone gone quiet counts as sent then), and the page is
+// fetched again then.
 
 import {follow, main, showGone, status} from "./live.js";
 
-follow(async (state, page) => {
+let lapse;
+
+// The page fetched again, its regions put in place; null if it is gone.
+async function refresh() {
   const response = await fetch(location.href, {credentials: "same-origin"});
   if (!response.ok) {
     showGone(response.status);
-    return;
+    return null;
   }
   const fresh = new DOMParser().parseFromString(await response.text(), "text/html");
   const y = window.scrollY;
@@ -29,6 +35,22 @@ follow(async (state, page) => {
   }
   window.scrollTo(0, y);
   if (focused) document.getElementById(focused)?.focus({preventScroll: true});
+  expect();
+  return fresh;
+}
+
+// The page changes by itself in [data-live-until] seconds: fetched again then.
+function expect() {
+  clearTimeout(lapse);
+  const times = [...document.querySelectorAll("[data-live-until]")]
+    .map((element) => Number(/** @type {HTMLElement} */ (element).dataset.liveUntil));
+  if (times.length) lapse = setTimeout(() => refresh().catch(() => showGone(0)),
+                                       (Math.min(...times) + 1) * 1000);
+}
+
+follow(async (state, page) => {
+  const fresh = await refresh();
+  if (!fresh) return;
   const {liveVersion, liveDraft, livePlaying} = fresh.body.dataset;
   if (liveVersion) page.version = Number(liveVersion);
   if (liveDraft) page.draft = Number(liveDraft);
@@ -39,3 +61,4 @@ follow(async (state, page) => {
   if (!said.isConnected) main.append(said);
   said.textContent = "Brought up to date with a change from another phone.";
 });
+expect();

@@ -87,7 +87,7 @@ async function send({saving = false, only = null} = {}) {
     failures = later ? failures + 1 : 0;
     // No network yet (navigator.onLine can say otherwise), or signed out.
     if (later) retry = setTimeout(() => send(), retryDelay(failures));
-    if (sent.length && (shown || !saving)) record(sent);
+    if (sent.length && (shown || !saving)) record(sent.map(news));
     if (sent.length && !shown) done(sent, saving);
     if (showNext && !shown) send({only: showNext});
     showNext = null;
@@ -109,25 +109,27 @@ function showRefused(item, token) {
 }
 
 const said = () => JSON.parse(sessionStorage.getItem(SENT) || "[]");
+// A round sent (store.js's Item, saved), as it is said.
+const news = (item) => ({number: item.number, url: item.saved, board: item.board});
 
-// Rounds sent, to be said on the page shown next.
+// Rounds sent (store.js's Sent), to be said on the page shown next.
 function record(sent) {
   const before = said();  // the worker may have sent one too: said once
   sessionStorage.setItem(SENT, JSON.stringify([...before, ...sent.filter(
-    (item) => !before.some((known) => known.url === item.saved)).map(
-    (item) => ({number: item.number, url: item.saved, board: item.board}))]));
+    (item) => !before.some((known) => known.url === item.url))]));
 }
 
-// The worker sent rounds by itself (sw-sync.js): as if this page had. One
-// refused comes back as its form, from here (the worker has no page to show).
-function sentByWorker(event) {
+// The worker sent rounds by itself (sw-sync.js): as if this page had (its
+// news for the next page taken: told here). One refused comes back as its
+// form, from here (the worker has no page to show).
+async function sentByWorker(event) {
   if (!event.data?.[ROUNDS_SENT]) return;
   const {sent, refused} = event.data;
+  await store.takeSent();
+  if (sent.length) record(sent.map(news));
   if (refused) {
-    if (sent.length) record(sent);
     send({only: refused});
   } else if (sent.length) {
-    record(sent);
     counted(Promise.resolve()).then(() => done(sent, false));
   }
 }
@@ -241,6 +243,8 @@ function follow(form, items) {
 }
 
 export async function start() {
+  // First: the worker's news of rounds sent, taken below, may come as it writes it.
+  navigator.serviceWorker?.addEventListener("message", sentByWorker);
   /** @type {HTMLFormElement} */
   const form = document.querySelector("form.round-form[data-queue]");
   const refused = Number(sessionStorage.getItem(REFUSED));  // 0: none
@@ -255,6 +259,7 @@ export async function start() {
     items = await store.waiting();
   }
   localStorage.setItem(WAITING, String(items.length));
+  record(await store.takeSent());  // rounds the worker sent with no page open
   showSent();
   if (form && resent) {
     refusedHere = refused;  // this form is that round's, refused
@@ -273,7 +278,6 @@ export async function start() {
     follow(form, items);
   }
   await showWaiting(items);
-  navigator.serviceWorker?.addEventListener("message", sentByWorker);
   // A round the worker had refused with no page to tell (or before this one
   // listened) goes again from here, to come back as its form.
   if (items.some((item) => !item.refused || item.told === false)) watch();

@@ -2,11 +2,13 @@
 // loaded by together.js when it sees that: one card across the bottom of the
 // screen says which round, from which phone, and links its result; the pad
 // closes. A hand typed here and not in the saved round stays on the form, and
-// the card says so: nothing typed is lost. The card rather than going to the
-// result by itself: a thumb about to tap a key would land on the result
-// page's buttons.
+// the card says so; it is kept on the phone (LEFT) for the session's result
+// pages too, to copy or to edit the round with (round-left.js): nothing typed
+// is lost. The card rather than going to the result by itself: a thumb about
+// to tap a key would land on the result page's buttons.
 
 import {written} from "./core/cards.js";
+import {LEFT} from "./core/names.js";
 import {find, make, tell} from "./dom.js";
 
 /** @type {HTMLFormElement} */
@@ -44,9 +46,20 @@ function notIn(round) {
     if ((outcome === "dead" && !cards) ||
         (there && there.outcome === outcome && written(there.cards) === written(cards))) continue;
     const name = find(".round-player-head h2", section).textContent;
-    left.push(`${name} (${LABELS[outcome]}${cards ? ", " + cards : ""})`);
+    left.push({name, hand: LABELS[outcome] + (cards ? ", " + cards : "")});
   }
   return left;
+}
+
+// Kept for the result pages (round-left.js), for as long as this tab lives.
+function keepLeft(number, round) {
+  try {
+    sessionStorage.setItem(LEFT + form.dataset.session, JSON.stringify({
+      number, url: round?.url ?? null, edit: round?.edit ?? null,
+      hands: kept.map(({name, hand}) => `${name}: ${hand}`)}));
+  } catch {
+    // storage refused: the form still holds them
+  }
 }
 
 function draw(number, round, typedFor) {
@@ -60,8 +73,9 @@ function draw(number, round, typedFor) {
   link.href = round?.url || new URL(String(number), form.action).href;  // rounds/12 is beside rounds/new
   card.replaceChildren(title);
   if (kept.length) {
-    card.append(make("p", "", `Typed here and not in round ${typedFor}: ${kept.join("; ")}. ` +
-                              "It stays on this form, below."));
+    const hands = kept.map(({name, hand}) => `${name} (${hand})`).join("; ");
+    card.append(make("p", "", `Typed here and not in round ${typedFor}: ${hands}. ` +
+                              "It stays on this form, below, and on the results, to copy."));
   }
   card.append(link);
   if (!card.isConnected) document.body.append(card);
@@ -88,6 +102,10 @@ export async function show(number, state) {
   // Who is in, and the choices between two phones' hands, are over.
   for (const over of document.querySelectorAll(".together-strip, .together-ask")) over.remove();
   const round = await saved(now);
-  if (kept === null) kept = notIn(now === number ? round : await saved(number));
+  if (kept === null) {
+    const formsRound = now === number ? round : await saved(number);
+    kept = notIn(formsRound);
+    if (kept.length) keepLeft(number, formsRound);
+  }
   if (now === latest) draw(now, round, number);
 }

@@ -7,6 +7,7 @@
 
 import "./sw.js";
 import {ROUNDS_SENT, SEND_ROUNDS, sendKept} from "./core/outbox.js";
+import {tellSent} from "./core/store.js";
 
 /** @type {ServiceWorkerGlobalScope} */
 const scope = /** @type {any} */ (self);
@@ -18,7 +19,9 @@ const scope = /** @type {any} */ (self);
 scope.addEventListener("sync", (/** @type {ExtendableEvent & {tag: string}} */ event) => {
   if (event.tag !== SEND_ROUNDS) return;
   event.waitUntil(sendKept().then(async ({sent, later, refused}) => {
-    // The pages open say so, as if they had sent them (queue.js).
+    // The news waits for a page (the app may be closed): the first to take
+    // it says so, as if it had sent them (queue.js); the pages open are told.
+    await tellSent(sent).catch(() => {});  // storage refused: the pages open are still told
     if (sent.length || refused) {
       for (const client of await scope.clients.matchAll({type: "window"})) {
         client.postMessage({[ROUNDS_SENT]: true, sent, refused: refused?.id ?? null});

@@ -1,9 +1,10 @@
 // A round filled in together (README.md): a hand typed here is never
 // overwritten; it asks which to keep. A hand goes as it is typed, and is kept
-// on the phone until the server has it.
+// on the phone until the server has it; while it is typed, it is not in, and
+// the other phones say where it is being typed.
 
 import {written} from "./core/cards.js";
-import {debounce, keep, keptHands, keptName, reads} from "./core/hands.js";
+import {debounce, forgetLater, keep, keptHands, keptName, reads} from "./core/hands.js";
 import {keyTime, newKey} from "./core/keys.js";
 import {find, make, on, tell} from "./dom.js";
 
@@ -19,7 +20,8 @@ const OWN = Number(form.dataset.own) || null;  // the player whose phone this is
 const confirming = Boolean(find("button[name=confirmed]", form));
 const STATE = box.dataset.state;
 const LABELS = JSON.parse(box.dataset.outcomes);
-const MARKS = {done: ["✓", " in"], check: ["!", " to check"], waiting: ["…", " not yet"]};
+const MARKS = {done: ["✓", " in"], typing: ["✎", " being typed"], check: ["!", " to check"],
+               waiting: ["…", " not yet"]};
 const token = field("csrf_token").value;
 const time = keyTime(field("key").value);
 const draftField = field("draft");
@@ -30,6 +32,7 @@ let number = Number(field("number").value);
 let known = null;  // the latest state
 let asking = false;
 let askAgain = false;
+let lapse;  // asks again as a hand being typed on a phone gone quiet counts as sent
 
 const rows = {};
 for (const section of form.querySelectorAll(".round-player")) {
@@ -47,6 +50,7 @@ for (const section of form.querySelectorAll(".round-player")) {
     theirs: null,  // another phone's hand, to choose
     mine: 0,  // the version saved from here
     key: null, keyed: null,  // the key of the hand last sent, and that hand
+    loaded: null, restored: null,  // the hand as the page came, and as put back from the phone
     typed: false,  // the hand last saved went as it was typed
     sending: false, again: false, last: false,  // a send to follow, and whether as left
     later: null,
@@ -89,11 +93,17 @@ function restore() {
   for (const [player, hand] of keptHands(sessionStorage, SESSION, number)) {
     const row = rows[player];
     if (!row) continue;
-    for (const radio of row.radios) radio.checked = radio.value === hand.outcome;
-    row.input.value = hand.cards;
     row.base = hand.base;
-    row.input.dispatchEvent(new Event("input", {bubbles: true}));
+    setHand(row, hand);
+    row.restored = hand;
   }
+}
+
+// A hand put in the row's fields (cards.js redraws on "input").
+function setHand(row, hand) {
+  for (const radio of row.radios) radio.checked = radio.value === hand.outcome;
+  row.input.value = hand.cards;
+  row.input.dispatchEvent(new Event("input", {bubbles: true}));
 }
 
 // Another phone's hand (cards.js redraws on "input").
@@ -115,6 +125,9 @@ function sayRow(row, player) {
                   button("together-theirs", "Use theirs"),
                   button("round-secondary together-mine", "Keep mine"));
     row.says.append(choice);
+  } else if (hand?.typing && !hand.typing.here) {
+    row.says.append(make("p", "together-from together-typing",
+                         `Being typed on ${hand.phone}… ${known.lapse}`));
   } else if (hand && hand.version !== row.mine) {
     row.says.append(make("p", "together-from", "Entered on " + hand.from));
   }
@@ -123,7 +136,7 @@ function sayRow(row, player) {
 function sayStrip(state) {
   strip.replaceChildren();
   for (const player of state.players) {
-    const how = player.done ? "done" : player.hand ? "check" : "waiting";
+    const how = player.done ? "done" : player.hand?.typing ? "typing" : player.hand ? "check" : "waiting";
     const [mark, said] = MARKS[how];
     const item = make("li", "together-" + how);
     const shown = make("span", "together-mark", mark);
@@ -148,6 +161,10 @@ function sayStrip(state) {
     note.append(gone);
     return;
   }
+  for (const player of state.players.filter((p) => p.hand?.typing && !p.hand.typing.here)) {
+    note.append(make("p", "together-typing",
+                     `${player.name}'s hand is being typed on ${player.hand.phone}…`));
+  }
   note.append(...state.problems.map((problem) => make("p", "error", problem)));
   if (state.complete && !held && !confirming) {
     note.append(make("p", "together-ready", `Everyone is in: tap Save round ${number}.`),
@@ -157,7 +174,8 @@ function sayStrip(state) {
     if (!waiting.length) return;
     note.append(make("p", "together-waiting-for",
                      "Your hand is in: waiting for " + waiting.map((p) => p.name).join(", ")));
-    for (const player of waiting) {
+    // Not for a hand being typed on its own phone: it is coming.
+    for (const player of waiting.filter((p) => !p.hand?.typing || p.hand.typing.here)) {
       const fill = button("round-secondary together-fill", `Fill in for ${player.name} (no phone)`);
       fill.dataset.player = player.id;
       note.append(fill);
@@ -178,6 +196,7 @@ function take(state) {
     return;
   }
   const open = state.number === number && state.open;
+  if (first && open && !held && SESSION) forgetLater(sessionStorage, SESSION, number);
   const arrived = [];
   for (const player of state.players) {
     const row = rows[player.id];
@@ -192,10 +211,16 @@ function take(state) {
     } else if (open && !hand && row.base) {  // cleared: what was typed since is kept
       (same(typed(row), row.shown) ? put : seen)(row, {outcome: "dead", cards: "", version: 0});
     }
+    // Typed here before a reload (sent as the page was put away): left now.
+    if (first && open && hand?.typing?.here && document.activeElement !== row.input) row.typed = true;
     if (open) sayRow(row, player);
   }
   sayStrip(state);
-  if (clearing) clearing.hidden = !state.players.some((p) => p.hand);
+  // "Clear this round's hands" while the round has some, from any phone.
+  if (clearing) clearing.hidden = !(open && state.players.some((p) => p.hand));
+  clearTimeout(lapse);
+  const left = state.players.filter((p) => p.hand?.typing).map((p) => p.hand.typing.left);
+  if (left.length) lapse = setTimeout(ask, (Math.min(...left) + 1) * 1000);
   tell(form, "together:in", {
     players: open ? state.players.filter((p) => p.done).map((p) => p.id) : [],
     unsent: Object.values(rows).filter((row) => row.theirs || !same(typed(row), row.shown))
@@ -331,15 +356,27 @@ document.addEventListener("visibilitychange", () => {
 on(document, "live:change", ({draft, version}) => {
   if (!known || draft !== known.draft || version !== known.version) ask();
 });
-// The form moved on past rounds kept on the phone (queue.js): what is typed
-// here is for the round it is now, and kept as that round's (typed before the
-// form moved on, it would come back in the form of the round before it).
+// The form moved on past rounds kept on the phone (queue.js): it starts
+// empty, with the new round's own hands kept here if any; what was typed
+// since the page came is for the round it is now, and kept as that round's.
+// (The hands the page came with, or put back from the phone, were the round
+// before's: those wait on the phone with it.)
 on(document, "queue:follow", (next) => {
   for (const row of Object.values(rows)) {
     if (!held && SESSION) keep(sessionStorage, keptName(SESSION, number, row.id), null);
   }
   number = next.number;
+  for (const row of Object.values(rows)) {
+    const hand = typed(row);
+    const before = same(hand, row.shown) || same(hand, row.loaded)
+      || (row.restored && same(hand, row.restored));
+    Object.assign(row, {base: 0, shown: {outcome: "dead", cards: ""}, theirs: null, mine: 0,
+                        key: null, keyed: null, typed: false, restored: null});
+    if (before) setHand(row, row.shown);
+  }
+  restore();
   for (const row of Object.values(rows)) remember(row);
 });
+for (const row of Object.values(rows)) row.loaded = typed(row);
 restore();
 ask();

@@ -6,6 +6,7 @@ over), never for a time. How long they wait before failing is a bound, not a
 measure: this machine's two cores are shared, and a page may take seconds to
 come. What is timed (a live change's delay) is in bench/."""
 
+import time
 from pathlib import Path
 
 import pytest
@@ -17,7 +18,8 @@ from tests.web.phones import serving
 CHROMIUM = Path("/usr/bin/chromium")
 PHONE = {"width": 390, "height": 844}
 # How long a wait for the page's state goes on before the test fails.
-expect.set_options(timeout=15_000)
+WAIT_SECONDS = 15
+expect.set_options(timeout=WAIT_SECONDS * 1000)
 
 if not CHROMIUM.exists():
     pytest.skip("browser tests need Debian's chromium at /usr/bin/chromium",
@@ -204,18 +206,28 @@ NOTHING_GETS_THROUGH = """async () => {
 }"""
 
 
+def until(page, predicate: str, arg=None) -> None:
+    """Wait until an async function (its source) resolves true in the page, as
+    wait_for_function does for a plain one (given an async one, it takes the
+    promise it returns for true, and waits for nothing): asked again as each
+    answer comes, for as long as ``expect`` waits."""
+    deadline = time.monotonic() + WAIT_SECONDS
+    while not page.evaluate(predicate, arg):
+        assert time.monotonic() < deadline, f"never true in the page: {predicate}"
+
+
 def see(page, urls) -> None:
     """Open each page online, as the phone sees it, and wait until the worker
     has kept the group pages among them (after they were shown)."""
     urls = list(urls)
     for url in urls:
         page.goto(url)
-    page.wait_for_function("""async (paths) => {
+    until(page, """async (paths) => {
         const name = (await caches.keys()).find((n) => n.startsWith('pages-'));
         if (!name) return false;
         const kept = (await (await caches.open(name)).keys()).map((k) => new URL(k.url).pathname);
         return paths.every((path) => kept.includes(path));
-    }""", arg=[url for url in urls if not url.startswith("/share/")])
+    }""", [url for url in urls if not url.startswith("/share/")])
 
 
 @pytest.fixture

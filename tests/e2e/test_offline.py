@@ -11,7 +11,7 @@ from scorekeeper import services
 from scorekeeper.rules import Entry, HouseRules
 from scorekeeper.web.share import share_url
 from tests.conftest import the_group
-from tests.e2e.conftest import controlled, offline, phone_page_problems, see, sign_in
+from tests.e2e.conftest import controlled, offline, phone_page_problems, see, sign_in, until
 
 pytestmark = pytest.mark.service_worker
 
@@ -146,7 +146,7 @@ def test_signing_out_deletes_the_kept_pages(member, table):
     page.goto("/group")
     page.get_by_role("button", name="Sign out").click()
     page.wait_for_url("**/")
-    page.wait_for_function("async () => !(await caches.keys()).some((n) => n.startsWith('pages-'))")
+    until(page, "async () => !(await caches.keys()).some((n) => n.startsWith('pages-'))")
     page.context.set_offline(True)
     page.goto(table["board"])
     expect(page.get_by_role("heading", name="No network")).to_be_visible()
@@ -192,7 +192,7 @@ def test_another_sign_in_never_sees_the_pages_kept_before(member, table):
     controlled(page)
     see(page, seen_pages(table).values())
     sign_in(page, *OTHER_GROUP)  # the sign-in form, over the first group's sign-in
-    page.wait_for_function("""async () => { for (const name of await caches.keys()) {
+    until(page, """async () => { for (const name of await caches.keys()) {
         if (name.startsWith('pages-') && (await (await caches.open(name)).keys())
             .some((k) => k.url.includes('/sessions/'))) return false; } return true; }""")
     page.context.set_offline(True)

@@ -16,7 +16,14 @@ from scorekeeper.extensions import db
 from scorekeeper.models import GameSession, Player, Round, RoundEntry
 from scorekeeper.rules import Entry, HouseRules
 from tests.conftest import the_group
-from tests.e2e.conftest import back_online, controlled, offline, phone_page_problems, see
+from tests.e2e.conftest import (
+    back_online,
+    controlled,
+    offline,
+    phone_page_problems,
+    see,
+    until,
+)
 
 pytestmark = pytest.mark.service_worker
 
@@ -100,10 +107,13 @@ def test_rounds_entered_offline_are_sent_in_order_once_each(member, live_app):
     queue = page.get_by_role("region", name="Kept on this phone")
     expect(queue).to_contain_text("Round 2, waiting to be sent")
     expect(queue).to_contain_text("checked as it is sent")
-    # The next round, on the same page kept offline: it is for round 3.
+    # The next round, on the same page kept offline: it is for round 3, and
+    # starts empty (round 2's hands typed on this phone wait with round 2).
     page.get_by_role("link", name="Enter round 3").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Round 3")
     expect(page.locator(".round-order")).to_contain_text("Round 2 waits on this phone")
+    for name in PLAYERS:
+        expect(page.get_by_label(f"Cards left in {name}'s hand")).to_have_value("")
     type_round(page, HANDS[1])
     page.get_by_role("button", name="Save round 3").click()
     page.wait_for_url(re.compile(table["board"] + "$"))
@@ -215,7 +225,7 @@ def test_a_round_refused_then_saved_as_its_page_is_off_the_phone_and_the_next_go
 # A round kept, as the page or the worker leaves it after sending it: its
 # fields changed, and (sentAgain) its form sent again as the page.
 AS_LEFT = """([number, fields, sentAgain]) => new Promise((resolve, reject) => {
-    const open = indexedDB.open("scorekeeper", 1);
+    const open = indexedDB.open("scorekeeper");
     open.onerror = () => reject(open.error);
     open.onsuccess = () => {
         const store = open.result.transaction("rounds", "readwrite").objectStore("rounds");
@@ -326,7 +336,7 @@ def test_offline_the_round_form_is_the_one_the_last_scoreboard_showed(member, li
     record_elsewhere(live_app, table["id"], HANDS[1])
     page.reload()
     expect(page.get_by_role("link", name="Enter round 4")).to_be_visible()
-    page.wait_for_function(f"async () => ({KEPT_FORM_NUMBER})({table['form']!r}) === 4")
+    until(page, f"async () => (await ({KEPT_FORM_NUMBER})({table['form']!r})) === 4")
 
     offline(page)
     page.get_by_role("link", name="Enter round 4").click()
@@ -386,3 +396,34 @@ def test_with_background_sync_the_worker_sends_a_round_with_the_app_closed(
             "tag": "send-rounds", "lastChance": False})
     assert sent.value.status == 302 and sent.value.request.service_worker
     assert saved(live_app, table["id"]) == rounds(HANDS[0])
+    # The next visit says so, as when a page sends it: the worker left the
+    # news on the phone (looked for from a page of the app's that runs none
+    # of its scripts, which would take it).
+    other.goto("/healthz")
+    until(other, NEWS_KEPT)
+    other.goto(table["board"])
+    expect(other.get_by_role("status").filter(
+        has_text="Round 2, kept on this phone, is sent and saved")).to_be_visible()
+    other.reload()  # said once
+    expect(other.get_by_role("link", name="Enter round 3")).to_be_visible()
+    expect(other.get_by_role("status").filter(has_text="kept on this phone")).to_have_count(0)
+
+
+# Whether the service worker left news of rounds it sent (core/store.js).
+NEWS_KEPT = """() => new Promise((resolve) => {
+    const request = indexedDB.open("scorekeeper");
+    request.onerror = () => resolve(false);
+    request.onsuccess = () => {
+        const db = request.result;
+        if (!db.objectStoreNames.contains("sent")) {
+            db.close();
+            resolve(false);
+            return;
+        }
+        const count = db.transaction("sent").objectStore("sent").count();
+        count.onsuccess = () => {
+            db.close();
+            resolve(count.result > 0);
+        };
+    };
+})"""

@@ -146,8 +146,8 @@ def test_when_the_round_is_saved_every_phone_moves_on_keeping_what_it_typed(
     told(ben)
     card = ben.get_by_role("alert").filter(has=ben.get_by_role(
         "heading", name="Round 1 saved from Cat's phone"))
-    expect(card).to_contain_text(
-        "Typed here and not in round 1: Ben (Dead, 4C 8D 2). It stays on this form, below.")
+    expect(card).to_contain_text("Typed here and not in round 1: Ben (Dead, 4C 8D 2). "
+                                 "It stays on this form, below, and on the results, to copy.")
     expect(card.get_by_role("link", name="See the result")).to_have_attribute(
         "href", f"{url}/rounds/1")
     expect(ben.locator("#card-pad")).to_be_hidden()
@@ -165,6 +165,59 @@ def test_when_the_round_is_saved_every_phone_moves_on_keeping_what_it_typed(
     expect(ben.get_by_role("heading", name="Round 2 saved from Cat's phone")).to_be_visible()
     expect(ben.locator(".round-saved")).to_have_count(1)
     expect(ben.locator("#live-notice")).to_be_hidden()
+
+    # See the result: what Ben typed is there still, to copy or to edit round 1 with.
+    ben.get_by_role("link", name="See the result").click()
+    ben.wait_for_url(f"**{url}/rounds/2")
+    left = ben.get_by_role("region", name="Typed on this phone and not in round 1")
+    expect(left.get_by_role("textbox")).to_have_value("Ben: Dead, 4C 8D 2")
+    expect(left.get_by_role("link", name="Edit round 1")).to_have_attribute(
+        "href", f"{url}/rounds/1/edit")
+    assert phone_page_problems(ben) == []
+    ben.goto(f"{url}/rounds/1")  # on the session's other results too, until forgotten
+    left.get_by_role("button", name="Forget them").click()
+    expect(left).to_be_hidden()
+    ben.reload()
+    expect(ben.locator("#round-left")).to_be_hidden()
+
+
+def test_a_hand_being_typed_shows_where_on_the_other_phones_until_it_is_in(phone):
+    """Ben types his hand, the field still focused: it goes as typed, and
+    Ann's phone says it is being typed on Ben's phone (the strip, his row,
+    the note), not that it is in, and offers no "Fill in for Ben"; "Clear
+    this round's hands" comes with it. Ben leaves the field: in, on Ann's
+    phone too."""
+    ann, ben = phone("Ann"), phone("Ben")
+    clear = ann.locator("#together-clear")
+    expect(clear).to_be_hidden()  # no hands yet
+    field = ben.get_by_label("Cards left in Ben's hand")
+    with ben.expect_response(lambda r: HAND.search(r.url) and r.request.method == "POST"
+                             and r.request.post_data_json["typing"]):
+        field.fill("4C 8D")
+    told(ann)
+    expect(strip(ann, "Ben")).to_have_class("together-typing")
+    expect(strip(ann, "Ben")).to_have_text("Ben✎ being typed")
+    expect(row(ann, "Ben").locator(".together-typing")).to_have_text(
+        "Being typed on Ben's phone… It counts as in if nothing more is typed there for "
+        "2 minutes.")
+    expect(ann.locator(".together-note .together-typing")).to_have_text(
+        "Ben's hand is being typed on Ben's phone…")
+    expect(row(ann, "Ben").get_by_label("Cards left in Ben's hand")).to_have_value("4C 8D")
+    expect(clear).to_be_visible()  # the round has a hand now
+    expect(strip(ben, "Ben")).to_have_class("together-typing")  # on his own phone too
+    type_cards(ann, "Ann", "5S 9H")  # Ann's in: she may fill in for Cat, not for Ben
+    expect(ann.locator(".together-waiting-for")).to_have_text(
+        "Your hand is in: waiting for Cat, Ben")
+    expect(ann.locator(".together-fill")).to_have_text(["Fill in for Cat (no phone)"])
+    assert phone_page_problems(ann) == []
+
+    with ben.expect_response(lambda r: HAND.search(r.url) and r.request.method == "POST"
+                             and not r.request.post_data_json["typing"]):
+        field.blur()
+    told(ann)
+    expect(strip(ann, "Ben")).to_have_class("together-done")
+    expect(ann.locator(".together-note .together-typing")).to_have_count(0)
+    expect(row(ann, "Ben").locator(".round-line")).to_have_text("✓ 12 pts · 4♣ 8♦")
 
 
 def test_two_phones_on_one_hand_the_later_sees_the_others_and_chooses(phone):

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import {test} from "node:test";
 
-import {debounce, keep, keptHands, keptName, reads} from "../../static/js/core/hands.js";
+import {debounce, forgetLater, keep, keptHands, keptName, reads} from "../../static/js/core/hands.js";
 import {HAND} from "../../static/js/core/names.js";
 import {Storage} from "./storage.js";
 
@@ -30,6 +30,18 @@ test("a session's hands of another round go, and what is not a hand is dropped",
   assert.deepEqual(keptHands(storage, 4, 3), new Map([[11, hand("9H")]]));
   assert.deepEqual([...storage.keys()].sort(), [keptName(4, 3, 11), "scorekeeper-sent"]);
   assert.ok(keptName(4, 3, 11).startsWith(HAND));
+});
+
+test("a later round's hands stay for the form that moves on to it, until the server says otherwise", () => {
+  // Round 2 kept on the phone offline, round 3's form typed in: the page
+  // comes back as round 2's form (its copy), then moves on to round 3.
+  const storage = new Storage();
+  keep(storage, keptName(4, 3, 11), hand("9H"));
+  assert.deepEqual(keptHands(storage, 4, 2), new Map());
+  assert.deepEqual(keptHands(storage, 4, 3), new Map([[11, hand("9H")]]));
+  keep(storage, keptName(4, 5, 11), hand("KD"));  // typed before round 4 was deleted elsewhere
+  forgetLater(storage, 4, 3);  // the server: round 3 is the one being entered
+  assert.deepEqual([...storage.keys()], [keptName(4, 3, 11)]);
 });
 
 test("a storage that refuses keeps nothing and says nothing", () => {

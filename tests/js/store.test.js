@@ -5,9 +5,9 @@ import "fake-indexeddb/auto";
 import assert from "node:assert/strict";
 import {beforeEach, test} from "node:test";
 
-import {PAGES, REFUSED, SENT, STATIC, WAITING} from "../../static/js/core/names.js";
+import {DATABASE, LEFT, PAGES, REFUSED, ROUNDS, SENT, STATIC, WAITING} from "../../static/js/core/names.js";
 import {keptName, keep as keepHand} from "../../static/js/core/hands.js";
-import {drop, forget, keep, waiting} from "../../static/js/core/store.js";
+import {drop, forget, keep, takeSent, tellSent, waiting} from "../../static/js/core/store.js";
 import {Storage} from "./storage.js";
 
 
@@ -47,9 +47,38 @@ test("signing out forgets the rounds, the pages and hands kept and what the page
   sessionStorage.setItem(SENT, "[]");
   sessionStorage.setItem(REFUSED, "1");
   keepHand(sessionStorage, keptName(1, 3, 7), {outcome: "dead", cards: "5S", base: 0});
+  sessionStorage.setItem(`${LEFT}1`, "{}");
   await keep(round(12));
+  await tellSent([{...round(12), saved: "/sessions/1/rounds/12"}]);
   await forget();
   assert.deepEqual((await indexedDB.databases()).map((known) => known.name), []);
   assert.deepEqual(await caches.keys(), [`${STATIC}v1`]);
   assert.deepEqual([localStorage.size, sessionStorage.size], [0, 0]);
+});
+
+test("the rounds the worker sent are news for the page shown next, taken once", async () => {
+  await tellSent([{...round(12), saved: "/sessions/1/rounds/12"},
+                  {...round(13), saved: "/sessions/1/rounds/13?saved=4"}]);
+  assert.deepEqual(await takeSent(), [
+    {number: 12, url: "/sessions/1/rounds/12", board: "/sessions/1"},
+    {number: 13, url: "/sessions/1/rounds/13?saved=4", board: "/sessions/1"}]);
+  assert.deepEqual(await takeSent(), []);  // said once
+});
+
+test("a phone's database from before the news keeps its rounds", async () => {
+  await forget();
+  await new Promise((resolve, reject) => {  // version 1, as a phone has it
+    const request = indexedDB.open(DATABASE, 1);
+    request.onupgradeneeded = () => {
+      request.result.createObjectStore(ROUNDS, {keyPath: "id", autoIncrement: true})
+        .add(round(7));
+    };
+    request.onsuccess = () => {
+      request.result.close();
+      resolve(null);
+    };
+    request.onerror = () => reject(request.error);
+  });
+  assert.deepEqual((await waiting()).map((kept) => kept.number), [7]);
+  assert.deepEqual(await takeSent(), []);
 });

@@ -392,8 +392,8 @@ def test_with_the_setting_a_hand_sent_as_it_is_typed_saves_the_round_once_left(c
         answer = send(client, sid, "D", outcome, typed, typing=True, base=base)
         assert answer.status_code == 200 and "recorded" not in answer.get_json()
     assert round_count() == 0
-    assert state(client, sid)["complete"] is True
-    answer = send(client, sid, "D", outcome, cards, base=2)  # the field left: nothing new
+    assert state(client, sid)["complete"] is False  # being typed: not in
+    answer = send(client, sid, "D", outcome, cards, base=2)  # the field left: in now
     assert answer.get_json()["recorded"] == {"number": 1, "url": f"/sessions/{sid}/rounds/1"}
     assert round_count() == 1
     assert {e.player.name: e.cards for e in game(sid).rounds[0].entries}["D"] == cards

@@ -140,8 +140,11 @@ def clear_form(client, sid) -> dict:
 
 def test_clear_this_rounds_hands_empties_every_phone_and_is_in_the_history(
         client, ben_phone, sid):
-    assert 'id="together-clear"' not in text(client.get(f"/sessions/{sid}/rounds/new"))
+    assert '<details class="together-clear" id="together-clear" hidden>' in text(
+        client.get(f"/sessions/{sid}/rounds/new"))  # no hands yet: for together.js to show
     send(ben_phone, sid, "B", "dead", "4C 8D 2S")
+    assert '<details class="together-clear" id="together-clear">' in text(
+        client.get(f"/sessions/{sid}/rounds/new"))
     send(client, sid, "A", "hu")
     before = versions(sid)
     data = clear_form(client, sid)

@@ -24,7 +24,8 @@ def test_a_phone_on_a_round_saved_elsewhere_is_told_which_phone_and_the_hands(
     assert answer.status_code == 200 and answer.mimetype == "application/json"
     ids = player_ids()
     assert answer.get_json() == {
-        "number": 1, "url": f"/sessions/{sid}/rounds/1", "phone": "Cat's phone",
+        "number": 1, "url": f"/sessions/{sid}/rounds/1", "edit": f"/sessions/{sid}/rounds/1/edit",
+        "phone": "Cat's phone",
         "hands": {str(ids[name]): {"outcome": outcome, "cards": cards}
                   for name, (outcome, cards) in TYPED_1.items()}}
     # Saved before the form was made (or no version said): which phone is not news.

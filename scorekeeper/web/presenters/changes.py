@@ -36,6 +36,7 @@ from ...audit import (
     read_payload,
 )
 from ...forms.rounds import OUTCOME_LABELS
+from ...limits import TYPING_MINUTES
 from ...models import AuditEvent
 from ...rules import HouseRules, RulesError, preset_of
 from ...rules.cards import format_cards, scan_cards
@@ -111,6 +112,17 @@ def entered_words(device: str, at: datetime) -> str:
     """Where and when a hand of a round filled in together was entered:
     "Ben's phone, 2 h ago"."""
     return f"{phone_words(device)}, {ago(at)}"
+
+
+def typing_words(player: str, device: str) -> str:
+    """A hand still being typed on a phone (services.Hand.typing): "Ann's
+    hand is being typed on Ann's phone…" """
+    return f"{isolated(player)}'s hand is being typed on {phone_words(device)}…"
+
+
+# Why a hand being typed on a phone gone quiet does not hold the round up.
+LAPSE_WORDS = (f"It counts as in if nothing more is typed there for {TYPING_MINUTES} "
+               "minutes.")
 
 
 def phone_words(label: str) -> str:

@@ -3,7 +3,7 @@
 // cards. Kept in Web Storage as HAND + "<session>:<round>:<player>".
 
 import {parseCard, tokens} from "./cards.js";
-import {HAND} from "./names.js";
+import {HAND, LEFT} from "./names.js";
 
 /** @typedef {{outcome: string, cards: string, base: number}} Kept */
 /**
@@ -17,21 +17,43 @@ export const keptName = (session, number, player) => `${HAND}${session}:${number
 
 /**
  * The hands kept for round ``number`` of ``session``, by player; those kept
- * for its other rounds (saved, or changed on another phone) go.
+ * for its rounds before it (saved, or changed on another phone) go. Those of
+ * a later round stay: a form for a round kept on the phone, not yet sent,
+ * moves on to the round after it (queue.js), whose hands they may be.
  * @param {Shelf} storage @param {number} session @param {number} number
  * @returns {Map<number, Kept>}
  */
 export function keptHands(storage, session, number) {
   const found = new Map();
+  sweep(storage, session, (round, player, name) => {
+    if (round > number) return true;
+    const hand = round === number ? read(storage.getItem(name)) : null;
+    if (hand) found.set(player, hand);
+    return Boolean(hand);
+  });
+  return found;
+}
+
+/**
+ * The server says round ``number`` of ``session`` is the one being entered:
+ * the hands kept for its later rounds go too (rounds deleted on another phone).
+ * @param {Shelf} storage @param {number} session @param {number} number
+ */
+export const forgetLater = (storage, session, number) =>
+  sweep(storage, session, (round) => round <= number);
+
+/**
+ * Each hand kept for ``session`` stays if ``stays(round, player, name)``.
+ * @param {Shelf} storage @param {number} session
+ * @param {(round: number, player: number, name: string) => boolean} stays
+ */
+function sweep(storage, session, stays) {
   const prefix = `${HAND}${session}:`;
   const names = Array.from({length: storage.length}, (_, i) => storage.key(i) ?? "");
   for (const name of names.filter((each) => each.startsWith(prefix))) {
     const [round, player] = name.slice(prefix.length).split(":").map(Number);
-    const hand = round === number ? read(storage.getItem(name)) : null;
-    if (hand) found.set(player, hand);
-    else storage.removeItem(name);
+    if (!stays(round, player, name)) storage.removeItem(name);
   }
-  return found;
 }
 
 /** @param {string | null} text @returns {Kept | null} */
@@ -56,10 +78,15 @@ export function keep(storage, name, hand) {
   }
 }
 
-/** Every hand kept, of every session (signing out). @param {Shelf} storage */
+/**
+ * Every hand kept, of every session, and those left out of a round saved
+ * from another phone (round-saved.js: LEFT), on signing out. @param {Shelf} storage
+ */
 export function forgetHands(storage) {
   const names = Array.from({length: storage.length}, (_, i) => storage.key(i) ?? "");
-  for (const name of names.filter((each) => each.startsWith(HAND))) storage.removeItem(name);
+  for (const name of names.filter((each) => each.startsWith(HAND) || each.startsWith(LEFT))) {
+    storage.removeItem(name);
+  }
 }
 
 /** Whether cards being typed read whole, every word a card: a word still being typed ("10") does not. @param {string} cards */

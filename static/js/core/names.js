@@ -11,3 +11,5 @@ export const STATIC = "static-";
 export const NOT_SENT = "not-sent";
 export const CLAIM = "claim";
 export const HAND = "scorekeeper-hand:";
+export const LEFT = "scorekeeper-left:";
+export const SENT_STORE = "sent";

@@ -1,9 +1,10 @@
 // The rounds kept on this phone to be sent (IndexedDB), in the order they
-// were entered (their ids), and forgetting everything the phone keeps of a
-// group when it signs out.
+// were entered (their ids); the news of those the service worker sent with
+// no page to say it (SENT_STORE), for the next page; and forgetting
+// everything the phone keeps of a group when it signs out.
 
 import {forgetHands} from "./hands.js";
-import {DATABASE, PAGES, REFUSED, ROUNDS, SENT, WAITING} from "./names.js";
+import {DATABASE, PAGES, REFUSED, ROUNDS, SENT, SENT_STORE, WAITING} from "./names.js";
 
 /**
  * A round kept: its session's scoreboard path (board), its form's (url), its
@@ -19,9 +20,15 @@ import {DATABASE, PAGES, REFUSED, ROUNDS, SENT, WAITING} from "./names.js";
 /** @returns {Promise<IDBDatabase>} */
 function open() {
   return new Promise((resolve, reject) => {
-    const request = indexedDB.open(DATABASE, 1);
+    // Version 2 adds the news of rounds sent (a phone's version 1 keeps its rounds).
+    const request = indexedDB.open(DATABASE, 2);
     request.onupgradeneeded = () => {
-      request.result.createObjectStore(ROUNDS, {keyPath: "id", autoIncrement: true});
+      const db = request.result;
+      for (const name of [ROUNDS, SENT_STORE]) {
+        if (!db.objectStoreNames.contains(name)) {
+          db.createObjectStore(name, {keyPath: "id", autoIncrement: true});
+        }
+      }
     };
     request.onsuccess = () => resolve(request.result);
     request.onerror = () => reject(request.error);
@@ -32,12 +39,12 @@ function open() {
  * @param {IDBTransactionMode} mode
  * @param {(store: IDBObjectStore) => IDBRequest} work
  */
-async function transact(mode, work) {
+async function transact(mode, work, name = ROUNDS) {
   const db = await open();
   try {
     return await new Promise((resolve, reject) => {
-      const transaction = db.transaction(ROUNDS, mode);
-      const request = work(transaction.objectStore(ROUNDS));
+      const transaction = db.transaction(name, mode);
+      const request = work(transaction.objectStore(name));
       transaction.oncomplete = () => resolve(request.result);
       transaction.onerror = transaction.onabort = () => reject(transaction.error);
     });
@@ -55,6 +62,37 @@ export const keep = (/** @type {Item} */ item) =>
 
 export const drop = (/** @type {number} */ id) =>
   transact("readwrite", (store) => store.delete(id));
+
+/**
+ * A round sent, as the page shown next says it: its number, its page's
+ * address (url) and its session's scoreboard (board).
+ * @typedef {{number: number, url: string, board: string}} Sent
+ */
+
+/**
+ * The service worker sent ``sent`` (Items saved): news for the next page,
+ * which the worker has none to tell it on. @param {Item[]} sent
+ */
+export async function tellSent(sent) {
+  for (const item of sent) {
+    const news = {number: item.number, url: item.saved, board: item.board};
+    await transact("readwrite", (store) => store.add(news), SENT_STORE);
+  }
+}
+
+/**
+ * The news of rounds the worker sent, in order, taken (so said once, by
+ * whichever page takes it). @returns {Promise<Sent[]>}
+ */
+export async function takeSent() {
+  /** @type {Sent[]} */
+  const news = await transact("readwrite", (store) => {
+    const all = store.getAll();
+    all.onsuccess = () => store.clear();  // in the same transaction: one page takes it
+    return all;
+  }, SENT_STORE);
+  return news.map(({number, url, board}) => ({number, url, board}));
+}
 
 /**
  * Signing out: the pages the worker kept, the rounds and hands kept here go. (Another
