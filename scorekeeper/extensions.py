@@ -7,6 +7,8 @@ from flask_wtf import CSRFProtect
 from sqlalchemy import MetaData
 from sqlalchemy.orm import DeclarativeBase
 
+from .catalogs import CatalogBabel
+
 
 class Base(DeclarativeBase):
     # Named constraints, so migrations can alter them on SQLite and PostgreSQL alike.
@@ -24,3 +26,5 @@ migrate = Migrate()
 csrf = CSRFProtect()
 # gzip, br or zstd, as the client accepts; adds Vary: Accept-Encoding.
 compress = Compress()
+# Flask-Babel, its translations read from the .po files (catalogs.py).
+babel = CatalogBabel()

@@ -31,6 +31,7 @@ from pathlib import Path
 from flask import (
     Blueprint,
     Response,
+    abort,
     current_app,
     g,
     jsonify,
@@ -38,9 +39,11 @@ from flask import (
     request,
     url_for,
 )
+from flask_babel import force_locale
+from flask_babel import gettext as _
 
 from .. import queries
-from . import static_files
+from . import locales, static_files
 from .access import current_group, sign_in_public_id, signed_in, signed_in_group
 from .round_form import BLANK_FORM
 from .share_links import PUBLIC as SHARED_PAGES
@@ -158,13 +161,14 @@ def _worker_data() -> dict:
     known = current_app.extensions.setdefault("offline_worker", {})
     key = url_for("home.index")
     if key not in known or current_app.debug:
-        data = {"files": _static_files(), "offline": url_for("offline.page"),
+        data = {"files": _static_files(), "languages": _languages(),
                 "shortcut": url_for("offline.scoreboard"),
                 "signOut": url_for("groups.sign_out"),
                 "signInHeader": SIGN_IN_HEADER, "keepHeader": KEEP_HEADER,
-                "formHeader": FORM_HEADER}
+                "formHeader": FORM_HEADER, "languageHeader": "Content-Language"}
         # The worker itself counts: a new worker for a change to it too.
-        content = [json.dumps(data, sort_keys=True), _offline_html(),
+        content = [json.dumps(data, sort_keys=True),
+                   *(_offline_html(language) for language in locales.LANGUAGES),
                    static_files.digest(WORKER_SCRIPT) or "",
                    static_files.digest(SYNC_WORKER_SCRIPT) or ""]
         version = hashlib.sha256("\n".join(content).encode()).hexdigest()[:12]
@@ -188,16 +192,43 @@ def _static_files() -> dict[str, str]:
     return files
 
 
-@bp.get("/offline")
-def page():
-    """What the worker shows, offline, for a page this phone has not kept."""
-    response = Response(_offline_html(), mimetype="text/html")
+# Intl.DateTimeFormat's locale for the time in the worker's bar, where it is
+# not the language's own tag: the app's English writes "Tue 3 Mar, 21:04".
+CLOCKS = {"en": "en-GB"}
+
+
+def _languages() -> dict[str, dict[str, str]]:
+    """By language: the offline page, the words of the bar the worker puts
+    on a page kept (offline-bar.js says them with the same msgids), and the
+    locale of its time."""
+    languages = {}
+    for language in locales.LANGUAGES:
+        with force_locale(language.locale):
+            languages[language.tag] = {
+                "offline": url_for("offline.page", tag=language.tag),
+                "asOf": _("Offline, as of %(time)s"), "tryAgain": _("Try again"),
+                "clock": CLOCKS.get(language.tag, language.tag)}
+    return languages
+
+
+@bp.get("/offline", defaults={"tag": None})
+@bp.get("/offline/<tag>")
+def page(tag):
+    """What the worker shows, offline, for a page this phone has not kept in
+    its language: one page a language, which the worker keeps as it installs
+    (plain /offline is in the phone's language)."""
+    language = locales.BY_TAG.get(tag) if tag else locales.requested()
+    if language is None:
+        abort(404)
+    response = Response(_offline_html(language), mimetype="text/html")
+    response.headers["Content-Language"] = language.tag
     response.cache_control.no_cache = True
     return response
 
 
-def _offline_html() -> str:
-    return _render("offline/page.html")
+def _offline_html(language: locales.Language) -> str:
+    with force_locale(language.locale):
+        return _render("offline/page.html")
 
 
 def _render(name: str, **context) -> str:

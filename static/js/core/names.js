@@ -11,3 +11,4 @@ export const STATIC = "static-";
 export const NOT_SENT = "not-sent";
 export const CLAIM = "claim";
 export const HAND = "scorekeeper-hand:";
+export const LANGUAGE = "phone-language";
