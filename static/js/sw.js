@@ -287,8 +287,7 @@ function clock(ms, locale) {
 
 async function offlinePage(data) {
   const offline = data.languages[await phoneLanguage(data)].offline;
-  return (await caches.match(offline, {cacheName: STATIC})) ||
-    new Response("Offline", {status: 503, headers: {"Content-Type": "text/plain"}});
+  return (await caches.match(offline, {cacheName: STATIC})) || Response.error();
 }
 
 // A form sent: with no network, the page stays as it is (a 204 leaves it,
