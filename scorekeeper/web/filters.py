@@ -62,8 +62,10 @@ def money_scheme(rules: HouseRules, currency: str) -> str:
     """How a session with money counts it: "tiers 0·1·2·3 × RM 1.00", or
     "RM 0.10 a point"."""
     if rules.scheme == "tiered":
+        # Translators: money paid by place (1st gets 0 units, 2nd 1…): "tiers 0·1·2·3 × RM 1.00".
         return _("tiers %(tiers)s × %(unit)s", tiers="·".join(map(str, rules.tiers)),
                  unit=priced(rules.unit_cents, currency))
+    # Translators: money for each point of a hand: "RM 0.10 a point".
     return _("%(amount)s a point", amount=priced(rules.point_cents, currency))
 
 
@@ -148,6 +150,7 @@ def ago(moment: datetime, now: datetime | None = None) -> str:
     if minutes < 1:
         return _("just now")
     if minutes < 60:
+        # Translators: short, as beside a hand entered: "Entered on Ben's phone, 5 min ago".
         return _("%(minutes)s min ago", minutes=count(minutes))
     if minutes < 48 * 60:
         return _("%(hours)s h ago", hours=count(minutes // 60))

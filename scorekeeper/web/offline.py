@@ -206,6 +206,8 @@ def _languages() -> dict[str, dict[str, str]]:
         with force_locale(language.locale):
             languages[language.tag] = {
                 "offline": url_for("offline.page", tag=language.tag),
+                # Translators: the bar on a page the phone kept, shown offline:
+                # "Offline, as of 21:04" (or "Tue 3 Mar, 21:04").
                 "asOf": _("Offline, as of %(time)s"), "tryAgain": _("Try again"),
                 "clock": CLOCKS.get(language.tag, language.tag)}
     return languages

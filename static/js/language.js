@@ -1,9 +1,10 @@
 // The language switch (every page's footer, and the worker's offline page).
-// Online, a plain form: the server sets the phone's language cookie and goes
-// back to the page. Offline, or on the offline page (whose form, the same for
-// every phone, has no CSRF token), this sets the cookie itself, tells the
-// service worker, and opens the page again: from the worker's copy kept in
-// that language, or its offline page in it (README.md, "Languages").
+// Where the service worker controls the page, this switches: it sets the
+// phone's language cookie itself, tells the worker, and opens the page again,
+// from the network in that language or, offline, from the worker's copy kept
+// in it (or its offline page in it). Elsewhere the form is sent, and the
+// server sets the cookie; with no network and no worker the cookie is set for
+// the next page (README.md, "Languages").
 
 // No imports: the offline page, served at any address, has no import map.
 const LANGUAGE = "phone-language";  // core/names.js's, as the worker reads it
@@ -11,13 +12,15 @@ const LANGUAGE = "phone-language";  // core/names.js's, as the worker reads it
 document.addEventListener("submit", (event) => {
   const form = /** @type {HTMLFormElement} */ (event.target);
   if (!form.matches("form.language-switch")) return;
-  if (navigator.onLine && form.elements.namedItem("csrf_token")) return;  // the server switches
-  event.preventDefault();
+  const worker = navigator.serviceWorker?.controller;
+  // The server switches, where it can be reached and the form can be sent.
+  if (!worker && navigator.onLine && form.elements.namedItem("csrf_token")) return;
+  event.preventDefault();  // before offline.js, which would say the form was not sent
   const button = /** @type {HTMLButtonElement} */ (event.submitter);
-  switchHere(form, button.value);
-}, true);  // before offline.js, which would say the form was not sent
+  switchHere(form, button.value, worker);
+}, true);
 
-async function switchHere(form, tag) {
+async function switchHere(form, tag, worker) {
   const {cookie, path, days} = form.dataset;
   const secure = location.protocol === "https:" ? "; secure" : "";
   document.cookie = `${cookie}=${encodeURIComponent(tag)}; path=${path}; ` +
@@ -26,8 +29,7 @@ async function switchHere(form, tag) {
     if (button.value === tag) button.setAttribute("aria-current", "true");
     else button.removeAttribute("aria-current");
   }
-  const worker = navigator.serviceWorker?.controller;
-  if (!worker) return;  // no copies to show: the next page opened online comes in it
+  if (!worker) return;  // offline with no copies to show: the next page comes in it
   await new Promise((told) => {
     const channel = new MessageChannel();
     channel.port1.onmessage = told;
