@@ -17,8 +17,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from babel import Locale
-from flask import current_app, g, request
-from flask_babel import get_locale
+from flask import current_app, g, has_request_context, request
+from flask_babel import get_locale, refresh
 
 from .. import catalogs
 from ..extensions import babel
@@ -99,8 +99,10 @@ def language_cookie() -> dict:
     return {"name": COOKIE, "path": cookie_path(), "days": COOKIE_DAYS}
 
 
-def _select() -> str:
-    return requested().locale
+def _select() -> str | None:
+    """Flask-Babel's choice: the request's language; outside a request (a
+    command, a test calling a filter) English."""
+    return requested().locale if has_request_context() else None
 
 
 def init_app(app) -> None:
@@ -115,6 +117,13 @@ def init_app(app) -> None:
     app.add_template_global(LANGUAGES, "languages")
     app.add_template_global(current, "language")
     app.add_template_global(language_cookie)
+
+    @app.before_request
+    def afresh():
+        """A request's language is its own: an app context kept across
+        requests (as the tests keep one) would carry the last one's on."""
+        g.pop("language", None)
+        refresh()
 
     @app.after_request
     def say_the_language(response):
