@@ -98,7 +98,7 @@ def value_for(argument: str, converter, world: World):
     if "token" in argument:
         return world.tokens[0] if world.tokens else "no-such-token"
     if argument == "tag":  # a language's (the offline page of each)
-        return "ms"
+        return "en"
     for kind, value in world.ids.items():
         if argument.startswith(kind):
             return value
