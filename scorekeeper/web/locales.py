@@ -78,9 +78,12 @@ def current() -> Language:
     return BY_LOCALE.get(str(get_locale()), SOURCE)
 
 
+ENGLISH = Locale.parse(SOURCE.locale)
+
+
 def formatting() -> Locale:
     """The Babel locale that dates and numbers are written in."""
-    return get_locale() or Locale.parse(SOURCE.locale)
+    return get_locale() or ENGLISH
 
 
 def cookie_path() -> str:

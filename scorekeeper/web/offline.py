@@ -1,6 +1,7 @@
 """Installable, and readable offline: the web app manifest, the service worker
 (static/js/sw.js) and what it needs to know, the page it shows for a page
-never seen, and the manifest's shortcut to the scoreboard.
+never seen (one a language, as the bar it puts on a page kept), and the
+manifest's shortcut to the scoreboard.
 
 The worker keeps a copy of the group pages a phone opens and shows it when the
 network is gone. What it may keep, and for which sign-in, the server says in
@@ -22,6 +23,9 @@ two headers on every HTML page:
   version), which the worker keeps in place of the form's own address. The
   form as opened online is not kept: offline, "Enter round 4" opens round 4's
   form, never an older copy with the hands some phone had sent to it.
+
+The worker also reads every page's ``Content-Language`` (web/locales.py): it
+keeps pages per language, and shows offline those of the phone's language.
 """
 
 import hashlib
