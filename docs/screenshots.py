@@ -453,8 +453,20 @@ def playing_and_the_rules(camera: Camera) -> None:
     context.close()
 
 
+def languages(camera: Camera) -> None:
+    """The sign-in page switched to Bahasa Melayu, then to 中文, by its footer."""
+    page = camera.phone().new_page()
+    page.goto("/sign-in")
+    for name, tag, picture in (("Bahasa Melayu", "ms", "languages-ms"),
+                               ("中文", "zh-Hans", "languages-zh")):
+        page.locator("footer").get_by_role("button", name=name).tap()
+        expect(page.locator("html")).to_have_attribute("lang", tag)
+        camera.take(page, picture)
+    page.context.close()
+
+
 SCENES = [an_evening, group_pages, getting_in, this_phone_and_last_time, a_form_told_of_a_change,
-          a_round_together, offline_pages, playing_and_the_rules]
+          a_round_together, offline_pages, playing_and_the_rules, languages]
 # What each scene takes, so that a run for one picture plays only its scene.
 TAKES = {
     an_evening: {"new-group", "invite", "new-session", "round-entry", "round-result",
@@ -468,6 +480,7 @@ TAKES = {
     offline_pages: {"offline-scoreboard", "offline-page", "offline-round-form",
                     "offline-rounds-waiting", "offline-round-conflict"},
     playing_and_the_rules: {"home-playing", "already-playing", "rules"},
+    languages: {"languages-ms", "languages-zh"},
 }
 
 

@@ -26,7 +26,7 @@ from . import logs
 from .extensions import babel, compress, csrf, db, migrate
 from .limits import ID_MAX
 from .services.throttle import Limit, TooManyGuesses
-from .web import modules, static_files
+from .web import locales, modules, script_strings, static_files
 from .web.body_deadline import BodyDeadline
 from .web.sent_json import JSONRequest, StrictJSONProvider, refuse_json_elsewhere
 
@@ -183,7 +183,7 @@ def register_extensions(app):
     migrate.init_app(app, db, directory=str(ROOT / "migrations"))
     csrf.init_app(app)
     compress.init_app(app)
-    babel.init_app(app)
+    locales.init_app(app)  # Flask-Babel, the catalogs, the phone's language
     with app.app_context():
         for engine in db.engines.values():
             if engine.dialect.name == "sqlite":
@@ -241,6 +241,7 @@ def register_blueprints(app):
         history,
         home,
         invites,
+        language,
         live,
         offline,
         rounds,
@@ -250,7 +251,9 @@ def register_blueprints(app):
 
     static_files.init_app(app, ROOT / "static")
     modules.init_app(app)
+    script_strings.init_app(app)
     app.register_blueprint(health.bp)
+    app.register_blueprint(language.bp)
     app.register_blueprint(home.bp)
     app.register_blueprint(groups.bp)
     app.register_blueprint(invites.bp)

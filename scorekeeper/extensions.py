@@ -8,6 +8,8 @@ from flask_wtf import CSRFProtect
 from sqlalchemy import MetaData
 from sqlalchemy.orm import DeclarativeBase
 
+from .catalogs import CatalogBabel
+
 
 class Base(DeclarativeBase):
     # Named constraints, so migrations can alter them on SQLite and PostgreSQL alike.
@@ -25,5 +27,5 @@ migrate = Migrate()
 csrf = CSRFProtect()
 # gzip, br or zstd, as the client accepts; adds Vary: Accept-Encoding.
 compress = Compress()
-# gettext and ngettext in requests; English until the app chooses a locale.
-babel = Babel()
+# Flask-Babel, its translations read from the .po files (catalogs.py).
+babel = CatalogBabel()

@@ -4,6 +4,7 @@ choose the time zone, the house setting for rounds filled in together."""
 from datetime import UTC, datetime
 from zoneinfo import ZoneInfo
 
+from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from markupsafe import Markup
 from wtforms import BooleanField, HiddenField, PasswordField, SelectField, StringField
@@ -24,16 +25,18 @@ PASSPHRASE_MAX = 200
 
 def _device_field():
     return StringField(
-        "This phone's name", filters=[lambda text: (text or "").strip()], validators=[
-            InputRequired("Name this phone, so the history says who changed what."),
-            Length(max=DEVICE_MAX, message=f"Use at most {DEVICE_MAX} characters.")])
+        _l("This phone's name"), filters=[lambda text: (text or "").strip()], validators=[
+            InputRequired(_l("Name this phone, so the history says who changed what.")),
+            Length(max=DEVICE_MAX, message=_l("Use at most %(max)s characters.",
+                                              max=DEVICE_MAX))])
 
 
 def _passphrase_field(label):
     return PasswordField(label, validators=[
-        InputRequired("Type the passphrase."),
+        InputRequired(_l("Type the passphrase.")),
         Length(min=PASSPHRASE_MIN, max=PASSPHRASE_MAX,
-               message=f"A passphrase has {PASSPHRASE_MIN} to {PASSPHRASE_MAX} characters.")])
+               message=_l("A passphrase has %(min)s to %(max)s characters.",
+                          min=PASSPHRASE_MIN, max=PASSPHRASE_MAX))])
 
 
 class CreateGroupForm(FlaskForm):
@@ -47,10 +50,14 @@ class CreateGroupForm(FlaskForm):
 
 
 class SignInForm(FlaskForm):
-    name = StringField("Group name", validators=[
-        InputRequired("Type the group's name."), Length(max=GROUP_NAME_MAX)])
-    passphrase = PasswordField("Passphrase", validators=[
-        InputRequired("Type the passphrase."), Length(max=PASSPHRASE_MAX)])
+    name = StringField(_l("Group name"), validators=[
+        InputRequired(_l("Type the group's name.")),
+        Length(max=GROUP_NAME_MAX, message=_l("Use at most %(max)s characters.",
+                                              max=GROUP_NAME_MAX))])
+    passphrase = PasswordField(_l("Passphrase"), validators=[
+        InputRequired(_l("Type the passphrase.")),
+        Length(max=PASSPHRASE_MAX, message=_l("Use at most %(max)s characters.",
+                                              max=PASSPHRASE_MAX))])
     device = _device_field()
     next = HiddenField()
 

@@ -1,5 +1,10 @@
 """Template filters for money (integer cents), for times, and for names.
 
+Numbers, dates and times are written by Babel in the page's language
+(web/locales.py: its separators, its names of days and months, its order),
+money with the session's own currency before it as typed ("RM 1.50" in every
+language). The app's English keeps its own look ("Sat 21 Nov 2026, 21:04").
+
 Times are stored as UTC without a zone. The time filters are the one place that
 turns them into a group's wall-clock time: the signed-in group's, or the zone
 given as the filter's argument (a shared page, which no group is signed in to,
@@ -10,13 +15,20 @@ import functools
 import math
 import unicodedata
 from datetime import datetime
+from decimal import Decimal
 
+from babel import Locale
+from babel.dates import format_datetime, format_skeleton
+from babel.numbers import format_decimal
+from flask_babel import gettext as _
+from flask_babel import ngettext
 from markupsafe import Markup, escape
 
 from ..forms.rounds import OUTCOME_HELP
 from ..models import utcnow, wall_clock
 from ..rules import HouseRules
 from .access import current_group
+from .locales import formatting
 
 MINUS = "\u2212"
 
@@ -25,10 +37,9 @@ def money(cents: int, whole: bool = False) -> str:
     """12345 -> "123.45"; -50 -> "−0.50"; with ``whole`` (every amount of a
     table is whole), 1200 -> "12" rather than "12.00"."""
     sign = MINUS if cents < 0 else ""
-    units, part = divmod(abs(cents), 100)
-    if whole and not part:
-        return f"{sign}{units:,}"
-    return f"{sign}{units:,}.{part:02d}"
+    pattern = "#,##0" if whole and cents % 100 == 0 else "#,##0.00"
+    return sign + format_decimal(Decimal(abs(cents)).scaleb(-2), format=pattern,
+                                 locale=formatting())
 
 
 def all_whole(amounts) -> bool:
@@ -52,8 +63,11 @@ def money_scheme(rules: HouseRules, currency: str) -> str:
     """How a session with money counts it: "tiers 0·1·2·3 × RM 1.00", or
     "RM 0.10 a point"."""
     if rules.scheme == "tiered":
-        return f"tiers {'·'.join(map(str, rules.tiers))} × {priced(rules.unit_cents, currency)}"
-    return f"{priced(rules.point_cents, currency)} a point"
+        # Translators: money paid by place (1st gets 0 units, 2nd 1…): "tiers 0·1·2·3 × RM 1.00".
+        return _("tiers %(tiers)s × %(unit)s", tiers="·".join(map(str, rules.tiers)),
+                 unit=priced(rules.unit_cents, currency))
+    # Translators: money for each point of a hand: "RM 0.10 a point".
+    return _("%(amount)s a point", amount=priced(rules.point_cents, currency))
 
 
 def signed_money(cents: int, whole: bool = False) -> str:
@@ -63,14 +77,18 @@ def signed_money(cents: int, whole: bool = False) -> str:
 
 def count(number: int) -> str:
     """A count with thousands separators: 152100 -> "152,100"."""
-    return f"{number:,}"
+    return format_decimal(number, locale=formatting())
 
 
-@functools.lru_cache(maxsize=4096)
 def amount(cents: int, whole: bool = False) -> Markup:
     """Signed money in a span whose class colours it as a gain, a loss or even
     (the currency goes in the column heading). A filter rather than a macro,
     and kept: a scoreboard shows a hundred of them, of a few amounts."""
+    return _amount(cents, whole, formatting())
+
+
+@functools.lru_cache(maxsize=4096)
+def _amount(cents: int, whole: bool, locale: Locale) -> Markup:
     kind = "gain" if cents > 0 else "loss" if cents < 0 else "even"
     return Markup(f'<span class="sessions-{kind}">{signed_money(cents, whole)}</span>')
 
@@ -87,8 +105,23 @@ def local_time(moment: datetime, zone: str | None = None) -> datetime:
     return wall_clock(moment, zone)
 
 
-def _day(local: datetime) -> str:
-    return f"{local:%a} {local.day} {local:%b %Y}"
+# The app's English keeps its own patterns; other languages take CLDR's for
+# these skeletons (a day with its weekday, with or without the year).
+ENGLISH_DAYS = {"yMMMEd": "EEE d MMM y", "MMMEd": "EEE d MMM"}
+
+
+def _day(local: datetime, skeleton: str = "yMMMEd") -> str:
+    locale = formatting()
+    if locale.language == "en":
+        return format_datetime(local, ENGLISH_DAYS[skeleton], locale=locale)
+    return format_skeleton(skeleton, local, locale=locale)
+
+
+def _day_and_time(local: datetime, skeleton: str) -> str:
+    """The day, then the time of day on a 24-hour clock, as the language joins them."""
+    locale = formatting()
+    return locale.datetime_formats["medium"].format(
+        format_skeleton("Hm", local, locale=locale), _day(local, skeleton))
 
 
 def long_date(moment: datetime, zone: str | None = None) -> str:
@@ -98,14 +131,12 @@ def long_date(moment: datetime, zone: str | None = None) -> str:
 
 def day_time(moment: datetime, zone: str | None = None) -> str:
     """ "Sat 21 Nov, 21:04" """
-    local = local_time(moment, zone)
-    return f"{local:%a} {local.day} {local:%b}, {local:%H:%M}"
+    return _day_and_time(local_time(moment, zone), "MMMEd")
 
 
 def date_time(moment: datetime, zone: str | None = None) -> str:
     """ "Sat 21 Nov 2026, 21:04" """
-    local = local_time(moment, zone)
-    return f"{_day(local)}, {local:%H:%M}"
+    return _day_and_time(local_time(moment, zone), "yMMMEd")
 
 
 def iso_time(moment: datetime, zone: str | None = None) -> str:
@@ -123,12 +154,14 @@ def ago(moment: datetime, now: datetime | None = None) -> str:
     "5 min ago", "2 h ago", "3 days ago"."""
     minutes = int(((now or utcnow()) - moment).total_seconds() // 60)
     if minutes < 1:
-        return "just now"
+        return _("just now")
     if minutes < 60:
-        return f"{minutes} min ago"
+        # Translators: short, as beside a hand entered: "Entered on Ben's phone, 5 min ago".
+        return _("%(minutes)s min ago", minutes=count(minutes))
     if minutes < 48 * 60:
-        return f"{minutes // 60} h ago"
-    return f"{minutes // (24 * 60)} days ago"
+        return _("%(hours)s h ago", hours=count(minutes // 60))
+    days = minutes // (24 * 60)
+    return ngettext("%(days)s day ago", "%(days)s days ago", days, days=count(days))
 
 
 # Names

@@ -3,6 +3,7 @@ this phone's name, time zone, how a round filled in together is saved), and
 the answer to "Which player are you?" that the home page asks."""
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask_babel import gettext as _
 
 from .. import queries, services
 from ..forms.groups import (
@@ -76,8 +77,8 @@ def sign_in():
         group = services.group_for_sign_in(group_name(form), form.passphrase.data,
                                            address=client_address(), known=known_devices())
         if group is None:
-            error = ("That group name and passphrase don't match."
-                     if not single_group() else "That passphrase is not right.")
+            error = (_("That group name and passphrase don't match.")
+                     if not single_group() else _("That passphrase is not right."))
         else:
             remember_group(group, form.device.data)
             return redirect(safe_next(form.next.data) or url_for("home.index"))

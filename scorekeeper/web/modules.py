@@ -92,6 +92,20 @@ def imported_by(entry: str) -> list[str]:
     return list(found)[1:]
 
 
+def graph(entries) -> list[str]:
+    """``entries`` and every module they import, statically or when needed,
+    directly or not: all the code a page may run (its strings, web/script_strings.py)."""
+    found = dict.fromkeys(entries)
+    waiting = list(found)
+    while waiting:
+        static, dynamic = imports(waiting.pop())
+        for name in static + dynamic:
+            if name not in found:
+                found[name] = None
+                waiting.append(name)
+    return list(found)
+
+
 def module_script(filename: str, attrs: dict[str, str] | None = None) -> Markup:
     """``<script type="module">`` for static/``filename``, with ``attrs``."""
     g.setdefault("modules", []).append(filename)

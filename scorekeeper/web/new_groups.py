@@ -3,6 +3,7 @@ this instance takes one now, the form naming the group and this phone, and
 the answer past the hourly limit on new groups."""
 
 from flask import current_app, make_response, request
+from flask_babel import gettext as _
 
 from .. import services
 from .access import device_label
@@ -11,10 +12,11 @@ from .access import device_label
 def guess_device() -> str:
     """A first name for this phone, from its browser; the user may change it."""
     agent = request.headers.get("User-Agent", "")
-    for marker, label in (("iPhone", "iPhone"), ("iPad", "iPad"), ("Android", "Android phone")):
+    # Translators: a first name for the phone, which its owner may change.
+    for marker, label in (("iPhone", "iPhone"), ("iPad", "iPad"), ("Android", _("Android phone"))):
         if marker in agent:
             return label
-    return "Computer"
+    return _("Computer")
 
 
 def single_group() -> str | None:

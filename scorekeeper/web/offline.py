@@ -1,6 +1,7 @@
 """Installable, and readable offline: the web app manifest, the service worker
 (static/js/sw.js) and what it needs to know, the page it shows for a page
-never seen, and the manifest's shortcut to the scoreboard.
+never seen (one a language, as the bar it puts on a page kept), and the
+manifest's shortcut to the scoreboard.
 
 The worker keeps a copy of the group pages a phone opens and shows it when the
 network is gone. What it may keep, and for which sign-in, the server says in
@@ -22,6 +23,9 @@ two headers on every HTML page:
   version), which the worker keeps in place of the form's own address. The
   form as opened online is not kept: offline, "Enter round 4" opens round 4's
   form, never an older copy with the hands some phone had sent to it.
+
+The worker also reads every page's ``Content-Language`` (web/locales.py): it
+keeps pages per language, and shows offline those of the phone's language.
 """
 
 import hashlib
@@ -31,6 +35,7 @@ from pathlib import Path
 from flask import (
     Blueprint,
     Response,
+    abort,
     current_app,
     g,
     jsonify,
@@ -38,9 +43,11 @@ from flask import (
     request,
     url_for,
 )
+from flask_babel import force_locale
+from flask_babel import gettext as _
 
 from .. import queries
-from . import static_files
+from . import locales, static_files
 from .access import current_group, sign_in_public_id, signed_in, signed_in_group
 from .round_form import BLANK_FORM
 from .share_links import PUBLIC as SHARED_PAGES
@@ -158,13 +165,14 @@ def _worker_data() -> dict:
     known = current_app.extensions.setdefault("offline_worker", {})
     key = url_for("home.index")
     if key not in known or current_app.debug:
-        data = {"files": _static_files(), "offline": url_for("offline.page"),
+        data = {"files": _static_files(), "languages": _languages(),
                 "shortcut": url_for("offline.scoreboard"),
                 "signOut": url_for("groups.sign_out"),
                 "signInHeader": SIGN_IN_HEADER, "keepHeader": KEEP_HEADER,
-                "formHeader": FORM_HEADER}
+                "formHeader": FORM_HEADER, "languageHeader": "Content-Language"}
         # The worker itself counts: a new worker for a change to it too.
-        content = [json.dumps(data, sort_keys=True), _offline_html(),
+        content = [json.dumps(data, sort_keys=True),
+                   *(_offline_html(language) for language in locales.LANGUAGES),
                    static_files.digest(WORKER_SCRIPT) or "",
                    static_files.digest(SYNC_WORKER_SCRIPT) or ""]
         version = hashlib.sha256("\n".join(content).encode()).hexdigest()[:12]
@@ -188,16 +196,45 @@ def _static_files() -> dict[str, str]:
     return files
 
 
-@bp.get("/offline")
-def page():
-    """What the worker shows, offline, for a page this phone has not kept."""
-    response = Response(_offline_html(), mimetype="text/html")
+# Intl.DateTimeFormat's locale for the time in the worker's bar, where it is
+# not the language's own tag: the app's English writes "Tue 3 Mar, 21:04".
+CLOCKS = {"en": "en-GB"}
+
+
+def _languages() -> dict[str, dict[str, str]]:
+    """By language: the offline page, the words of the bar the worker puts
+    on a page kept (offline-bar.js says them with the same msgids), and the
+    locale of its time."""
+    languages = {}
+    for language in locales.LANGUAGES:
+        with force_locale(language.locale):
+            languages[language.tag] = {
+                "offline": url_for("offline.page", tag=language.tag),
+                # Translators: the bar on a page the phone kept, shown offline:
+                # "Offline, as of 21:04" (or "Tue 3 Mar, 21:04").
+                "asOf": _("Offline, as of %(time)s"), "tryAgain": _("Try again"),
+                "clock": CLOCKS.get(language.tag, language.tag)}
+    return languages
+
+
+@bp.get("/offline", defaults={"tag": None})
+@bp.get("/offline/<tag>")
+def page(tag):
+    """What the worker shows, offline, for a page this phone has not kept in
+    its language: one page a language, which the worker keeps as it installs
+    (plain /offline is in the phone's language)."""
+    language = locales.BY_TAG.get(tag) if tag else locales.requested()
+    if language is None:
+        abort(404)
+    response = Response(_offline_html(language), mimetype="text/html")
+    response.headers["Content-Language"] = language.tag
     response.cache_control.no_cache = True
     return response
 
 
-def _offline_html() -> str:
-    return _render("offline/page.html")
+def _offline_html(language: locales.Language) -> str:
+    with force_locale(language.locale):
+        return _render("offline/page.html")
 
 
 def _render(name: str, **context) -> str:

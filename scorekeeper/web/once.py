@@ -39,7 +39,7 @@ from flask import abort, g, make_response, redirect, render_template, request, u
 from werkzeug.exceptions import HTTPException
 
 from .. import services
-from ..limits import CLOCK_SLACK, KEY_MAX
+from ..limits import CLOCK_SLACK, KEY_DAYS, KEY_MAX
 from ..models import utcnow
 from .access import device_label, phone_player_id, sign_in_public_id, signed_in_group
 
@@ -106,7 +106,7 @@ def _once(key: Key, view, *args, **kwargs):
         if first is not None:
             return _answer(first)
         if isinstance(refusal, services.KeyTooOld):
-            return _too_old(refusal)
+            return _too_old()
         raise
     if _refused(response):
         first = services.applied(signed_in_group().id, key.text)
@@ -144,12 +144,12 @@ def _this_once() -> services.Once | None:
         raise
 
 
-def _too_old(refusal: services.KeyTooOld):
+def _too_old():
     """For a view that lets KeyTooOld through (a button's form: nothing typed;
     the hand's view answers it as JSON itself)."""
     game = g.get("game")
     back = url_for("sessions.board", session_id=game.id) if game else url_for("home.index")
-    return render_template("errors/too_old.html", message=str(refusal), back=back), 409
+    return render_template("errors/too_old.html", days=KEY_DAYS, back=back), 409
 
 
 def _posted_key() -> Key | None:

@@ -21,6 +21,11 @@ async function refresh() {
     return null;
   }
   const fresh = new DOMParser().parseFromString(await response.text(), "text/html");
+  // The phone switched language (in another tab): the whole page comes in it.
+  if (fresh.documentElement.lang !== document.documentElement.lang) {
+    location.reload();
+    return;
+  }
   const y = window.scrollY;
   const focused = document.activeElement && document.activeElement.id;
   for (const region of document.querySelectorAll("[data-live][id]")) {

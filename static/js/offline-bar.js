@@ -5,6 +5,7 @@
 
 import {keyTime, newKey} from "./core/keys.js";
 import {find} from "./dom.js";
+import {gettext} from "./strings.js";
 
 const bar = find(".offline-bar");
 for (const field of document.querySelectorAll("input[type=hidden][name=key]")) {
@@ -13,9 +14,12 @@ for (const field of document.querySelectorAll("input[type=hidden][name=key]")) {
 }
 const text = find(".offline-bar-text", bar);
 const again = find(".offline-bar-again", bar);
+// The worker's bar says "Offline, as of" with the same msgids (web/offline.py).
 const follow = () => {
-  text.textContent = `${navigator.onLine ? "Back online" : "Offline"}, as of ${bar.dataset.seen}`;
-  again.textContent = navigator.onLine ? "Reload" : "Try again";
+  const time = bar.dataset.seen;
+  text.textContent = navigator.onLine ? gettext("Back online, as of %(time)s", {time})
+    : gettext("Offline, as of %(time)s", {time});
+  again.textContent = navigator.onLine ? gettext("Reload") : gettext("Try again");
 };
 window.addEventListener("online", follow);
 window.addEventListener("offline", follow);

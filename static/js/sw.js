@@ -1,11 +1,12 @@
 // The service worker, served at /sw.js by web/offline.py (whose docstring says
 // what the server tells it) and registered by offline.js as /sw.js?v=<version>.
 // What it needs from the server comes as data (/sw.json): the static files'
-// current names, the offline page, the addresses and headers it watches.
-// Static files are cached ahead, under this deploy's names; the group pages
-// this phone opens are kept as it sees them (network first), and shown from
-// the cache when the network is gone, marked "Offline, as of 21:04"; a page
-// never seen gets the offline page.
+// current names, the offline page and the bar's words in each language, the
+// addresses and headers it watches. Static files are cached ahead, under this
+// deploy's names; the group pages this phone opens are kept as it sees them
+// (network first), in the language each came in, and shown from the cache
+// when the network is gone, in the phone's language, marked "Offline, as of
+// 21:04"; a page never seen in it gets the offline page in it.
 "use strict";
 
 /** @type {ServiceWorkerGlobalScope} */
@@ -17,14 +18,18 @@ const STATIC = "static-" + VERSION;
 const DATA = new URL("sw.json?v=" + encodeURIComponent(VERSION), worker.registration.scope).href;
 const SEEN = "Scorekeeper-Seen-At";  // when this phone kept the page (ms)
 const MADE_FROM = "Scorekeeper-Made-From";  // a round form's address as fetched
-const PAGES = "pages-";  // and the sign-in's public id: one sign-in's pages at a time
+const PAGES = "pages-";  // + sign-in + ":" + language: one sign-in's pages at a time
+const LANGUAGE = "phone-language";  // the phone's language, as last seen or switched offline
+const LANGUAGE_KEY = new URL("phone-language", worker.registration.scope).href;
 const MAX_PAGES = 100;
 const FINGERPRINT = /^(.+)\.[0-9a-f]{8}(\.[^./]+)?$/;  // web/static_files.py
 const SERVER_DOWN = new Set([502, 503, 504]);
 
-// {files: {plain URL: fingerprinted URL}, offline, shortcut, signOut (URLs),
-// signInHeader, keepHeader, formHeader}: fetched as the worker installs, kept with the
-// files, and read once each time the browser starts the worker.
+// {files: {plain URL: fingerprinted URL}, languages: {tag: {offline (URL),
+// asOf, tryAgain (the bar's words), clock (its time's locale)}}, shortcut,
+// signOut (URLs), signInHeader, keepHeader, formHeader, languageHeader}: fetched
+// as the worker installs, kept with the files, and read once each time the
+// browser starts the worker.
 let told = null;
 
 function server() {
@@ -44,7 +49,8 @@ worker.addEventListener("install", (event) => {
     if (!response.ok) throw new Error(`${DATA}: ${response.status}`);
     const data = await response.clone().json();
     const cache = await caches.open(STATIC);
-    await cache.addAll([...Object.values(data.files), data.offline]);
+    await cache.addAll([...Object.values(data.files),
+      ...Object.values(data.languages).map((language) => language.offline)]);
     await cache.put(DATA, response);
     await worker.skipWaiting();
   })());
@@ -59,10 +65,32 @@ worker.addEventListener("activate", (event) => {
     .then(keepOpenPages));
 });
 
-// A page that loaded while the worker was starting asks to be controlled.
+// A page that loaded while the worker was starting asks to be controlled; a
+// page switched language offline (language.js) says so, and is answered.
 worker.addEventListener("message", (event) => {
   if (event.data === "claim") event.waitUntil(worker.clients.claim());
+  else if (event.data?.[LANGUAGE]) {
+    event.waitUntil(setLanguage(event.data[LANGUAGE]).then(() => event.ports[0]?.postMessage(true)));
+  }
 });
+
+// The phone's language
+
+let language = null;  // the phone's language (a tag), once read
+
+async function phoneLanguage(data) {
+  if (!language) {
+    const kept = await caches.match(LANGUAGE_KEY, {cacheName: LANGUAGE});
+    language = kept ? await kept.text() : null;
+  }
+  return language in data.languages ? language : Object.keys(data.languages)[0];
+}
+
+async function setLanguage(tag) {
+  if (tag === language) return;
+  language = tag;
+  await (await caches.open(LANGUAGE)).put(LANGUAGE_KEY, new Response(tag));
+}
 
 // The pages open when the worker starts were loaded before it: fetched again
 // to be kept, so that the page a phone first installs from works offline too.
@@ -140,22 +168,26 @@ function observe(data, event, response) {
   return response;
 }
 
-// What the server said of a page (offline.py): whose it is, whether to keep it.
+// What the server said of a page (offline.py): whose it is, whether to keep
+// it, and its language, which is the phone's (locales.py).
 async function remember(data, request, response, copy) {
+  const tag = response.headers.get(data.languageHeader);
+  if (tag in data.languages) await setLanguage(tag);
   const signIn = response.headers.get(data.signInHeader);
   if (response.status === 403 || signIn === "none") return forget();
   if (!signIn) return;
-  const name = PAGES + signIn;
-  await forget(name);
-  const cache = await caches.open(name);
+  await forget(signIn);
   if (response.status === 404 || response.status === 410) {
-    await cache.delete(request.url, {ignoreVary: true});
+    for (const name of Object.keys(data.languages)) {
+      await (await caches.open(pagesOf(signIn, name))).delete(request.url, {ignoreVary: true});
+    }
     return;
   }
-  if (!copy || response.redirected) return;
+  if (!copy || response.redirected || !(tag in data.languages)) return;
+  const cache = await caches.open(pagesOf(signIn, tag));
   await put(cache, request.url, copy);
   const form = response.headers.get(data.formHeader);
-  if (form) await keepForm(data, cache, signIn, new URL(form, request.url));
+  if (form) await keepForm(data, cache, signIn, tag, new URL(form, request.url));
   const keys = await cache.keys();  // the oldest first
   await Promise.all(keys.slice(0, -MAX_PAGES).map((key) => cache.delete(key)));
 }
@@ -163,7 +195,7 @@ async function remember(data, request, response, copy) {
 // A scoreboard names the form of the round it shows next, as it stands
 // (offline.py): kept under the form's own address, so that offline "Enter
 // round 4" opens round 4's form, with the hands empty. Fetched once a version.
-async function keepForm(data, cache, signIn, url) {
+async function keepForm(data, cache, signIn, tag, url) {
   const under = url.origin + url.pathname;
   const kept = await cache.match(under, {ignoreVary: true});
   if (kept && kept.headers.get(MADE_FROM) === url.href) return;
@@ -174,7 +206,8 @@ async function keepForm(data, cache, signIn, url) {
     return;  // offline already: the copy kept stays
   }
   if (!response.ok || response.redirected || !response.headers.get(data.keepHeader) ||
-      response.headers.get(data.signInHeader) !== signIn) return;
+      response.headers.get(data.signInHeader) !== signIn ||
+      response.headers.get(data.languageHeader) !== tag) return;
   await put(cache, under, response, url.href);
 }
 
@@ -189,24 +222,30 @@ async function put(cache, url, response, from = null) {
   await cache.put(url, new Response(await response.blob(), {status: 200, headers}));
 }
 
-// Delete every sign-in's kept pages but those of the cache named ``keep``.
+const pagesOf = (signIn, tag) => `${PAGES}${signIn}:${tag}`;
+
+// Delete every sign-in's kept pages but those of the sign-in ``keep``.
 async function forget(keep) {
   const names = await caches.keys();
-  await Promise.all(names.filter((name) => name.startsWith(PAGES) && name !== keep)
+  await Promise.all(names.filter((name) => name.startsWith(PAGES) &&
+    !(keep && name.startsWith(pagesOf(keep, ""))))
     .map((name) => caches.delete(name)));
 }
 
-async function pages() {
-  const name = (await caches.keys()).find((each) => each.startsWith(PAGES));
+// The pages kept in the phone's language (of the one sign-in kept).
+async function pages(tag) {
+  const name = (await caches.keys()).find((each) => each.startsWith(PAGES) &&
+    each.endsWith(`:${tag}`));
   return name ? caches.open(name) : null;
 }
 
 async function keptPage(data, request) {
-  const cache = await pages();
+  const tag = await phoneLanguage(data);
+  const cache = await pages(tag);
   if (!cache) return null;
   if (new URL(request.url).pathname === data.shortcut) return lastScoreboard(data, cache);
   const kept = await cache.match(request.url, {ignoreVary: true});
-  return kept ? marked(kept) : null;
+  return kept ? marked(kept, data.languages[tag]) : null;
 }
 
 async function lastScoreboard(data, cache) {
@@ -219,37 +258,36 @@ async function lastScoreboard(data, cache) {
   return null;
 }
 
-// The kept page, with a bar at the top of its content saying since when; it
-// tells offline.js that the page is a copy (whose forms then get new keys)
-// and the time it was kept.
-async function marked(kept) {
+// The kept page, with a bar at the top of its content saying since when, in
+// the page's ``words``; it tells offline.js that the page is a copy (whose
+// forms then get new keys) and the time it was kept.
+async function marked(kept, words) {
   const seen = Number(kept.headers.get(SEEN));
-  const when = clock(seen);
+  const when = clock(seen, words.clock);
   const bar = `<p class="offline-bar" role="status" data-seen="${when}" ` +
-    `data-kept="${Math.floor(seen / 1000)}"><span class="offline-bar-text">Offline, as of ` +
-    `${when}</span> <a class="offline-bar-again" href="">Try again</a></p>`;
+    `data-kept="${Math.floor(seen / 1000)}"><span class="offline-bar-text">` +
+    `${words.asOf.replace("%(time)s", when)}</span> <a class="offline-bar-again" href="">` +
+    `${words.tryAgain}</a></p>`;
   const text = await kept.text();
   const top = /<main\b[^>]*>/.test(text) ? /<main\b[^>]*>/ : /<body\b[^>]*>/;
   const html = text.replace(top, (tag) => tag + bar);
   return new Response(html, {status: 200, headers: kept.headers});
 }
 
-const DAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
-const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov",
-  "Dec"];
-
-// "21:04" on the phone's clock; "Tue 3 Mar, 21:04" on another day.
-function clock(ms) {
+// "21:04" on the phone's clock; "Tue 3 Mar, 21:04" on another day (in
+// English: the ``locale``'s way in another language).
+function clock(ms, locale) {
   const seen = new Date(ms);
-  const two = (n) => String(n).padStart(2, "0");
-  const time = `${two(seen.getHours())}:${two(seen.getMinutes())}`;
-  if (seen.toDateString() === new Date().toDateString()) return time;
-  return `${DAYS[seen.getDay()]} ${seen.getDate()} ${MONTHS[seen.getMonth()]}, ${time}`;
+  /** @type {Intl.DateTimeFormatOptions} */
+  const time = {hour: "2-digit", minute: "2-digit", hourCycle: "h23"};
+  const today = seen.toDateString() === new Date().toDateString();
+  return new Intl.DateTimeFormat(locale,
+    today ? time : {weekday: "short", day: "numeric", month: "short", ...time}).format(seen);
 }
 
 async function offlinePage(data) {
-  return (await caches.match(data.offline, {cacheName: STATIC})) ||
-    new Response("Offline", {status: 503, headers: {"Content-Type": "text/plain"}});
+  const offline = data.languages[await phoneLanguage(data)].offline;
+  return (await caches.match(offline, {cacheName: STATIC})) || Response.error();
 }
 
 // A form sent: with no network, the page stays as it is (a 204 leaves it,

@@ -42,7 +42,8 @@ REDIRECTS = (301, 302, 303, 307, 308)
 PUBLIC_ENDPOINTS = frozenset({"static", "health.healthz", "home.index", "groups.new",
                               "backup.import_group", "groups.sign_in", "groups.sign_out",
                               "offline.manifest", "offline.worker", "offline.sync_worker",
-                              "offline.worker_data", "offline.page", "home.rules"})
+                              "offline.worker_data", "offline.page", "home.rules",
+                              "language.switch"})
 
 
 @dataclass
@@ -96,6 +97,8 @@ def value_for(argument: str, converter, world: World):
     kind, else (for ids the world has no row of) its session."""
     if "token" in argument:
         return world.tokens[0] if world.tokens else "no-such-token"
+    if argument == "tag":  # a language's (the offline page of each)
+        return "en"
     for kind, value in world.ids.items():
         if argument.startswith(kind):
             return value

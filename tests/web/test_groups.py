@@ -346,7 +346,7 @@ def one_group_app(tmp_path):
 
 def as_the_page_posts(client, path, **typed):
     """Post the page's own form, as a browser would, with ``typed`` filled in."""
-    (form,) = forms_on(client.get(path).text, path)
+    (form,) = [f for f in forms_on(client.get(path).text, path) if f.action == path]
     return client.post(path, data={**form.values, **typed})
 
 

@@ -180,10 +180,19 @@ def test_the_worker_is_registered_under_the_version_of_its_data(anonymous):
     response = anonymous.get(f"/sw.json?v={data['version']}")
     assert response.headers["Cache-Control"] == "no-cache"
     assert response.json == data
-    assert {key: data[key] for key in ("offline", "shortcut", "signOut")} == {
-        "offline": "/offline", "shortcut": "/scoreboard", "signOut": "/sign-out"}
-    assert (data["signInHeader"], data["keepHeader"], data["formHeader"]) == (
-        SIGN_IN_HEADER, KEEP_HEADER, FORM_HEADER)
+    assert {key: data[key] for key in ("shortcut", "signOut")} == {
+        "shortcut": "/scoreboard", "signOut": "/sign-out"}
+    assert (data["signInHeader"], data["keepHeader"], data["formHeader"],
+            data["languageHeader"]) == (SIGN_IN_HEADER, KEEP_HEADER, FORM_HEADER,
+                                        "Content-Language")
+    # The offline page and the bar's words in each language, the bar's as offline-bar.js says them.
+    assert data["languages"] == {
+        "en": {"offline": "/offline/en", "asOf": "Offline, as of %(time)s",
+               "tryAgain": "Try again", "clock": "en-GB"},
+        "ms": {"offline": "/offline/ms", "asOf": "Luar talian, setakat %(time)s",
+               "tryAgain": "Cuba lagi", "clock": "ms"},
+        "zh-Hans": {"offline": "/offline/zh-Hans", "asOf": "离线，截至 %(time)s",
+                    "tryAgain": "重试", "clock": "zh-Hans"}}
 
 
 def test_the_worker_caches_every_static_file_by_its_current_name(anonymous):
@@ -255,7 +264,8 @@ def test_the_offline_page_shows_nothing_of_the_group(client):
     assert SIGN_IN_HEADER not in response.headers
 
 
-@pytest.mark.parametrize("url", ["/offline", "/sw.js", "/sw.json", "/manifest.webmanifest"])
+@pytest.mark.parametrize("url", ["/offline", "/offline/zh-Hans", "/sw.js", "/sw.json",
+                                 "/manifest.webmanifest"])
 def test_what_the_worker_fetches_asks_no_database(app, client, url):
     assert count_statements(app, client, url) == 0
 

@@ -1,6 +1,7 @@
 """Security headers on every kind of response, templates without inline script
 or style (which the Content-Security-Policy forbids), and the session cookie."""
 
+import json
 import re
 from http.cookies import SimpleCookie
 
@@ -20,6 +21,7 @@ from tests.web.helpers import (
 from tests.web.probing import listed_rules, rule_id, rule_url, site_for_probing
 
 TEMPLATES = ROOT / "templates"
+STRINGS = re.compile(r'<script type="application/json" id="strings">(.*?)</script>', re.S)
 INLINE_SCRIPT = re.compile(r"<script\b(?![^>]*\bsrc\s*=)[^>]*>", re.I)
 STYLE = re.compile(r"<style\b|\sstyle\s*=", re.I)
 HANDLER = re.compile(r"\son[a-z]+\s*=", re.I)
@@ -80,6 +82,10 @@ def test_every_page_has_the_headers_and_no_inline_script_or_style(site, rule):
             if maps:
                 assert policy(response)["script-src"] == ["'self'", hash_source(maps[0])]
             html = IMPORT_MAP.sub("", response.get_data(as_text=True))
+            # And the scripts' strings: JSON, which no browser runs.
+            for data in STRINGS.findall(html):
+                assert isinstance(json.loads(data), dict)
+            html = STRINGS.sub("", html)
             assert INLINE_SCRIPT.findall(html) == []
             assert STYLE.findall(html) == []
             assert HANDLER.findall(html) == []

@@ -18,6 +18,7 @@ from tests.web.examples import EXAMPLE_1, EXAMPLE_2, EXAMPLE_3, EXAMPLE_RULES
 from tests.web.helpers import (
     count_statements,
     csrf_token,
+    forms_on,
     link_urls,
     make_link,
     parsed,
@@ -157,8 +158,10 @@ def test_the_public_pages_change_nothing_and_lead_nowhere_private(app, client, a
     for page in (url, url + "/settle"):
         for viewer in (anonymous, client):
             html = viewer.get(page).text
-            main = html[html.index("<main"):]
-            assert "<form" not in main and "csrf" not in html
+            main = html[html.index("<main"):html.index("</main>")]
+            # The one form is the footer's language switch, the viewer's own.
+            assert "<form" not in main
+            assert [form.action for form in forms_on(html)] == ["/language"]
             assert "/sessions/" not in html and "/history" not in main
             assert "/rounds" not in html
     assert anonymous.post(url).status_code in (400, 405)

@@ -231,7 +231,7 @@ def test_a_zone_not_on_the_list_is_refused_and_nothing_changes(client, our_group
 
 
 def test_the_zone_is_changed_only_by_a_signed_in_phone_with_the_token(client, anonymous,
-                                                                     our_group):
+                                                                     our_group, own_tokens):
     assert client.post("/group/timezone", data={"timezone": "UTC"}).status_code == 400
     answer = anonymous.post("/group/timezone", data={
         "csrf_token": csrf_token(anonymous, "/sign-in"), "timezone": "UTC"})

@@ -9,15 +9,15 @@ from collections.abc import Sequence
 from ...models import GameSession
 from ...queries import Place
 from ...services import Settlement
-from ..filters import isolated, local_time, priced, signed_priced
+from ..filters import isolated, long_date, priced, signed_priced
 
 
 def chat_message(game: GameSession, places: Sequence[Place], plan: Sequence[Settlement]) -> str:
     """The message: "<group>: rummy on Sat 28 Nov 2026 (final)", each player's
     net (points, in a session played for points only), best first, and the transfers."""
-    day = local_time(game.started_at, game.group.timezone)
+    day = long_date(game.started_at, game.group.timezone)
     state = "final" if game.is_finished else "so far"
-    lines = [f"{isolated(game.group.name)}: rummy on {day:%a} {day.day} {day:%b %Y} ({state})"]
+    lines = [f"{isolated(game.group.name)}: rummy on {day} ({state})"]
     for own in places:
         s = own.standing
         net = (f"{s.points} {'point' if s.points == 1 else 'points'}" if own.by_points

@@ -13,3 +13,4 @@ export const CLAIM = "claim";
 export const HAND = "scorekeeper-hand:";
 export const LEFT = "scorekeeper-left:";
 export const SENT_STORE = "sent";
+export const LANGUAGE = "phone-language";

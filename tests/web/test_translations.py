@@ -1,0 +1,415 @@
+"""The checks of issue 27 that CI runs with the other tests: every catalog
+complete, the template (.pot) up to date with the sources, and nothing a
+person reads left unmarked, in the pages and in the scripts.
+
+Unmarked text is found with a pseudo-locale made here from the template:
+every message wrapped in ⟦…⟧ with its letters accented (placeholders, tags
+and character references kept), used as the app's English. A page rendered
+in it shows, outside ⟦…⟧, only data: the test's names of groups, players and
+phones, card notation, numbers, amounts and the day and month names of dates.
+A script's text is read from its source (tests/js/literals.js): a string that
+reads as words for a person, and is not a message of gettext or ngettext, is
+unmarked.
+"""
+
+import functools
+import json
+import re
+import shutil
+import subprocess
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from babel.messages.catalog import Catalog
+from babel.messages.frontend import CommandLineInterface
+from babel.messages.pofile import read_po
+from flask import render_template
+
+from scorekeeper import catalogs
+from scorekeeper.web import modules, script_strings
+from scorekeeper.web.locales import LANGUAGES, SOURCE
+from tests.web.helpers import ROOT, csrf_token
+from tests.web.probing import ALPHA, BETA, app_rules, rule_url, site_for_probing
+
+# The pages and scripts not marked yet for translation, by endpoint and by
+# script. This set must shrink to empty: whoever marks a page or a script
+# takes it out (a test fails while a page or script listed has nothing left
+# unmarked, so the set never claims more than is true). Every page and
+# script not listed here is checked.
+NOT_YET_MARKED = {
+    # Pages (endpoints)
+    "backup.import_group",
+    "changes.index",
+    "groups.new",
+    "groups.settings",
+    "history.index",
+    "history.player",
+    "history.session",
+    "home.index",
+    "home.rules",
+    "invites.index",
+    "invites.join",
+    "live.changed_since",  # the live notice's part of a page
+    "rounds.edit",
+    "rounds.new",
+    "rounds.show",
+    "sessions.board",
+    "sessions.new",
+    "sessions.pays",  # "What a round pays", the part of the new session's page
+    "sessions.players",
+    "sessions.rules",
+    "sessions.settle",
+    "sessions.still_open",
+    "share.board",
+    "share.manage",
+    "share.settle",
+    # Scripts (their path in static/)
+    "js/cards.js",
+    "js/copy.js",
+    "js/live-regions.js",
+    "js/live.js",
+    "js/offline.js",
+    "js/queue.js",
+    "js/round-saved.js",
+    "js/sessions.js",
+    "js/together.js",
+    "js/wake.js",
+}
+
+POT = catalogs.FOLDER / "messages.pot"
+TRANSLATED = [language.locale for language in LANGUAGES if language is not SOURCE]
+
+
+# The catalogs
+
+
+def extract(target: Path) -> Catalog:
+    """The template as the README's `pybabel extract` makes it from the sources."""
+    CommandLineInterface().run(["pybabel", "-q", "extract", "-F", str(ROOT / "babel.cfg"),
+                                "-o", str(target), str(ROOT)])
+    with target.open("rb") as file:
+        return read_po(file)
+
+
+def ids(catalog: Catalog) -> dict:
+    """Each message's id (a tuple for a plural), context and flags."""
+    return {(message.id, message.context): sorted(message.flags - {"fuzzy"})
+            for message in catalog if message.id}
+
+
+def read(path: Path, locale: str | None = None) -> Catalog:
+    with path.open("rb") as file:
+        return read_po(file, locale=locale)
+
+
+def test_the_template_holds_every_message_of_the_sources_and_no_other(tmp_path, monkeypatch):
+    monkeypatch.chdir(ROOT)  # babel.cfg's paths are the checkout's
+    made, kept = ids(extract(tmp_path / "messages.pot")), ids(read(POT))
+    assert made == kept, (
+        "scorekeeper/translations/messages.pot is out of date: run pybabel extract and "
+        f"update (README, Languages). New: {sorted(set(made) - set(kept), key=str)}; "
+        f"gone: {sorted(set(kept) - set(made), key=str)}")
+
+
+@pytest.mark.parametrize("locale", TRANSLATED)
+def test_every_catalog_translates_every_message_of_the_template(locale):
+    template = read(POT)
+    catalog = read(catalogs.FOLDER / locale / "LC_MESSAGES" / "messages.po", locale)
+    problems = []
+    for message in template:
+        if not message.id:
+            continue
+        found = catalog.get(message.id, message.context)
+        strings = found.string if found and isinstance(found.string, tuple) else (
+            [found.string] if found else [])
+        if found is None:
+            problems.append(f"missing: {message.id!r}")
+        elif found.fuzzy:
+            problems.append(f"fuzzy: {message.id!r}")
+        elif not all(strings) or (
+                message.pluralizable and len(strings) != catalog.num_plurals):
+            problems.append(f"untranslated: {message.id!r}")
+    # Babel's checks: the same placeholders as the msgid, forms for every plural.
+    problems += [f"{message.id!r}: {error}" for message, errors in catalog.check()
+                 for error in errors]
+    assert not catalog.fuzzy, "the catalog's header is marked fuzzy"
+    assert problems == []
+
+
+# The pseudo-locale
+
+ACCENTED = str.maketrans("aceinouyACEINOUY", "áçéíñóúýÁÇÉÍÑÓÚÝ")
+# What a translation keeps as it is: placeholders, tags, character references.
+KEPT = re.compile(r"(%\([^)]*\)[sdi]|%%|<[^>]*>|&#?\w+;)")
+
+
+def pseudo(text: str) -> str:
+    """ "Sign in to %(group)s" -> "⟦Sígñ íñ tó %(group)s⟧" """
+    return "⟦" + "".join(part if KEPT.fullmatch(part) else part.translate(ACCENTED)
+                         for part in KEPT.split(text)) + "⟧"
+
+
+def test_the_pseudo_locale_keeps_placeholders_tags_and_references():
+    assert pseudo("Try again in %(count)s minutes, <b>Ann</b> &amp; 100%%") == \
+        "⟦Trý ágáíñ íñ %(count)s míñútés, <b>Áññ</b> &amp; 100%%⟧"
+
+
+@functools.cache
+def pseudo_catalog() -> Catalog:
+    catalog = Catalog(locale=SOURCE.locale)
+    for message in read(POT):
+        if message.id:
+            string = (tuple(pseudo(each) for each in message.id)
+                      if isinstance(message.id, tuple) else pseudo(message.id))
+            catalog.add(message.id, string, context=message.context, flags=message.flags)
+    return catalog
+
+
+# Names the test data gives (probing.py's two groups), the app's own, and the
+# languages' names on the switch: data, not text.
+NAMES = sorted({ALPHA[0], BETA[0], *ALPHA[2], *BETA[2], "Setup phone", f"{ALPHA[0]} phone",
+                f"{BETA[0]} phone", "Scorekeeper", "Bahasa Melayu", "English", "中文"},
+               key=len, reverse=True)
+# Words of data: cards' ranks (K♥, JK), the currency as typed, and Babel's
+# English names of days and months in dates.
+DATA_WORDS = re.compile(r"JK|[JQKA]|RM|Mon|Tue|Wed|Thu|Fri|Sat|Sun|Jan|Feb|Mar|Apr|May|Jun"
+                        r"|Jul|Aug|Sep|Oct|Nov|Dec")
+SHOWN_ATTRIBUTES = {"title", "aria-label", "placeholder", "alt", "aria-description"}
+
+
+def unmarked_words(text: str) -> list[str]:
+    """The words of ``text`` outside ⟦…⟧ that are not data."""
+    rest = re.sub(r"⟦.*?⟧", " ", text, flags=re.S)
+    for name in NAMES:
+        rest = rest.replace(name, " ")
+    return [word for word in re.findall(r"[^\W\d_]+", rest) if not DATA_WORDS.fullmatch(word)]
+
+
+class ShownText(HTMLParser):
+    """The text a page shows or reads out: text outside <script> and
+    <style>, the attributes read out or shown, a button input's value, and
+    data- attributes that read as words for a person (a script shows them)."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.texts: list[str] = []
+        self.skipping = 0
+
+    def handle_starttag(self, tag, attrs):
+        if tag in ("script", "style"):
+            self.skipping += 1
+        values = dict(attrs)
+        for name, value in attrs:
+            if value and (name in SHOWN_ATTRIBUTES or (
+                    name == "value" and tag == "input"
+                    and values.get("type") in ("submit", "button", "reset"))):
+                self.texts.append(value)
+            elif value and name.startswith("data-"):
+                self.texts += [each for each in strings_in(value) if reads_as_words(each)]
+
+    def handle_endtag(self, tag):
+        if tag in ("script", "style"):
+            self.skipping -= 1
+
+    def handle_data(self, data):
+        if not self.skipping and data.strip():
+            self.texts.append(data)
+
+
+def strings_in(value: str) -> list[str]:
+    """An attribute's value, or the strings of the JSON it holds."""
+    try:
+        document = json.loads(value)
+    except ValueError:
+        return [value]
+    found: list[str] = []
+
+    def walk(node):
+        if isinstance(node, str):
+            found.append(node)
+        elif isinstance(node, dict):
+            for each in node.values():
+                walk(each)
+        elif isinstance(node, list):
+            for each in node:
+                walk(each)
+    walk(document)
+    return found
+
+
+# Strings that read as words of code, not for a person: an event's key, a
+# method, a class of the platform, a directive.
+CODE_WORDS = {"Enter", "Escape", "Backspace", "POST", "GET", "Accept", "AbortError",
+              "ResizeObserver", "SyncManager", "JOKER", "SHDC", "JK", "use strict"}
+# Elements' names: a string of them alone is a selector ("input, label, a").
+ELEMENTS = {"a", "button", "details", "div", "form", "input", "label", "li", "output", "p",
+            "section", "select", "span", "summary", "textarea", "ul"}
+CODE_LIKE = re.compile(r"[-_/=#<>{}\[\]]|^\.|\w[.:]\w|[a-z][A-Z]|^[;:,]")
+
+
+def reads_as_words(text: str) -> bool:
+    """Whether a string reads as words for a person: a word that starts with
+    a capital, or several words with a sentence's punctuation, and nothing of
+    a selector, a class name, an address or an identifier. (A lone word in
+    lower case reads as code: an event's, an element's, a value's name.)"""
+    text = text.strip()
+    words = re.findall(r"[^\W\d_]+", text)
+    if (not words or text in CODE_WORDS or set(words) <= ELEMENTS
+            or any(CODE_LIKE.search(each) for each in text.split())):
+        return False
+    return bool(re.match(r"[A-Z][a-z]", words[0]) or (
+        len(words) >= 2 and re.search(r"[,:;.!?…·✓]", text)))
+
+
+def test_reading_a_string_as_words_or_as_code():
+    for words in ("Reload", "Use theirs", "Tien Hu", "same rank, next suit", "Hu · 0 pts",
+                  "Entered on ", "Round 0 is kept on this phone. Keep this page open: "):
+        assert reads_as_words(words), words
+    for code in ("form.round-form", "input[type=hidden][name=key]", "pad:left", "keydown",
+                 "Enter", "Content-Type", "text/html", "chip round-chip round-chip-bad",
+                 "; secure", "./dom.js", "aria-current", "notice queue", "scorekeeper-hand:",
+                 "input, label, a, button", "use strict", "0-status", "2-digit"):
+        assert not reads_as_words(code), code
+
+
+def test_unmarked_words_are_those_outside_the_pseudo_locale_that_are_not_data():
+    assert unmarked_words("⟦Sígñ íñ⟧ · Scorekeeper") == []
+    assert unmarked_words("Zorblax ⟦páys⟧ Quintessa RM 1.50, K♥ JK 10♦, Sat 21 Nov 2026") == []
+    assert unmarked_words("Zorblax pays Quintessa") == ["pays"]
+    assert unmarked_words("⟦Róúñd 2⟧ saved") == ["saved"]
+
+
+# The pages in the pseudo-locale
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    with site_for_probing(tmp_path_factory.mktemp("translations")) as site:
+        catalogs.install(site.app, SOURCE.locale, pseudo_catalog())
+        yield site
+
+
+JOIN = re.compile(r'value="https?://[^"]+(/join/[A-Za-z0-9_-]+)"')
+
+
+def rendered_pages(site) -> dict[str, list[tuple[str, str]]]:
+    """Every GET page (200, HTML) by endpoint, as Alpha's phone and as a phone
+    signed in to no group sees it: its path and its HTML. An invite link is
+    made first, so that the page it opens and the one showing it are seen."""
+    pages: dict[str, list[tuple[str, str]]] = {}
+    member, stranger = site.member(site.alpha), site.app.test_client()
+
+    def seen(endpoint, path, response):
+        if response.status_code == 200 and response.mimetype == "text/html":
+            pages.setdefault(endpoint, []).append((path, response.text))
+
+    member.post("/group/invite", data={"csrf_token": csrf_token(member, "/group/invite")})
+    shown = member.get("/group/invite")
+    seen("invites.index", "/group/invite", shown)
+    (join,) = JOIN.findall(shown.text)
+    seen("invites.join", join, stranger.get(join))
+    for client in (member, stranger):
+        for rule in app_rules(site.app, "GET"):
+            path = rule_url(rule, site.alpha)
+            seen(rule.endpoint, path, client.get(path))
+    return pages
+
+
+@pytest.fixture(scope="module")
+def pages(site):
+    return rendered_pages(site)
+
+
+def unmarked_on(html: str) -> list[str]:
+    reader = ShownText()
+    reader.feed(html)
+    return [text.strip() for text in reader.texts if unmarked_words(text)]
+
+
+def test_every_page_marked_shows_only_marked_text_and_data(pages):
+    assert len(pages) > 20
+    unmarked = {f"{endpoint} {path}": found for endpoint, seen in pages.items()
+                if endpoint not in NOT_YET_MARKED
+                for path, html in seen if (found := unmarked_on(html))}
+    assert unmarked == {}
+
+
+@pytest.mark.parametrize("name", sorted(path.name for path in (ROOT / "templates" / "errors")
+                                        .glob("*.html")))
+def test_every_error_page_shows_only_marked_text(site, name):
+    with site.app.test_request_context("/"):
+        html = render_template(f"errors/{name}", minutes=3, days=30, back="/", csrf_failed=True)
+    assert "⟦" in html and unmarked_on(html) == []
+
+
+def test_the_sign_in_page_s_refusals_are_marked(site):
+    phone = site.app.test_client()
+    for typed in ({"name": ALPHA[0], "passphrase": "not it", "device": "Mei"},
+                  {"name": "", "passphrase": "", "device": ""},
+                  {"name": "x" * 500, "passphrase": "y" * 500, "device": "z" * 500}):
+        answer = phone.post("/sign-in", data={"csrf_token": csrf_token(phone), **typed})
+        assert answer.status_code == 200
+        assert unmarked_on(answer.text) == [], typed
+
+
+STRINGS = re.compile(r'<script type="application/json" id="strings">(.*?)</script>', re.S)
+MODULE = re.compile(r'<script type="module" src="/static/(js/[^"]+?)\.[0-9a-f]{8}\.js"')
+
+
+def test_every_page_hands_its_scripts_the_strings_of_their_modules_in_its_language(site, pages):
+    """The scripts' strings in the pseudo-locale: the page's JSON holds a
+    translation of exactly the msgids of its module graph, each changed."""
+    checked = 0
+    with site.app.test_request_context("/"):
+        for seen in pages.values():
+            for _, html in seen:
+                entries = [f"{name}.js" for name in MODULE.findall(html)]
+                graph = modules.graph(entries)
+                wanted = {m if isinstance(m, str) else m[0]
+                          for name in graph for m in script_strings.msgids(name)}
+                found = STRINGS.findall(html)
+                messages = json.loads(found[0])["messages"] if found else {}
+                assert set(messages) == wanted
+                for text in messages.values():
+                    assert all(each.startswith("⟦") for each in (
+                        text if isinstance(text, list) else [text]))
+                checked += bool(messages)
+    assert checked > 20
+
+
+# The scripts
+
+
+@functools.cache
+def literals() -> dict[str, list[dict]]:
+    """Every script's string literals (tests/js/literals.js), by path in static/."""
+    node = shutil.which("node")
+    assert node, "node is needed: it reads the scripts as ESLint does"
+    files = sorted(str(path.relative_to(ROOT)) for path in (ROOT / "static" / "js").rglob("*.js"))
+    done = subprocess.run([node, "tests/js/literals.js", *files], cwd=ROOT, capture_output=True,
+                          text=True, check=True)
+    return {path.removeprefix("static/"): found for path, found in json.loads(done.stdout).items()}
+
+
+def unmarked_in(script: str) -> list[str]:
+    return [f"{each['line']}: {each['text']!r}" for each in literals()[script]
+            if each["role"] == "other" and reads_as_words(each["text"])]
+
+
+def test_every_script_marked_shows_only_marked_text():
+    unmarked = {script: found for script in literals() if script not in NOT_YET_MARKED
+                if (found := unmarked_in(script))}
+    assert unmarked == {}
+
+
+def test_the_set_of_what_is_not_marked_yet_names_only_what_still_is(pages):
+    """Marked whole, a page or a script leaves NOT_YET_MARKED."""
+    scripts = {name for name in NOT_YET_MARKED if name.startswith("js/")}
+    assert scripts <= set(literals()), "a script listed is no script"
+    assert set(NOT_YET_MARKED) - scripts <= set(pages), "a page listed is no page seen"
+    marked = sorted(
+        [script for script in scripts if not unmarked_in(script)]
+        + [page for page in set(NOT_YET_MARKED) - scripts
+           if not any(unmarked_on(html) for _, html in pages[page])])
+    assert marked == [], "marked now: take them out of NOT_YET_MARKED"
