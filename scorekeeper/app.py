@@ -23,7 +23,7 @@ from werkzeug.routing import IntegerConverter, MapAdapter
 
 from . import config as defaults
 from . import logs
-from .extensions import babel, compress, csrf, db, migrate
+from .extensions import compress, csrf, db, migrate
 from .limits import ID_MAX
 from .services.throttle import Limit, TooManyGuesses
 from .web import locales, modules, script_strings, static_files

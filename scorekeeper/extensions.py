@@ -1,6 +1,5 @@
 """Extension objects: created here, bound to the app in create_app."""
 
-from flask_babel import Babel
 from flask_compress import Compress
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy

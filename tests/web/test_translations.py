@@ -71,6 +71,7 @@ NOT_YET_MARKED = {
     "js/live.js",
     "js/offline.js",
     "js/queue.js",
+    "js/round-left.js",
     "js/round-saved.js",
     "js/sessions.js",
     "js/together.js",
