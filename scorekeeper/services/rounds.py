@@ -257,13 +257,15 @@ def _take_draft(session: GameSession, order: list[Player], entries: dict[str, En
     if not taken:
         return (), ()
     newer, entered_by, typing = [], [], []
+    phone = change.phone[:PHONE_ID_LENGTH]
     for player in order:
         row, given = taken.get(player.id), entries.get(player.name)
         same = row is not None and given is not None and _same_hand(row, given)
-        if row is not None and seen is not None and row.draft_version > seen and not same:
+        # This phone's own hand, sent before it was put right in the form, is no news to it.
+        own = row is not None and bool(phone) and row.phone == phone
+        if row is not None and seen is not None and row.draft_version > seen and not (same or own):
             newer.append(row)
-        if (row is not None and being_typed(row.typing, row.at)
-                and row.phone != change.phone[:PHONE_ID_LENGTH]):
+        if row is not None and being_typed(row.typing, row.at) and row.phone != phone:
             typing.append(StillTyped(player.name, row.outcome, row.cards, row.device))
         entered_by.append((player.name, row.device if same and row is not None
                            else change.device))

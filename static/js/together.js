@@ -198,6 +198,7 @@ function take(state) {
   const open = state.number === number && state.open;
   if (first && open && !held && SESSION) forgetLater(sessionStorage, SESSION, number);
   const arrived = [];
+  const left = [];  // rows whose hand this phone typed and has left
   for (const player of state.players) {
     const row = rows[player.id];
     const hand = player.hand;
@@ -211,16 +212,22 @@ function take(state) {
     } else if (open && !hand && row.base) {  // cleared: what was typed since is kept
       (same(typed(row), row.shown) ? put : seen)(row, {outcome: "dead", cards: "", version: 0});
     }
-    // Typed here before a reload (sent as the page was put away): left now.
-    if (first && open && hand?.typing?.here && document.activeElement !== row.input) row.typed = true;
+    // Typed here before a reload (sent as the page was put away, and that
+    // request may land after this page's first state, even after this page
+    // sent the hand itself): left now, sent so.
+    if (open && hand?.typing?.here && document.activeElement !== row.input) {
+      row.typed = true;
+      if (!first) left.push(row);
+    }
     if (open) sayRow(row, player);
   }
+  for (const row of left) send(row);
   sayStrip(state);
   // "Clear this round's hands" while the round has some, from any phone.
   if (clearing) clearing.hidden = !(open && state.players.some((p) => p.hand));
   clearTimeout(lapse);
-  const left = state.players.filter((p) => p.hand?.typing).map((p) => p.hand.typing.left);
-  if (left.length) lapse = setTimeout(ask, (Math.min(...left) + 1) * 1000);
+  const lapses = state.players.filter((p) => p.hand?.typing).map((p) => p.hand.typing.left);
+  if (lapses.length) lapse = setTimeout(ask, (Math.min(...lapses) + 1) * 1000);
   tell(form, "together:in", {
     players: open ? state.players.filter((p) => p.done).map((p) => p.id) : [],
     unsent: Object.values(rows).filter((row) => row.theirs || !same(typed(row), row.shown))

@@ -253,6 +253,38 @@ def test_two_phones_on_one_hand_the_later_sees_the_others_and_chooses(phone):
         re.compile(r"^Entered on Cat's phone, (just now|1 min ago)$"))
 
 
+# What a page sends as it is put away with a field focused (a keepalive
+# request): the hand as typed, still being typed. Sent here by hand, it lands
+# once the page has come back.
+SENT_AS_PUT_AWAY = """async ([name, cards]) => {
+    const box = document.querySelector("#together");
+    const state = await (await fetch(box.dataset.state)).json();
+    const player = state.players.find((p) => p.name === name);
+    const form = document.querySelector("form.round-form");
+    const made = form.elements.key.value.split(".")[0];
+    const answer = await fetch(`${box.dataset.state}/${player.id}`, {method: "POST", headers: {
+        "Content-Type": "application/json", "X-CSRFToken": form.elements.csrf_token.value},
+        body: JSON.stringify({outcome: "dead", cards, base: 0, number: state.number,
+                              key: `${made}.${crypto.randomUUID().replaceAll("-", "")}`,
+                              typing: true})});
+    return answer.status;
+}"""
+
+
+def test_a_hand_typed_here_that_lands_after_a_reload_is_sent_again_as_left(phone):
+    """The request sent as the page was put away may land after the page came
+    back: the hand then reads as still being typed here, though no field has
+    it; the page sends it again, as left, and it is in."""
+    ben = phone("Ben")
+    assert ben.evaluate(SENT_AS_PUT_AWAY, ["Ben", "AS 2S"]) == 200
+    with ben.expect_request(lambda r: HAND.search(r.url) and r.method == "POST") as again:
+        told(ben)
+    assert again.value.post_data_json == {**again.value.post_data_json,
+                                          "cards": "AS 2S", "typing": False}
+    expect(strip(ben, "Ben")).to_have_class("together-done")
+    expect(ben.get_by_label("Cards left in Ben's hand")).to_have_value("AS 2S")
+
+
 def test_an_answer_older_than_one_taken_in_leaves_a_sent_hand_alone(phone):
     """Answers cross on the way: a state asked for before a hand was sent and
     come back after the send's own answer is older news. It used to read the

@@ -302,6 +302,17 @@ def test_a_hand_the_form_already_has_is_no_reason_to_refuse(client, sid):
     assert response.status_code == 302 and round_count() == 1
 
 
+def test_a_hand_this_phone_sent_then_put_right_in_the_form_is_saved_as_put_right(client, sid):
+    """The page sent C's hand as it was (as the page opened, or as it was
+    typed) and the player put it right just before Save: this phone's own
+    hand is not another phone's news, and what the form holds is saved."""
+    page = client.get(f"/sessions/{sid}/rounds/new").get_data(as_text=True)
+    send(client, sid, "C", "dead", "3D 4D 5H")
+    response = client.post(f"/sessions/{sid}/rounds/new", data=filled(page, TYPED_1))
+    assert response.status_code == 302 and round_count() == 1
+    assert {e.player.name: e.cards for e in game(sid).rounds[0].entries}["C"] == "3D 4D"
+
+
 def test_without_a_draft_field_the_form_saves_as_before(client, ben_phone, sid):
     page = client.get(f"/sessions/{sid}/rounds/new").get_data(as_text=True)
     send(ben_phone, sid, "C", "dead", "KD")
