@@ -66,3 +66,20 @@ def test_a_round_s_result_reads_in_the_phone_s_language(client, table, tag):
     words = ROUND_WORDS[tag]
     text = visible_text(in_language(client, tag).get(f"/sessions/{table.id}/rounds/1"))
     assert words["fewest"] in text and words["points"] in text and words["next"] in text
+
+
+BOARD_WORDS = {
+    MALAY: ("Papan skor", "Masukkan pusingan 2", "Selesaikan hutang", "C membahagi",
+            "Mata, kemudian wang dalam RM."),
+    CHINESE: ("记分板", "输入第 2 局", "结算", "C 做庄", "先是分数，然后是金额（RM）。"),
+}
+
+
+@pytest.mark.parametrize("tag", [MALAY, CHINESE])
+def test_the_scoreboard_reads_in_the_phone_s_language(client, table, tag):
+    record(table, TYPED_1)
+    heading, enter, settle, deals, hint = BOARD_WORDS[tag]
+    page = in_language(client, tag).get(f"/sessions/{table.id}")
+    text = visible_text(page)
+    assert f'<h1 class="board-title">{heading} ' in page.text
+    assert enter in text and settle in text and deals in text and hint in text

@@ -51,7 +51,6 @@ NOT_YET_MARKED = {
     "invites.index",
     "invites.join",
     "live.changed_since",  # the live notice's part of a page
-    "sessions.board",
     "sessions.new",
     "sessions.pays",  # "What a round pays", the part of the new session's page
     "sessions.players",
