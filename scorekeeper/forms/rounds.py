@@ -4,6 +4,7 @@ in together."""
 from dataclasses import dataclass
 from typing import TypeGuard
 
+from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import Form
 from wtforms.fields import (
@@ -21,18 +22,18 @@ from wtforms.widgets import HiddenInput
 from ..limits import ID_MAX, MAX_PLAYERS
 
 OUTCOMES = [
-    SelectChoice("dead", "Dead"),
-    SelectChoice("hu", "Hu"),
-    SelectChoice("tien_hu", "Tien Hu"),
-    SelectChoice("no_passport", "No passport"),
+    SelectChoice("dead", _l("Dead")),
+    SelectChoice("hu", _l("Hu")),
+    SelectChoice("tien_hu", _l("Tien Hu")),
+    SelectChoice("no_passport", _l("No passport")),
 ]
 OUTCOME_LABELS = {choice.value: choice.label for choice in OUTCOMES}
 # A helper line each, shown with the outcomes on the round form and the rules page.
 OUTCOME_HELP = {
-    "dead": "Dead: didn’t go out; enter what you still hold.",
-    "hu": "Hu: went out; nothing to enter.",
-    "tien_hu": "Tien Hu: the whole dealt hand; the others’ cards may then be left empty.",
-    "no_passport": "No passport: made no first meld; enter the whole hand.",
+    "dead": _l("Dead: didn’t go out; enter what you still hold."),
+    "hu": _l("Hu: went out; nothing to enter."),
+    "tien_hu": _l("Tien Hu: the whole dealt hand; the others’ cards may then be left empty."),
+    "no_passport": _l("No passport: made no first meld; enter the whole hand."),
 }
 
 CARDS_MAX = 300  # a full hand of 25 cards, written out generously
@@ -53,7 +54,7 @@ class EntryForm(Form):
     player = IntegerField(widget=HiddenInput(), validators=[InputRequired()])
     outcome = RadioField("Outcome", choices=OUTCOMES, default="dead")
     cards = StringField("Cards", validators=[
-        Length(max=CARDS_MAX, message=f"Type at most {CARDS_MAX} characters.")])
+        Length(max=CARDS_MAX, message=_l("Type at most %(max)d characters."))])
 
 
 class VersionForm(FlaskForm):

@@ -29,6 +29,7 @@ from ..models import utcnow, wall_clock
 from ..rules import HouseRules
 from .access import current_group
 from .locales import formatting
+from .presenters.places import place_words
 
 MINUS = "\u2212"
 
@@ -204,6 +205,7 @@ def isolated(name: str) -> str:
 def register(app) -> None:
     # The round form's helper line for each outcome (rounds/_form.html).
     app.add_template_global(OUTCOME_HELP, "outcome_help")
+    app.add_template_global(place_words)  # a place at a session: "1st", "joint 2nd"
     for fn in (money, signed_money, count, amount, all_whole, long_date, day_time, date_time,
                iso_time, ago, seconds_until, isolate, isolated):
         app.add_template_filter(fn)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from flask import g
+from flask_babel import gettext as _
 
 from ..audit import Action
 from ..forms.rounds import OUTCOME_LABELS, EntryForm, RoundForm
@@ -108,9 +109,11 @@ def typing_notices(typing, order: list[Player]) -> list[Notice]:
     """A Save's warning for each hand still being typed on another phone
     (services.StillTyped), which the round would take as this form has it."""
     by_name = {p.name: p for p in order}
-    return [Notice(f"{typing_words(hand.player, hand.device)} So far: "
-                   f"{typed_words(hand.outcome, hand.cards)}. Wait for it to come in, or "
-                   f"save anyway with {isolated(hand.player)}'s hand as this form has it.",
+    # Translators: after "Ann's hand is being typed on Ben's phone." (%(typing)s).
+    return [Notice(_("%(typing)s So far: %(typed)s. Wait for it to come in, or save anyway "
+                     "with %(player)s's hand as this form has it.",
+                     typing=typing_words(hand.player, hand.device),
+                     typed=typed_words(hand.outcome, hand.cards), player=isolated(hand.player)),
                    [by_name[hand.player]] if hand.player in by_name else [])
             for hand in typing]
 
@@ -129,8 +132,9 @@ def take_hands(form: RoundForm, order: list[Player], hands) -> list[Notice]:
         sub.outcome.data, sub.cards.data = hand.outcome, hand.cards
         player = by_id[hand.player_id]
         notices.append(Notice(
-            f"{isolated(player.name)}'s hand was entered from {phone_words(hand.device)} "
-            f"meanwhile: {typed_words(hand.outcome, hand.cards)}. You had {typed}.", [player]))
+            _("%(player)s's hand was entered from %(phone)s meanwhile: %(hand)s. You had "
+              "%(typed)s.", player=isolated(player.name), phone=phone_words(hand.device),
+              hand=typed_words(hand.outcome, hand.cards), typed=typed), [player]))
     return notices
 
 

@@ -7,6 +7,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 from flask import Blueprint, abort, flash, g, redirect, render_template, request, url_for
+from flask_babel import gettext as _
 from flask_wtf.csrf import generate_csrf
 
 from .. import queries, services
@@ -117,7 +118,7 @@ def drop():
     phone saved it first: any of its hands that this phone sent to the round
     filled in together go too (the phone's own copy, queue.js drops first)."""
     services.drop_hands(changing(), posted_hands(RoundForm()))
-    flash("Your round is dropped: nothing of it was saved.")
+    flash(_("Your round is dropped: nothing of it was saved."))
     see = request.form.get("see", type=int)
     if see is not None and 1 <= see <= queries.round_count(g.game):
         return redirect(url_for(".show", number=see))
@@ -181,7 +182,7 @@ def edit(number):
                 with _refusals(outcome, order):
                     edited = services.edit_round(changing(version), round_, entries,
                                                  form.confirmed.data or None)
-                    flash(f"Round {number} is saved with your changes.")
+                    flash(_("Round %(number)d is saved with your changes.", number=number))
                     return answered(edited)
         except services.Conflict as conflict:
             return _edit_conflict(form, number, conflict.since)
@@ -211,7 +212,8 @@ def _edit_conflict(form: RoundForm, number: int, since: int):
         typed = (row.entry.outcome.data, _canonical(row.entry.cards.data))
         if typed != (entry.outcome, entry.cards):
             saved = OUTCOME_LABELS[entry.outcome] + (f", {entry.cards}" if entry.cards else "")
-            row.warnings.append(f"Saved now: {saved}. Saving replaces it with what is typed here.")
+            row.warnings.append(_("Saved now: %(saved)s. Saving replaces it with what is typed "
+                                  "here.", saved=saved))
     return render_template("rounds/edit.html", form=form, rows=rows, outcome=outcome,
                            round=round_, moved_from=number if now != number else None), 409
 
@@ -236,7 +238,7 @@ def delete(number):
         services.delete_round(changing(version), round_)
     except services.Conflict as conflict:
         return _delete_conflict(number, conflict.since)
-    flash(f"Round {number} is deleted. The history of changes can restore it.")
+    flash(_("Round %(number)d is deleted. The history of changes can restore it.", number=number))
     return answered(None)
 
 
@@ -288,7 +290,7 @@ def _posted_entries(form: RoundForm, number: int, order: list[Player], outcome: 
     if version is None:
         rebuild(form, number, order)
         outcome.problems = [Notice(
-            "This page was out of date: check the entries below and save again.", [])]
+            _("This page was out of date: check the entries below and save again."), [])]
         return None
     if not matches(form, number, order):
         # Saved from another phone between this request's reads of the
@@ -296,8 +298,9 @@ def _posted_entries(form: RoundForm, number: int, order: list[Player], outcome: 
         services.check_version(g.game, version, fresh=True)
         rebuild(form, number, order)
         outcome.problems = [Notice(
-            "The table changed while this page was open (a round was saved from another "
-            "phone, or a player joined or left). Check the entries below and save again.", [])]
+            _("The table changed while this page was open (a round was saved from another "
+              "phone, or a player joined or left). Check the entries below and save again."),
+            [])]
         return None
     if not form.validate():
         return None
@@ -326,7 +329,7 @@ def _refusals(outcome: Outcome, order: list[Player]) -> Iterator[None]:
 @dataclass(frozen=True)
 class Part:
     """A column of the money breakdown: its label, the RoundEntry attribute,
-    and what the money was when it is the only part."""
+    and the sentence saying what the money was when it is the only part."""
 
     label: str
     attr: str
@@ -335,9 +338,12 @@ class Part:
 
 def _money_parts(entries, scheme: str) -> list[Part]:
     """The parts of the money that this round used."""
-    hu = "Tien Hu" if any(e.outcome == "tien_hu" for e in entries) else "Hu"
-    placed = (Part("Points", "tier_cents", "paid by points") if scheme == "per_point"
-              else Part("Tiers", "tier_cents", "paid by place (the 1-2-3 tiers)"))
-    parts = [placed, Part(hu, "hu_cents", f"the {hu} payment"),
-             Part("Jokers & aces", "joker_ace_cents", "paid for jokers and aces")]
+    hu = (Part(_("Tien Hu"), "hu_cents", _("All of it the Tien Hu payment."))
+          if any(e.outcome == "tien_hu" for e in entries)
+          else Part(_("Hu"), "hu_cents", _("All of it the Hu payment.")))
+    placed = (Part(_("Points"), "tier_cents", _("All of it paid by points."))
+              if scheme == "per_point"
+              else Part(_("Tiers"), "tier_cents", _("All of it paid by place (the 1-2-3 tiers).")))
+    parts = [placed, hu, Part(_("Jokers & aces"), "joker_ace_cents",
+                              _("All of it paid for jokers and aces."))]
     return [part for part in parts if any(getattr(e, part.attr) for e in entries)]

@@ -40,7 +40,7 @@ def test_the_rules_page_explains_the_game_each_outcome_and_every_house_rule(
                     "Places and money", "Who deals, and settling up", "Every house rule"):
         assert heading in words
     for line in OUTCOME_HELP.values():
-        assert line in words
+        assert str(line) in words
     assert "Dead: didn’t go out; enter what you still hold." in words
     rules = parsed(response).select(".book-rules li")
     assert len(rules) == len(RULE_FIELDS) == len(explained)

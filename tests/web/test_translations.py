@@ -51,10 +51,6 @@ NOT_YET_MARKED = {
     "invites.index",
     "invites.join",
     "live.changed_since",  # the live notice's part of a page
-    "rounds.edit",
-    "rounds.new",
-    "rounds.show",
-    "sessions.board",
     "sessions.new",
     "sessions.pays",  # "What a round pays", the part of the new session's page
     "sessions.players",
@@ -189,12 +185,14 @@ def unmarked_words(text: str) -> list[str]:
 
 class ShownText(HTMLParser):
     """The text a page shows or reads out: text outside <script> and
-    <style>, the attributes read out or shown, a button input's value, and
-    data- attributes that read as words for a person (a script shows them)."""
+    <style> (``shown``, in the page's order), and (``texts``) the attributes
+    read out or shown, a button input's value, and data- attributes that
+    read as words for a person (a script shows them)."""
 
     def __init__(self):
         super().__init__(convert_charrefs=True)
         self.texts: list[str] = []
+        self.shown: list[str] = []
         self.skipping = 0
 
     def handle_starttag(self, tag, attrs):
@@ -215,7 +213,7 @@ class ShownText(HTMLParser):
 
     def handle_data(self, data):
         if not self.skipping and data.strip():
-            self.texts.append(data)
+            self.shown.append(data)
 
 
 def strings_in(value: str) -> list[str]:
@@ -322,10 +320,29 @@ def pages(site):
     return rendered_pages(site)
 
 
+def outside_messages(texts: list[str]) -> list[str]:
+    """Each of a page's texts with the messages blanked out, a message being
+    read across the tags inside it (a name in <strong>, a link: "⟦Néxt:
+    <strong>Ann</strong> déáls⟧"), and a message inside another's too."""
+    page = "\0".join(texts)
+    innermost = re.compile(r"⟦[^⟦⟧]*⟧")
+    while innermost.search(page):
+        page = innermost.sub(lambda found: re.sub(r"[^\0]", " ", found.group()), page)
+    return page.split("\0")
+
+
 def unmarked_on(html: str) -> list[str]:
     reader = ShownText()
     reader.feed(html)
-    return [text.strip() for text in reader.texts if unmarked_words(text)]
+    return [text.strip() for text in reader.texts if unmarked_words(text)] + [
+        text.strip() for text, rest in zip(reader.shown, outside_messages(reader.shown),
+                                           strict=True) if unmarked_words(rest)]
+
+
+def test_a_message_is_read_across_the_tags_inside_it():
+    html = ("<p>⟦Ñéxt: <strong>Zorblax</strong> déáls <a href=/r/2>⟦róúñd 2⟧</a>.⟧</p>"
+            "<p>⟦Pláý:⟧ Zorblax <b>then</b></p>")
+    assert unmarked_on(html) == ["then"]
 
 
 def test_every_page_marked_shows_only_marked_text_and_data(pages):

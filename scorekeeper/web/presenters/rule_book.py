@@ -45,4 +45,4 @@ def preset_names() -> list[str]:
 
 
 def outcome_help() -> list[str]:
-    return list(OUTCOME_HELP.values())
+    return [str(line) for line in OUTCOME_HELP.values()]
