@@ -116,13 +116,13 @@ MINUS = "\u2212"
 
 # Where the groups that use this app play first, then every other zone.
 NEAR_ZONES = (
-    ("Asia/Kuala_Lumpur", "Penang, Malaysia"),
-    ("Asia/Singapore", "Singapore"),
-    ("Asia/Jakarta", "Jakarta"),
-    ("Asia/Bangkok", "Bangkok"),
-    ("Asia/Hong_Kong", "Hong Kong"),
-    ("Australia/Perth", "Perth"),
-    ("Europe/London", "London"),
+    ("Asia/Kuala_Lumpur", _l("Penang, Malaysia")),
+    ("Asia/Singapore", _l("Singapore")),
+    ("Asia/Jakarta", _l("Jakarta")),
+    ("Asia/Bangkok", _l("Bangkok")),
+    ("Asia/Hong_Kong", _l("Hong Kong")),
+    ("Australia/Perth", _l("Perth")),
+    ("Europe/London", _l("London")),
     ("UTC", "UTC"),
 )
 
@@ -150,11 +150,11 @@ class ZoneSelect(Select):
 
 def _known_zone(form, field):
     if field.data not in time_zones():
-        raise ValidationError("Choose a time zone from the list.")
+        raise ValidationError(_l("Choose a time zone from the list."))
 
 
 class TimeZoneForm(FlaskForm):
-    timezone = SelectField("The group's time zone", widget=ZoneSelect(), validate_choice=False,
+    timezone = SelectField(_l("The group's time zone"), widget=ZoneSelect(), validate_choice=False,
                            validators=[_known_zone])
 
     def __init__(self, *args, **kwargs):
@@ -162,8 +162,8 @@ class TimeZoneForm(FlaskForm):
         # The zones near the table first, with today's offset from UTC; then the rest.
         now = datetime.now(UTC)
         near = [SelectChoice(name, label if name == "UTC" else f"{label} ({utc_offset(name, now)})",
-                             optgroup="Common")
+                             optgroup=str(_l("Common")))
                 for name, label in NEAR_ZONES]
-        rest = [SelectChoice(name, optgroup="Every other time zone")
+        rest = [SelectChoice(name, optgroup=str(_l("Every other time zone")))
                 for name in sorted(time_zones() - {name for name, _ in NEAR_ZONES})]
         self.timezone.choices = near + rest

@@ -7,6 +7,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 from flask import Blueprint, abort, flash, g, redirect, render_template, request, url_for
+from flask_babel import gettext as _
 from flask_wtf.csrf import generate_csrf
 
 from .. import queries, services
@@ -117,7 +118,7 @@ def drop():
     phone saved it first: any of its hands that this phone sent to the round
     filled in together go too (the phone's own copy, queue.js drops first)."""
     services.drop_hands(changing(), posted_hands(RoundForm()))
-    flash("Your round is dropped: nothing of it was saved.")
+    flash(_("Your round is dropped: nothing of it was saved."))
     see = request.form.get("see", type=int)
     if see is not None and 1 <= see <= queries.round_count(g.game):
         return redirect(url_for(".show", number=see))
@@ -181,7 +182,7 @@ def edit(number):
                 with _refusals(outcome, order):
                     edited = services.edit_round(changing(version), round_, entries,
                                                  form.confirmed.data or None)
-                    flash(f"Round {number} is saved with your changes.")
+                    flash(_("Round %(number)s is saved with your changes.", number=number))
                     return answered(edited)
         except services.Conflict as conflict:
             return _edit_conflict(form, number, conflict.since)
@@ -236,7 +237,8 @@ def delete(number):
         services.delete_round(changing(version), round_)
     except services.Conflict as conflict:
         return _delete_conflict(number, conflict.since)
-    flash(f"Round {number} is deleted. The history of changes can restore it.")
+    flash(_("Round %(number)s is deleted. The history of changes can restore it.",
+            number=number))
     return answered(None)
 
 
