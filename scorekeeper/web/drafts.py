@@ -91,12 +91,12 @@ def save(player_id: int):
         saved = services.save_hand(changing(), player_id, sent.outcome, sent.cards,
                                    base=sent.base, number=sent.number, typing=sent.typing)
     except services.HandConflict as conflict:
-        return {"error": str(conflict), "hand": _hand(conflict.hand),
+        return {"error": refusal(conflict), "hand": _hand(conflict.hand),
                 "state": _state(conflict.draft, True)}, 409
     except services.RoundGone as gone:
-        return {"error": str(gone), "state": _state(gone.draft, True)}, 409
+        return {"error": refusal(gone), "state": _state(gone.draft, True)}, 409
     except services.ServiceError as error:
-        return {"error": str(error)}, 409
+        return {"error": refusal(error)}, 409
     return _saved(saved, player_id)
 
 
