@@ -40,21 +40,22 @@ def _passphrase_field(label):
 
 
 class CreateGroupForm(FlaskForm):
-    name = StringField("Group name", validators=[
-        InputRequired("Name the group."),
-        Length(max=GROUP_NAME_MAX, message=f"Use at most {GROUP_NAME_MAX} characters.")])
-    passphrase = _passphrase_field("Passphrase")
-    confirm = PasswordField("Passphrase again", validators=[
-        EqualTo("passphrase", message="The two passphrases differ.")])
+    name = StringField(_l("Group name"), validators=[
+        InputRequired(_l("Name the group.")),
+        Length(max=GROUP_NAME_MAX, message=_l("Use at most %(max)s characters.",
+                                                      max=GROUP_NAME_MAX))])
+    passphrase = _passphrase_field(_l("Passphrase"))
+    confirm = PasswordField(_l("Passphrase again"), validators=[
+        EqualTo("passphrase", message=_l("The two passphrases differ."))])
     device = _device_field()
 
 
 class SignInForm(FlaskForm):
-    name = StringField(_l("Group name"), validators=[
+    name = StringField(_l(_l("Group name")), validators=[
         InputRequired(_l("Type the group's name.")),
         Length(max=GROUP_NAME_MAX, message=_l("Use at most %(max)s characters.",
                                               max=GROUP_NAME_MAX))])
-    passphrase = PasswordField(_l("Passphrase"), validators=[
+    passphrase = PasswordField(_l(_l("Passphrase")), validators=[
         InputRequired(_l("Type the passphrase.")),
         Length(max=PASSPHRASE_MAX, message=_l("Use at most %(max)s characters.",
                                               max=PASSPHRASE_MAX))])
@@ -63,11 +64,11 @@ class SignInForm(FlaskForm):
 
 
 class PassphraseForm(FlaskForm):
-    current = PasswordField("Current passphrase", validators=[
-        InputRequired("Type the current passphrase."), Length(max=PASSPHRASE_MAX)])
-    passphrase = _passphrase_field("New passphrase")
-    confirm = PasswordField("New passphrase again", validators=[
-        EqualTo("passphrase", message="The two passphrases differ.")])
+    current = PasswordField(_l("Current passphrase"), validators=[
+        InputRequired(_l("Type the current passphrase.")), Length(max=PASSPHRASE_MAX)])
+    passphrase = _passphrase_field(_l("New passphrase"))
+    confirm = PasswordField(_l("New passphrase again"), validators=[
+        EqualTo("passphrase", message=_l("The two passphrases differ."))])
 
 
 class DeviceForm(FlaskForm):
@@ -75,7 +76,7 @@ class DeviceForm(FlaskForm):
 
 
 class AutosaveForm(FlaskForm):
-    autosave = BooleanField("Save the round as soon as the last player is in")
+    autosave = BooleanField(_l("Save the round as soon as the last player is in"))
 
 
 NOBODY = "nobody"
@@ -86,7 +87,7 @@ class WhoForm(FlaskForm):
     The view checks that the player is the group's."""
 
     player = StringField(filters=[lambda s: (s or "").strip()], validators=[
-        InputRequired("Choose a name, or Nobody's phone.")])
+        InputRequired(_l("Choose a name, or Nobody's phone."))])
 
     def player_id(self) -> int | None:
         """The chosen id; None for nobody's. ValueError if it is neither."""
@@ -102,10 +103,11 @@ class WhoForm(FlaskForm):
 class NewPlayerForm(FlaskForm):
     """ "Someone new": the name of a player the group does not know yet."""
 
-    name = StringField("Someone new", filters=[lambda s: " ".join((s or "").split())],
-                       validators=[DataRequired("Type your name."),
+    name = StringField(_l("Someone new"), filters=[lambda s: " ".join((s or "").split())],
+                       validators=[DataRequired(_l("Type your name.")),
                                    Length(max=NAME_MAX,
-                                          message=f"Use at most {NAME_MAX} characters.")])
+                                          message=_l("Use at most %(max)s characters.",
+                                                     max=NAME_MAX))])
 
 
 class ButtonForm(FlaskForm):
@@ -116,13 +118,13 @@ MINUS = "\u2212"
 
 # Where the groups that use this app play first, then every other zone.
 NEAR_ZONES = (
-    ("Asia/Kuala_Lumpur", "Penang, Malaysia"),
-    ("Asia/Singapore", "Singapore"),
-    ("Asia/Jakarta", "Jakarta"),
-    ("Asia/Bangkok", "Bangkok"),
-    ("Asia/Hong_Kong", "Hong Kong"),
-    ("Australia/Perth", "Perth"),
-    ("Europe/London", "London"),
+    ("Asia/Kuala_Lumpur", _l("Penang, Malaysia")),
+    ("Asia/Singapore", _l("Singapore")),
+    ("Asia/Jakarta", _l("Jakarta")),
+    ("Asia/Bangkok", _l("Bangkok")),
+    ("Asia/Hong_Kong", _l("Hong Kong")),
+    ("Australia/Perth", _l("Perth")),
+    ("Europe/London", _l("London")),
     ("UTC", "UTC"),
 )
 
@@ -150,11 +152,11 @@ class ZoneSelect(Select):
 
 def _known_zone(form, field):
     if field.data not in time_zones():
-        raise ValidationError("Choose a time zone from the list.")
+        raise ValidationError(_l("Choose a time zone from the list."))
 
 
 class TimeZoneForm(FlaskForm):
-    timezone = SelectField("The group's time zone", widget=ZoneSelect(), validate_choice=False,
+    timezone = SelectField(_l("The group's time zone"), widget=ZoneSelect(), validate_choice=False,
                            validators=[_known_zone])
 
     def __init__(self, *args, **kwargs):
@@ -162,8 +164,8 @@ class TimeZoneForm(FlaskForm):
         # The zones near the table first, with today's offset from UTC; then the rest.
         now = datetime.now(UTC)
         near = [SelectChoice(name, label if name == "UTC" else f"{label} ({utc_offset(name, now)})",
-                             optgroup="Common")
+                             optgroup=str(_l("Common")))
                 for name, label in NEAR_ZONES]
-        rest = [SelectChoice(name, optgroup="Every other time zone")
+        rest = [SelectChoice(name, optgroup=str(_l("Every other time zone")))
                 for name in sorted(time_zones() - {name for name, _ in NEAR_ZONES})]
         self.timezone.choices = near + rest

@@ -1,5 +1,6 @@
 """Forms of the history pages."""
 
+from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import Form, SelectField, StringField
 from wtforms.validators import InputRequired, Length
@@ -14,11 +15,11 @@ class HistoryFilterForm(Form):
     """
 
     player = SelectField(
-        "Player", default="",
-        invalid_choice_message="Choose a player from the list.")
+        _l("Player"), default="",
+        invalid_choice_message=_l("Choose a player from the list."))
 
 
 class RenameForm(FlaskForm):
-    name = StringField("Name", validators=[
-        InputRequired("Type the name."),
-        Length(max=NAME_MAX, message=f"Use at most {NAME_MAX} characters.")])
+    name = StringField(_l("Name"), validators=[
+        InputRequired(_l("Type the name.")),
+        Length(max=NAME_MAX, message=_l("Use at most %(max)s characters.", max=NAME_MAX))])

@@ -25,7 +25,7 @@ from ..models import (
     utcnow,
 )
 from ..rules import HouseRules, Problem, RulesError
-from .protocol import Change, ServiceError
+from .protocol import N_, Change, ServiceError
 
 
 class RulesRefused(ServiceError):
@@ -46,7 +46,7 @@ def session_of(change: Change) -> GameSession:
 
 def check_open(session: GameSession) -> None:
     if session.is_finished:
-        raise ServiceError("This session has ended")
+        raise ServiceError(N_("This session has ended"))
 
 
 def being_typed(typing: bool, at: datetime) -> bool:
@@ -66,7 +66,8 @@ def check_rules(rules: HouseRules) -> None:
 
 def check_table(rules: HouseRules, n_players: int) -> None:
     if not MIN_PLAYERS <= n_players <= MAX_PLAYERS:
-        raise ServiceError(f"A table has {MIN_PLAYERS} to {MAX_PLAYERS} players")
+        raise ServiceError(N_("A table has %(least)s to %(most)s players"),
+                           least=MIN_PLAYERS, most=MAX_PLAYERS)
     deck = rules.packs_for(n_players) * 52 + rules.jokers
     needed = rules.cards_dealt(n_players) * n_players
     if needed > deck:

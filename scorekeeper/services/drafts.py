@@ -28,7 +28,7 @@ from ..rules import Entry, Problem, RoundError, format_cards, score_round
 from ..rules.cards import scan_cards
 from ..rules.scoring import OUTCOMES
 from ._common import being_typed, check_open, session_of
-from .protocol import Change, ServiceError, answer_again, applying
+from .protocol import N_, Change, ServiceError, answer_again, applying
 from .rounds import DraftChanged, NeedsConfirmation, record_round, repeat_warnings
 
 
@@ -131,7 +131,8 @@ class HandConflict(ServiceError):
     ``hand`` is theirs, ``draft`` the round now. Nothing was saved."""
 
     def __init__(self, hand: Hand, draft: Draft) -> None:
-        super().__init__("This hand was changed from another phone: see theirs, then choose.")
+        super().__init__(N_("This hand was changed from another phone: see theirs, then "
+                            "choose."))
         self.hand = hand
         self.draft = draft
 
@@ -140,8 +141,8 @@ class RoundGone(ServiceError):
     """The round the phone was filling in is no longer the coming one, or the
     player no longer plays it: ``draft`` is the coming round now."""
 
-    def __init__(self, message: str, draft: Draft) -> None:
-        super().__init__(message)
+    def __init__(self, message: str, draft: Draft, **values: object) -> None:
+        super().__init__(message, **values)
         self.draft = draft
 
 
@@ -213,7 +214,8 @@ def save_hand(change: Change, player_id: int, outcome: str, cards: str, *,
     session = session_of(change)
     check_open(session)
     if outcome not in OUTCOMES:
-        raise ServiceError(f"The outcome {outcome!r} is not one of {', '.join(OUTCOMES)}")
+        raise ServiceError(N_("The outcome %(outcome)s is not one of %(outcomes)s"),
+                           outcome=repr(outcome), outcomes=", ".join(OUTCOMES))
     version = _take_draft_version(session)
     if version != session.version:  # changed since this request read it: read afresh
         db.session.expire(session)
@@ -222,12 +224,13 @@ def save_hand(change: Change, player_id: int, outcome: str, cards: str, *,
     hands = {pid: Hand.of(row) for pid, row in rows.items()}
     row = rows.get(player_id)
     if coming.number != number:
-        said = (f"Round {number} has been saved" if coming.number > number
-                else "The rounds were changed on another phone")
-        raise RoundGone(f"{said}: this is round {coming.number} now.",
-                        _unwritten(session, coming, hands))
+        raise RoundGone(
+            N_("Round %(number)s has been saved: this is round %(now)s now.")
+            if coming.number > number else
+            N_("The rounds were changed on another phone: this is round %(now)s now."),
+            _unwritten(session, coming, hands), number=number, now=coming.number)
     if player_id not in {p.id for p in coming.order}:
-        raise RoundGone("That player does not play this round.",
+        raise RoundGone(N_("That player does not play this round."),
                         _unwritten(session, coming, hands))
     if (row is not None and (row.outcome, row.cards) == (outcome, cards)
             and (typing or not row.typing)):  # nothing new
@@ -326,8 +329,8 @@ def clear_hands(change: Change, number: int) -> int:
     check_open(session)
     coming = upcoming(session)
     if coming.number != number:
-        raise ServiceError(f"Round {number} is no longer the round being entered: "
-                           "nothing was cleared.")
+        raise ServiceError(N_("Round %(number)s is no longer the round being entered: "
+                              "nothing was cleared."), number=number)
     names = {seat.player_id: seat.player.name for seat in session.seats}
     turn = {player.id: place for place, player in enumerate(coming.order)}
     with applying(change) as done:
@@ -335,7 +338,7 @@ def clear_hands(change: Change, number: int) -> int:
         rows = sorted(_hands(session).values(),
                       key=lambda row: (turn.get(row.player_id, len(turn)), row.player_id))
         if not rows:  # cleared from another phone meanwhile: nothing is written
-            raise ServiceError(f"Round {number} has no hands to clear.")
+            raise ServiceError(N_("Round %(number)s has no hands to clear."), number=number)
         for row in rows:
             db.session.delete(row)
         done.audit(HandsCleared(number, tuple(

@@ -29,7 +29,7 @@ from ..records import Backup, DemoGroup
 from . import bulk, throttle
 from ._common import recount_finished
 from .invites import revoke_every_invite
-from .protocol import Change, ServiceError, applying
+from .protocol import N_, Change, ServiceError, applying
 
 DEMO_DEVICE = "Demo"
 DEMO_CHUNK = 500  # sessions per transaction
@@ -117,18 +117,20 @@ def seed_demo_group(name: str, passphrase: str, plan: DemoGroup,
     return group, written, rounds
 
 
-NAME_TAKEN = "There is a group called {} already: sign in to it, or choose another name"
+NAME_TAKEN = N_("There is a group called %(name)s already: sign in to it, or choose another "
+                "name")
 
 
 def _check_new_group(name: str, passphrase: str, *, address: str | None = None) -> str:
     """The cleaned name for a new group, if no group has it yet."""
     name = clean_name(name)
     if not 1 <= len(name) <= GROUP_NAME_MAX:
-        raise ServiceError(f"A group name needs 1 to {GROUP_NAME_MAX} characters")
+        raise ServiceError(N_("A group name needs 1 to %(most)s characters"),
+                           most=GROUP_NAME_MAX)
     _check_passphrase_strength(passphrase)
     with throttle.guessing(_sign_in_limit(), *_guess_keys(address=address)) as guess:
         if find_group(name) is not None:
-            raise ServiceError(NAME_TAKEN.format(name))
+            raise ServiceError(NAME_TAKEN, name=name)
         guess.take_back()
     return name
 
@@ -143,7 +145,7 @@ def _unless_taken(name: str) -> Iterator[None]:
         db.session.rollback()
         if find_group(name) is None:
             raise
-        raise ServiceError(NAME_TAKEN.format(name)) from None
+        raise ServiceError(NAME_TAKEN, name=name) from None
     except BaseException:
         db.session.rollback()
         raise
@@ -202,7 +204,8 @@ def _unused_hash(method: str) -> str:
 
 def _check_passphrase_strength(passphrase: str) -> None:
     if len(passphrase) < PASSPHRASE_MIN:
-        raise ServiceError(f"A passphrase needs at least {PASSPHRASE_MIN} characters")
+        raise ServiceError(N_("A passphrase needs at least %(least)s characters"),
+                           least=PASSPHRASE_MIN)
 
 
 def find_group(name: str) -> Group | None:
@@ -239,7 +242,7 @@ def change_passphrase(change: Change, current: str, new: str, *, address: str | 
     keys = _guess_keys(group.name_key, address, group=group, known=known)
     with throttle.guessing(_sign_in_limit(), *keys) as guess:
         if not passphrase_matches(group.passphrase_hash, current):
-            raise ServiceError("The current passphrase is not right")
+            raise ServiceError(N_("The current passphrase is not right"))
         guess.take_back()
     set_passphrase(change, new)
 
@@ -260,7 +263,7 @@ def set_passphrase(change: Change, passphrase: str) -> None:
 def set_timezone(change: Change, timezone: str) -> None:
     """Show the group's times in ``timezone`` from now on; stored times stay UTC."""
     if timezone not in time_zones():
-        raise ServiceError("Choose a time zone from the list")
+        raise ServiceError(N_("Choose a time zone from the list"))
     group = change.group
     if timezone == group.timezone:
         return

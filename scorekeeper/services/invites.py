@@ -38,7 +38,7 @@ from ..extensions import db
 from ..limits import DEVICE_MAX, INVITE_HOURS, INVITE_LIFE, INVITE_PHONES
 from ..models import Group, Invite, Player, utcnow
 from . import throttle
-from .protocol import Change, ServiceError, applying
+from .protocol import N_, Change, ServiceError, applying
 from .sessions import player_named
 from .sign_ins import TOKEN_BYTES, TOKEN_MAX, token_hash
 
@@ -163,9 +163,9 @@ def use_invite(change: Change, invite: Invite, new_player: str | None = None) ->
 def revoke_invite(change: Change, invite: Invite) -> None:
     """The link signs no phone in from now on (phones signed in stay so)."""
     if invite.group_id != change.group.id:
-        raise ServiceError("That link is another group's")
+        raise ServiceError(N_("That link is another group's"))
     if invite.revoked_at is not None:
-        raise ServiceError("That link is revoked already")
+        raise ServiceError(N_("That link is revoked already"))
     with applying(change) as done:
         invite.revoked_at = utcnow()
         done.audit(InviteRevoked(invite.id))

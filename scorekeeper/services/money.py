@@ -14,7 +14,7 @@ from ..rules import (
     settle,
 )
 from ._common import session_of
-from .protocol import Change, ServiceError, applying
+from .protocol import N_, Change, ServiceError, applying
 
 
 def balances(session: GameSession) -> dict[int, int]:
@@ -49,7 +49,7 @@ def set_paid(change: Change, payer_id: int, payee_id: int, cents: int, paid: boo
            for s in settlement(session)}
     key = (payer_id, payee_id, cents)
     if key not in due:
-        raise ServiceError("That transfer is not part of the settlement any more")
+        raise ServiceError(N_("That transfer is not part of the settlement any more"))
     with applying(change) as done:
         names = {seat.player_id: seat.player.name for seat in session.seats}
         marked = PaymentPaid if paid else PaymentUnpaid

@@ -32,8 +32,21 @@ from ..models import AuditEvent, ChangeKey, GameSession, Group, table, utcnow
 FORGET_AT_ONCE = 20
 
 
+def N_(message: str) -> str:
+    """Marks a service's message for the catalog (pybabel's default keyword):
+    services have no language, the web layer translates it when it shows it
+    (web/presenters/refusals.py), in the reader's language."""
+    return message
+
+
 class ServiceError(ValueError):
-    """A request that the current state does not allow; the message says why."""
+    """A request that the current state does not allow; ``message`` (English,
+    marked with N_, ``%(name)s`` placeholders) with its ``values`` says why."""
+
+    def __init__(self, message: str, /, **values: object) -> None:
+        super().__init__(message % values if values else message)
+        self.message = message
+        self.values = values
 
 
 class Conflict(ServiceError):
@@ -41,8 +54,9 @@ class Conflict(ServiceError):
     was made; ``since`` is the version that page was built on."""
 
     def __init__(self, since: int) -> None:
-        super().__init__("This session was changed from another phone while you were on "
-                         "this page: nothing was saved. Check what changed, then save again.")
+        super().__init__(N_("This session was changed from another phone while you were on "
+                            "this page: nothing was saved. Check what changed, then save "
+                            "again."))
         self.since = since
 
 
@@ -51,10 +65,10 @@ class KeyTooOld(ServiceError):
     been applied then, and its key deleted since, so it is not applied now."""
 
     def __init__(self) -> None:
-        super().__init__(f"This page was opened more than {KEY_DAYS} days ago: so that no "
-                         "change is ever made twice, a form that old is not used, and nothing "
-                         "was saved. Check the page as it is now, and make the change again "
-                         "if it is still needed.")
+        super().__init__(N_("This page was opened more than %(days)s days ago: so that no "
+                            "change is ever made twice, a form that old is not used, and "
+                            "nothing was saved. Check the page as it is now, and make the "
+                            "change again if it is still needed."), days=KEY_DAYS)
 
 
 @dataclass(frozen=True)

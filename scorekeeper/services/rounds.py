@@ -58,7 +58,7 @@ from ._common import (
     snapshot,
     total_seats,
 )
-from .protocol import Change, Repeated, ServiceError, applied, applying
+from .protocol import N_, Change, Repeated, ServiceError, applied, applying
 from .sessions import active_players
 from .trail import renames, restored_deletions
 
@@ -104,8 +104,8 @@ class DraftChanged(ServiceError):
     ``hands`` (DraftEntry rows, as they were). Nothing was saved."""
 
     def __init__(self, hands: list) -> None:
-        super().__init__("Hands were entered on other phones while you were on this page: "
-                         "nothing was saved. Check them, then save again.")
+        super().__init__(N_("Hands were entered on other phones while you were on this page: "
+                            "nothing was saved. Check them, then save again."))
         self.hands = hands
 
 
@@ -351,7 +351,7 @@ def _session_of_round(change: Change, round_: Round) -> GameSession:
     """The session of a change to ``round_``, which is one of its rounds."""
     session = session_of(change)
     if round_.session_id != session.id:
-        raise ServiceError("That round is another session's")
+        raise ServiceError(N_("That round is another session's"))
     return session
 
 
@@ -361,9 +361,9 @@ def restore_round(change: Change, deletion: AuditEvent) -> Round:
     session = session_of(change)
     check_open(session)
     if deletion.action != Action.ROUND_DELETE or deletion.session_id != session.id:
-        raise ServiceError("Only a deleted round of this session can be restored")
+        raise ServiceError(N_("Only a deleted round of this session can be restored"))
     if deletion.id in restored_deletions(session):
-        raise ServiceError("That round has been restored already")
+        raise ServiceError(N_("That round has been restored already"))
     number, dealer, entries = _deleted_round(session, deletion)
     with applying(change) as done:
         number = min(number, len(session.rounds) + 1)
@@ -383,7 +383,7 @@ def restore_round(change: Change, deletion: AuditEvent) -> Round:
         except Unscorable:
             raise
         except ValueError:  # a dealer the engine refuses (an edited import)
-            raise ServiceError("That round can't be scored") from None
+            raise ServiceError(N_("That round can't be scored")) from None
         total_seats(session)
         done.audit(RoundRestored(round_snapshot(round_), deletion.id))
         done.result = round_
@@ -397,7 +397,8 @@ def _deleted_round(session: GameSession,
     try:
         kept = RoundDeleted.from_json(deletion.before, deletion.after).round
     except PayloadError:
-        raise ServiceError("The record of that round is damaged: it can't be restored") from None
+        raise ServiceError(
+            N_("The record of that round is damaged: it can't be restored")) from None
     seated = {seat.player.name: seat.player for seat in session.seats}
     renamed = dict(renames(session.group_id))
 
@@ -408,7 +409,7 @@ def _deleted_round(session: GameSession,
             if name not in renamed:
                 break
             name = renamed[name]
-        raise ServiceError("That round's players are no longer in this session")
+        raise ServiceError(N_("That round's players are no longer in this session"))
 
     entries = [(player(e.player), e.seat, e.turn, e.outcome, e.cards) for e in kept.entries]
     return kept.number, player(kept.dealer), entries

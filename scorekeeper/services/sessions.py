@@ -25,14 +25,15 @@ from ..limits import MIN_PLAYERS, NAME_MAX, clean_name
 from ..models import GameSession, Group, Player, Seat, utcnow
 from ..rules import HouseRules
 from ._common import check_open, check_rules, check_table, session_of
-from .protocol import Applying, Change, ServiceError, applying
+from .protocol import N_, Applying, Change, ServiceError, applying
 
 
 def _player_name(name: str) -> str:
     """``name`` as a player's name is kept: spaces tidied, 1 to NAME_MAX characters."""
     name = clean_name(name)
     if not 1 <= len(name) <= NAME_MAX:
-        raise ServiceError(f"A name needs 1 to {NAME_MAX} characters: {name!r}")
+        raise ServiceError(N_("A name needs 1 to %(most)s characters: %(name)s"),
+                           most=NAME_MAX, name=repr(name))
     return name
 
 
@@ -50,7 +51,7 @@ def _find_or_add_players(done: Applying, names: list[str]) -> list[Player]:
     names = [_player_name(n) for n in names]
     keys = [n.casefold() for n in names]
     if len(set(keys)) != len(keys):
-        raise ServiceError("Each player needs a different name")
+        raise ServiceError(N_("Each player needs a different name"))
     known = {p.name_key: p for p in group_players(group_id)}
     new = [name for name, key in zip(names, keys, strict=True) if key not in known]
     for name in new:
@@ -148,7 +149,8 @@ def start_session(change: Change, names: list[str], rules: HouseRules,
             wanted = clean_name(first_dealer).casefold()
             dealer = next((p for p in players if p.name_key == wanted), None)
             if dealer is None:
-                raise ServiceError(f"The first dealer {first_dealer!r} is not at the table")
+                raise ServiceError(N_("The first dealer %(player)s is not at the table"),
+                                   player=repr(first_dealer))
         session = GameSession(
             group=change.group,
             currency=currency.strip() or "RM",
@@ -195,7 +197,7 @@ def join_session(change: Change, name: str, position: int) -> Player:
     wanted = clean_name(name).casefold()
     here = next((seat.player for seat in seated if seat.player.name_key == wanted), None)
     if here is not None:
-        raise ServiceError(f"{here.name} is already at the table")
+        raise ServiceError(N_("%(player)s is already at the table"), player=here.name)
     check_table(session.rules, len(seated) + 1)
     with applying(change) as done:  # nothing is added before the checks pass
         (player,) = _find_or_add_players(done, [name])
@@ -225,9 +227,9 @@ def leave_session(change: Change, player_id: int) -> None:
     seats = [seat for seat in session.seats if seat.active]
     seat = next((s for s in seats if s.player_id == player_id), None)
     if seat is None:
-        raise ServiceError("That player is not at the table")
+        raise ServiceError(N_("That player is not at the table"))
     if len(seats) <= MIN_PLAYERS:
-        raise ServiceError(f"A table needs at least {MIN_PLAYERS} players")
+        raise ServiceError(N_("A table needs at least %(least)s players"), least=MIN_PLAYERS)
     with applying(change) as done:
         seat.active = False
         done.audit(SeatLeft(seat.player.name))
@@ -246,7 +248,7 @@ def reopen_session(change: Change) -> None:
     """Open an ended session again, so a round can be corrected."""
     session = session_of(change)
     if not session.is_finished:
-        raise ServiceError("This session is still open")
+        raise ServiceError(N_("This session is still open"))
     with applying(change) as done:
         session.ended_at = None
         _count_finished(session.group_id, -1)

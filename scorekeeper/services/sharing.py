@@ -6,7 +6,7 @@ from ..audit import ShareCreated, ShareRevoked
 from ..extensions import db
 from ..models import ShareLink, utcnow
 from ._common import session_of
-from .protocol import Change, ServiceError, applying
+from .protocol import N_, Change, ServiceError, applying
 
 
 def create_share_link(change: Change) -> ShareLink:
@@ -23,9 +23,9 @@ def create_share_link(change: Change) -> ShareLink:
 def revoke_share_link(change: Change, link: ShareLink) -> None:
     """The link opens nothing from now on; the others keep working."""
     if link.session_id != session_of(change).id:
-        raise ServiceError("That link is another session's")
+        raise ServiceError(N_("That link is another session's"))
     if link.revoked_at is not None:
-        raise ServiceError("That link is revoked already")
+        raise ServiceError(N_("That link is revoked already"))
     with applying(change, claim=False) as done:
         link.revoked_at = utcnow()
         done.audit(ShareRevoked(link.id))

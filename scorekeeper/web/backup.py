@@ -104,7 +104,7 @@ def import_group():
                                               device=form.device.data,
                                               address=client_address())
             except services.ServiceError as problem:
-                error = str(problem)
+                error = refusal(problem)
             else:
                 return _signed_in_to_import(group, form.device.data)
     return import_page(form, error), 422 if request.method == "POST" else 200

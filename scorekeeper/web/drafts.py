@@ -14,6 +14,7 @@ for that phone."""
 from __future__ import annotations
 
 from flask import Blueprint, abort, flash, g, redirect, request, url_for
+from flask_babel import ngettext
 
 from .. import queries, services
 from ..audit import Action
@@ -27,6 +28,7 @@ from .loading import add_session_id, load_game_session
 from .once import answered, changing, once
 from .presenters.changes import LAPSE_WORDS, describe_all, entered_words, phone_words, typing_words
 from .presenters.problems import all_words
+from .presenters.refusals import refusal
 from .sent_json import takes_json
 
 bp = Blueprint("drafts", __name__, url_prefix="/sessions/<int:session_id>/draft")
@@ -89,12 +91,12 @@ def save(player_id: int):
         saved = services.save_hand(changing(), player_id, sent.outcome, sent.cards,
                                    base=sent.base, number=sent.number, typing=sent.typing)
     except services.HandConflict as conflict:
-        return {"error": str(conflict), "hand": _hand(conflict.hand),
+        return {"error": refusal(conflict), "hand": _hand(conflict.hand),
                 "state": _state(conflict.draft, True)}, 409
     except services.RoundGone as gone:
-        return {"error": str(gone), "state": _state(gone.draft, True)}, 409
+        return {"error": refusal(gone), "state": _state(gone.draft, True)}, 409
     except services.ServiceError as error:
-        return {"error": str(error)}, 409
+        return {"error": refusal(error)}, 409
     return _saved(saved, player_id)
 
 
@@ -170,8 +172,9 @@ def clear():
     try:
         cleared = services.clear_hands(changing(), form.number.data)
     except services.ServiceError as error:
-        flash(str(error))
+        flash(refusal(error))
         return redirect(_to_form())
-    flash(f"Round {form.number.data}'s hands are cleared: "
-          f"{cleared} {'hand' if cleared == 1 else 'hands'}, from every phone.")
+    flash(ngettext("Round %(number)s's hands are cleared: %(hands)s hand, from every phone.",
+                   "Round %(number)s's hands are cleared: %(hands)s hands, from every phone.",
+                   cleared, number=form.number.data, hands=cleared))
     return answered(cleared)

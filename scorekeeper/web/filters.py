@@ -18,12 +18,13 @@ from datetime import datetime
 from decimal import Decimal
 
 from babel import Locale
-from babel.dates import format_datetime, format_skeleton
+from babel.dates import format_datetime, format_skeleton, get_timezone_location
 from babel.numbers import format_decimal
 from flask_babel import gettext as _
 from flask_babel import ngettext
 from markupsafe import Markup, escape
 
+from ..forms.groups import NEAR_ZONES
 from ..forms.rounds import OUTCOME_HELP
 from ..models import utcnow, wall_clock
 from ..rules import HouseRules
@@ -145,6 +146,19 @@ def iso_time(moment: datetime, zone: str | None = None) -> str:
     return local_time(moment, zone).isoformat(timespec="minutes")
 
 
+def zone_name(zone: str) -> str:
+    """A time zone as a person reads it, in the page's language: the label of
+    the zones near the table ("Penang, Malaysia"), else CLDR's name of its
+    city ("Buenos Aires", "布宜诺斯艾利斯"); a zone CLDR does not know, as named."""
+    near = dict(NEAR_ZONES)
+    if zone in near:
+        return str(near[zone])
+    try:
+        return get_timezone_location(zone, locale=formatting(), return_city=True)
+    except LookupError:
+        return zone
+
+
 def seconds_until(moment: datetime) -> int:
     """How many seconds until ``moment`` (UTC), rounded up; 0 if it is past."""
     return max(0, math.ceil((moment - utcnow()).total_seconds()))
@@ -207,5 +221,5 @@ def register(app) -> None:
     app.add_template_global(OUTCOME_HELP, "outcome_help")
     app.add_template_global(place_words)  # a place at a session: "1st", "joint 2nd"
     for fn in (money, signed_money, count, amount, all_whole, long_date, day_time, date_time,
-               iso_time, ago, seconds_until, isolate, isolated):
+               iso_time, ago, seconds_until, isolate, isolated, zone_name):
         app.add_template_filter(fn)

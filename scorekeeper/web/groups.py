@@ -42,6 +42,7 @@ from .new_groups import (
 )
 from .once import changing
 from .presenters.changes import describe_all
+from .presenters.refusals import refusal
 
 bp = Blueprint("groups", __name__)
 
@@ -57,11 +58,11 @@ def new():
             group = services.create_group(group_name(form), form.passphrase.data,
                                           address=client_address())
         except services.TooManyNewGroups as full:
-            error = f"The group was not created: {too_many('new groups', full)}."
+            error = _("The group was not created: %(why)s.", why=too_many("new groups", full))
             return refused_for_now(full, render_template(
                 "groups/new.html", form=form, error=error, fixed_name=single_group()))
         except services.ServiceError as problem:
-            error = str(problem)
+            error = refusal(problem)
         else:
             remember_group(group, form.device.data)
             return redirect(url_for("invites.index"))  # get the others in
@@ -128,7 +129,7 @@ def change_passphrase():
             services.change_passphrase(changing(), form.current.data, form.passphrase.data,
                                        address=client_address(), known=known_devices())
         except services.ServiceError as problem:
-            form.current.errors.append(str(problem))
+            form.current.errors.append(refusal(problem))
         else:
             remember_group(group, device_label())  # this phone stays signed in
             return redirect(url_for(".settings", passphrase="changed"))
@@ -179,7 +180,7 @@ def change_timezone():
         try:
             services.set_timezone(changing(), form.timezone.data)
         except services.ServiceError as problem:
-            form.timezone.errors.append(str(problem))
+            form.timezone.errors.append(refusal(problem))
         else:
             return redirect(url_for(".settings", timezone="changed", _anchor="timezone-title"))
     form.timezone.data = signed_in_group().timezone  # a zone not on the list can't be shown back

@@ -12,6 +12,7 @@ from .filters import isolated
 from .loading import group_row_or_404
 from .once import changing
 from .paging import page_number
+from .presenters.refusals import refusal
 from .presenters.rules import preset_words, rules_summary
 
 bp = Blueprint("history", __name__)
@@ -79,7 +80,7 @@ def rename(player_id: int):
         try:
             services.rename_player(changing(), person, form.name.data)
         except services.ServiceError as error:
-            form.name.errors.append(str(error))
+            form.name.errors.append(refusal(error))
         else:
             return redirect(url_for(".player", player_id=person.id))
     return render_player(person, form)

@@ -4,6 +4,7 @@ the answer past the hourly limit on new groups."""
 
 from flask import current_app, make_response, request
 from flask_babel import gettext as _
+from flask_babel import ngettext
 
 from .. import services
 from .access import device_label
@@ -45,10 +46,19 @@ def group_name(form) -> str:
 
 
 def too_many(what: str, full: services.TooManyNewGroups) -> str:
-    """Why a new group (or an import) is refused for now."""
+    """Why a new group (``what`` "new groups") or an import ("imports") is refused for now."""
     minutes = -(-full.retry_after // 60)
-    return (f"there have been too many {what} from here, or on this whole site, in the "
-            f"last hour; try again in {minutes} minute{'s' if minutes != 1 else ''}")
+    if what == "imports":
+        return ngettext("there have been too many imports from here, or on this whole site, "
+                        "in the last hour; try again in %(minutes)s minute",
+                        "there have been too many imports from here, or on this whole site, "
+                        "in the last hour; try again in %(minutes)s minutes",
+                        minutes, minutes=minutes)
+    return ngettext("there have been too many new groups from here, or on this whole site, "
+                    "in the last hour; try again in %(minutes)s minute",
+                    "there have been too many new groups from here, or on this whole site, "
+                    "in the last hour; try again in %(minutes)s minutes",
+                    minutes, minutes=minutes)
 
 
 def refused_for_now(full: services.TooManyNewGroups, page: str):

@@ -213,7 +213,7 @@ def join():
         try:
             player = services.join_session(changing(), form.name.data, form.position.data)
         except services.ServiceError as error:
-            form.name.errors.append(str(error))
+            form.name.errors.append(refusal(error))
         else:
             return answered(player)
     return render_players(join_form=form)
@@ -225,7 +225,7 @@ def leave(player_id):
     try:
         services.leave_session(changing(), player_id)
     except services.ServiceError as error:
-        return render_players(leave_error=str(error), leaving=player_id)
+        return render_players(leave_error=refusal(error), leaving=player_id)
     return answered(None)
 
 
@@ -258,7 +258,7 @@ def paid():
         services.set_paid(changing(), form.payer_id.data, form.payee_id.data, form.cents.data,
                           form.paid.data)
     except services.ServiceError as error:
-        return render_settle(error=str(error))
+        return render_settle(error=refusal(error))
     return answered(None)
 
 
@@ -280,7 +280,7 @@ def end():
     try:
         services.end_session(changing())
     except services.ServiceError as error:
-        return render_settle(error=str(error))
+        return render_settle(error=refusal(error))
     return answered(None)
 
 
@@ -304,7 +304,7 @@ def rules():
             services.change_house_rules(changing(version), form.house_rules(),
                                         form.currency.data)
         except services.Conflict as conflict:
-            error, status = str(conflict), 409
+            error, status = refusal(conflict), 409
             form.version.data = str(game.version)  # saving again applies these rules
         except services.ServiceError as refused:
             error, status = refusal(refused), 422

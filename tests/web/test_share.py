@@ -145,8 +145,9 @@ def test_an_ended_session_shows_the_nights_summary_as_the_group_sees_it(app, cli
     assert "Totals" not in shared.texts("h2")  # the places say them
     assert shared.select("button#copy-share") and "/static/js/copy." in html
     # Nothing only a member sees: no form (Reopen), no phone's marks, no link in.
-    main = html[html.index("<main"):]
-    assert "<form" not in main and "csrf" not in html and "Reopen" not in html
+    main = html[html.index("<main"):html.index("</main>")]
+    assert "<form" not in main and "csrf" not in main and "Reopen" not in html
+    assert [form.action for form in forms_on(html)] == ["/language"]  # the footer's switch
     assert "sessions-you" not in html and "sessions-me" not in html
     assert "/sessions/" not in html and "/history" not in main and "/rounds" not in html
     assert "This session has ended." in anonymous.get(url + "/settle").text

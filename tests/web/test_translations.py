@@ -40,7 +40,6 @@ from tests.web.probing import ALPHA, BETA, app_rules, rule_url, site_for_probing
 NOT_YET_MARKED = {
     # Pages (endpoints)
     "backup.import_group",
-    "changes.index",
     "groups.new",
     "groups.settings",
     "history.index",
@@ -50,7 +49,6 @@ NOT_YET_MARKED = {
     "home.rules",
     "invites.index",
     "invites.join",
-    "live.changed_since",  # the live notice's part of a page
     "sessions.new",
     "sessions.pays",  # "What a round pays", the part of the new session's page
     "sessions.players",
@@ -176,8 +174,14 @@ SHOWN_ATTRIBUTES = {"title", "aria-label", "placeholder", "alt", "aria-descripti
 
 
 def unmarked_words(text: str) -> list[str]:
-    """The words of ``text`` outside ⟦…⟧ that are not data."""
-    rest = re.sub(r"⟦.*?⟧", " ", text, flags=re.S)
+    """The words of ``text`` outside ⟦…⟧ that are not data. Messages may
+    nest (a title inside a sentence), and a tag inside a message splits its
+    text: a text's end before an unmatched ⟧, or its start from an unmatched
+    ⟦, is a message's too."""
+    rest, before = text, None
+    while rest != before:  # the innermost messages first
+        before, rest = rest, re.sub(r"⟦[^⟦⟧]*⟧", " ", rest)
+    rest = re.sub(r"⟦[^⟧]*$", " ", re.sub(r"^[^⟦]*⟧", " ", rest))
     for name in NAMES:
         rest = rest.replace(name, " ")
     return [word for word in re.findall(r"[^\W\d_]+", rest) if not DATA_WORDS.fullmatch(word)]
@@ -277,6 +281,9 @@ def test_unmarked_words_are_those_outside_the_pseudo_locale_that_are_not_data():
     assert unmarked_words("Zorblax ⟦páys⟧ Quintessa RM 1.50, K♥ JK 10♦, Sat 21 Nov 2026") == []
     assert unmarked_words("Zorblax pays Quintessa") == ["pays"]
     assert unmarked_words("⟦Róúñd 2⟧ saved") == ["saved"]
+    assert unmarked_words("⟦⟦Róúñd 2⟧ fróm Zorblax⟧; ⟦⟦Róúñd 3⟧ fróm Zorblax⟧") == []
+    assert unmarked_words("whílé thís págé wás ópéñ⟧ then") == ["then"]
+    assert unmarked_words("saved ⟦Théñ") == ["saved"]
 
 
 # The pages in the pseudo-locale

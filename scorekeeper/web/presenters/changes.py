@@ -8,7 +8,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from flask_babel import gettext as _
+from flask_babel import lazy_ngettext, ngettext
+
 from ...audit import (
+    GroupImported,
     HandsCleared,
     InviteMade,
     InviteRevoked,
@@ -40,12 +44,13 @@ from ...limits import TYPING_MINUTES
 from ...models import AuditEvent
 from ...rules import HouseRules, RulesError, preset_of
 from ...rules.cards import format_cards, scan_cards
-from ..filters import ago, isolated, priced, signed_money
-from .rules import preset_words, rules_summary
+from ..filters import ago, count, isolated, money_scheme, priced, signed_money, zone_name
+from .rules import preset_words
 
-# A label that names the device ("Mei's phone", "Kitchen tablet") is shown as
-# typed; any other label ("Mei") is someone's phone.
-DEVICE_WORDS = ("phone", "tablet", "ipad", "laptop", "computer")
+# A label that names the device ("Mei's phone", "Kitchen tablet", "手机",
+# "telefon Ali") is shown as typed; any other label ("Mei") is someone's phone.
+DEVICE_WORDS = ("phone", "tablet", "ipad", "laptop", "computer", "telefon", "komputer",
+                "手机", "电话", "平板", "电脑")
 
 
 @dataclass(frozen=True)
@@ -103,42 +108,47 @@ class Change:
                        for e in self.edits if e.entered_changed]
             moved = [isolated(e.name) for e in self.edits if e.changed and not e.entered_changed]
             if moved:
-                entered.append(f"money moved for {', '.join(moved)}")
-            return "; ".join(entered) or "nothing changed"
+                entered.append(_("money moved for %(names)s", names=", ".join(moved)))
+            return "; ".join(entered) or _("nothing changed")
         return " ".join(self.facts)
 
 
 def entered_words(device: str, at: datetime) -> str:
     """Where and when a hand of a round filled in together was entered:
     "Ben's phone, 2 h ago"."""
-    return f"{phone_words(device)}, {ago(at)}"
+    # Translators: where and when a hand was entered: "Ben's phone, 2 h ago".
+    return _("%(phone)s, %(ago)s", phone=phone_words(device), ago=ago(at))
 
 
 def typing_words(player: str, device: str) -> str:
     """A hand still being typed on a phone (services.Hand.typing): "Ann's
     hand is being typed on Ann's phone…" """
-    return f"{isolated(player)}'s hand is being typed on {phone_words(device)}…"
+    return _("%(player)s's hand is being typed on %(phone)s…", player=isolated(player),
+             phone=phone_words(device))
 
 
-# Why a hand being typed on a phone gone quiet does not hold the round up.
-LAPSE_WORDS = (f"It counts as in if nothing more is typed there for {TYPING_MINUTES} "
-               "minutes.")
+# Why a hand being typed on a phone gone quiet does not hold the round up
+# (worded when shown, in the reader's language).
+LAPSE_WORDS = lazy_ngettext(
+    "It counts as in if nothing more is typed there for %(minutes)s minute.",
+    "It counts as in if nothing more is typed there for %(minutes)s minutes.",
+    TYPING_MINUTES, minutes=TYPING_MINUTES)
 
 
 def phone_words(label: str) -> str:
     """ "Mei" -> "Mei's phone"; "Mei's phone" stays; a blank label is "an unnamed phone"."""
     label = " ".join((label or "").split())
     if not label:
-        return "an unnamed phone"
+        return _("an unnamed phone")
     if any(word in label.casefold() for word in DEVICE_WORDS):
         return isolated(label)
-    if label.endswith(("'s", "\u2019s")):
-        return f"{isolated(label)} phone"
-    return f"{isolated(label)}'s phone"
+    owner = label[:-2] if label.endswith(("'s", "\u2019s")) and len(label) > 2 else label
+    # Translators: a phone named after its owner: "Mei's phone".
+    return _("%(name)s's phone", name=isolated(owner))
 
 
 def _points(points: int) -> str:
-    return f"{points} point" if points == 1 else f"{points} points"
+    return ngettext("%(points)s point", "%(points)s points", points, points=count(points))
 
 
 def _brief(hand: Hand) -> str:
@@ -153,15 +163,16 @@ def _edit_brief(edit: Edit) -> str:
     first: "cards KD → KC, still 36 points −3.00", "9C added, …" (the score
     alone would read as nothing changed)."""
     before, after = _brief(edit.before), _brief(edit.after)
-    score = f"{before} → {after}" if before != after else f"still {after}"
+    score = f"{before} → {after}" if before != after else _("still %(score)s", score=after)
     gone = _left_out(edit.before.cards, edit.after.cards)
     came = _left_out(edit.after.cards, edit.before.cards)
     if gone and came:
-        return f"cards {format_cards(gone)} → {format_cards(came)}, {score}"
+        return _("cards %(gone)s → %(came)s, %(score)s", gone=format_cards(gone),
+                 came=format_cards(came), score=score)
     if came:
-        return f"{format_cards(came)} added, {score}"
+        return _("%(cards)s added, %(score)s", cards=format_cards(came), score=score)
     if gone:
-        return f"{format_cards(gone)} taken out, {score}"
+        return _("%(cards)s taken out, %(score)s", cards=format_cards(gone), score=score)
     return score
 
 
@@ -193,11 +204,22 @@ def _edits(before: RoundSnapshot, after: RoundSnapshot) -> list[Edit]:
     return edits
 
 
-ROUND_VERBS = {RoundAdded: "added", RoundDeleted: "deleted", RoundRestored: "restored",
-               RoundEdited: "edited"}
-TITLES = {PassphraseChanged: "Passphrase changed", SessionEnded: "Session ended",
-          SessionReopened: "Session reopened", ShareCreated: "Share link made",
-          ShareRevoked: "Share link revoked"}
+def _titles() -> dict[type, str]:
+    """The titles of the changes that say nothing more, in the reader's language."""
+    return {PassphraseChanged: _("Passphrase changed"), SessionEnded: _("Session ended"),
+            SessionReopened: _("Session reopened"), ShareCreated: _("Share link made"),
+            ShareRevoked: _("Share link revoked")}
+
+
+def _round_title(payload: object, number: int) -> str:
+    """ "Round 5 added" (a whole sentence each: the verb's place differs by language)."""
+    if isinstance(payload, RoundAdded):
+        return _("Round %(number)s added", number=number)
+    if isinstance(payload, RoundDeleted):
+        return _("Round %(number)s deleted", number=number)
+    if isinstance(payload, RoundRestored):
+        return _("Round %(number)s restored", number=number)
+    return _("Round %(number)s edited", number=number)
 
 
 def describe(event: AuditEvent, currency: str) -> Change:
@@ -207,72 +229,89 @@ def describe(event: AuditEvent, currency: str) -> Change:
     change = Change(event, event.subject or event.action)
     match payload:
         case RoundAdded(round=kept) | RoundDeleted(round=kept) | RoundRestored(round=kept):
-            _round_words(change, kept, ROUND_VERBS[type(payload)])
+            _round_words(change, kept, _round_title(payload, kept.number))
             change.hands = _hands(kept)
             if isinstance(payload, RoundAdded) and payload.entered_by:
                 change.facts.append(_entered_words(payload.entered_by))
         case RoundEdited(old=old, new=new):
-            _round_words(change, new, ROUND_VERBS[RoundEdited])
+            _round_words(change, new, _round_title(payload, new.number))
             change.edits = _edits(old, new)
         case SessionStarted():
             players = [isolated(name) for name in payload.players]
-            change.title = "Session started"
+            change.title = _("Session started")
             change.facts = [
-                f"At the table: {', '.join(players)}." if players else "",
-                f"{isolated(payload.first_dealer)} deals first." if payload.first_dealer else "",
+                _("At the table: %(players)s.", players=", ".join(players)) if players else "",
+                _("%(player)s deals first.", player=isolated(payload.first_dealer))
+                if payload.first_dealer else "",
                 _rules_words(payload.house_rules, payload.currency)]
             change.facts = [fact for fact in change.facts if fact]
         case RulesChanged():
-            change.title = "House rules changed"
-            change.facts = ["Was: " + _rules_words(payload.old_rules, payload.old_currency),
-                            "Now: " + _rules_words(payload.new_rules, payload.new_currency),
-                            "Every round was scored again under them."]
-        case SeatJoined(player=player, seats=seats):
-            change.title = f"{isolated(player)} joined the table"
-            if seats:
-                change.facts = [f"Seats, in order: {', '.join(map(isolated, seats))}."]
-        case SeatLeft(player=player):
-            change.title = f"{isolated(player)} left the table"
-        case PaymentPaid() | PaymentUnpaid():
-            state = "paid" if isinstance(payload, PaymentPaid) else "not paid"
-            change.title = (f"{isolated(payload.payer)} → {isolated(payload.payee)} "
-                            f"{priced(payload.cents, currency)} marked {state}")
-        case HandsCleared(number=number, hands=hands):
-            change.title = f"Round {number}'s hands cleared"
+            change.title = _("House rules changed")
             change.facts = [
-                f"{isolated(h.player)}: {typed_words(h.outcome, h.cards)}, "
-                f"entered on {phone_words(h.phone)}." for h in hands]
-            change.facts.append("Nothing of them had counted: the round was not saved.")
+                _("Was: %(rules)s", rules=_rules_words(payload.old_rules, payload.old_currency)),
+                _("Now: %(rules)s", rules=_rules_words(payload.new_rules, payload.new_currency)),
+                _("Every round was scored again under them.")]
+        case SeatJoined(player=player, seats=seats):
+            change.title = _("%(player)s joined the table", player=isolated(player))
+            if seats:
+                change.facts = [_("Seats, in order: %(players)s.",
+                                  players=", ".join(map(isolated, seats)))]
+        case SeatLeft(player=player):
+            change.title = _("%(player)s left the table", player=isolated(player))
+        case PaymentPaid() | PaymentUnpaid():
+            words = {"payer": isolated(payload.payer), "payee": isolated(payload.payee),
+                         "amount": priced(payload.cents, currency)}
+            change.title = (_("%(payer)s → %(payee)s %(amount)s marked paid", **words)
+                            if isinstance(payload, PaymentPaid) else
+                            _("%(payer)s → %(payee)s %(amount)s marked not paid", **words))
+        case HandsCleared(number=number, hands=hands):
+            change.title = _("Round %(number)s's hands cleared", number=number)
+            change.facts = [
+                _("%(player)s: %(hand)s, entered on %(phone)s.", player=isolated(h.player),
+                  hand=typed_words(h.outcome, h.cards), phone=phone_words(h.phone))
+                for h in hands]
+            change.facts.append(_("Nothing of them had counted: the round was not saved."))
         case PlayerAdded(name=name):
-            change.title = f"{isolated(name)} joined the group"
+            change.title = _("%(player)s joined the group", player=isolated(name))
         case PlayerRenamed(old=old_name, new=new_name):
-            change.title = f"{isolated(old_name)} renamed {isolated(new_name)}"
+            change.title = _("%(old)s renamed %(new)s", old=isolated(old_name),
+                             new=isolated(new_name))
         case InviteMade(invite=number, phones=phones, hours=hours):
-            change.title = (f"Invite link {number} made, for {phones} phones "
-                            f"over {hours} hours")
+            change.title = " ".join([
+                _("Invite link %(number)s made,", number=number),
+                ngettext("for %(phones)s phone", "for %(phones)s phones", phones, phones=phones),
+                ngettext("over %(hours)s hour", "over %(hours)s hours", hours, hours=hours)])
         case InviteRevoked(invite=number):
-            change.title = f"Invite link {number} revoked"
+            change.title = _("Invite link %(number)s revoked", number=number)
         case InviteUsed(invite=number):
-            change.title = f"Signed in with invite link {number}"
+            change.title = _("Signed in with invite link %(number)s", number=number)
         case TimezoneChanged(old=old_zone, new=new_zone):
-            change.title = f"Time zone changed from {old_zone} to {new_zone}"
-        case _ if type(payload) in TITLES:
-            change.title = TITLES[type(payload)]
+            change.title = _("Time zone changed from %(old)s to %(new)s",
+                             old=zone_name(old_zone), new=zone_name(new_zone))
+        case GroupImported(source=source, sessions=sessions, rounds=rounds):
+            change.title = _("Imported from a backup of %(group)s", group=isolated(source))
+            change.facts = [" ".join([
+                ngettext("%(sessions)s session,", "%(sessions)s sessions,", sessions,
+                         sessions=count(sessions)),
+                ngettext("%(rounds)s round.", "%(rounds)s rounds.", rounds,
+                         rounds=count(rounds))])]
+        case _ if type(payload) in _titles():
+            change.title = _titles()[type(payload)]
     return change  # an import, or an action this app never wrote: its subject
 
 
 def typed_words(outcome: str, cards: str) -> str:
     """A hand as typed: "Dead, AS 2H" """
-    label = OUTCOME_LABELS.get(outcome, outcome)
+    label = str(OUTCOME_LABELS.get(outcome, outcome))
     return f"{label}, {cards.strip()}" if cards.strip() else label
 
 
-def _round_words(change: Change, kept: RoundSnapshot, verb: str) -> None:
+def _round_words(change: Change, kept: RoundSnapshot, title: str) -> None:
     """A round's change: "Round 5 added", and who dealt."""
-    change.title = f"Round {kept.number} {verb}"
+    change.title = title
     change.round_number = kept.number
     if kept.dealer:
-        change.facts.append(f"{isolated(kept.dealer)} dealt.")
+        change.facts.append(_("%(player)s dealt.", player=isolated(kept.dealer)))
 
 
 def _entered_words(entered_by: tuple[tuple[str, str], ...]) -> str:
@@ -281,8 +320,9 @@ def _entered_words(entered_by: tuple[tuple[str, str], ...]) -> str:
     by_phone: dict[str, list[str]] = {}
     for player, phone in entered_by:
         by_phone.setdefault(phone, []).append(isolated(player))
-    return "Hands entered " + "; ".join(
-        f"from {phone_words(phone)}: {', '.join(names)}" for phone, names in by_phone.items()) + "."
+    return _("Hands entered %(parts)s.", parts="; ".join(
+        _("from %(phone)s: %(players)s", phone=phone_words(phone), players=", ".join(names))
+        for phone, names in by_phone.items()))
 
 
 def _rules_words(house_rules, currency: str) -> str:
@@ -290,11 +330,13 @@ def _rules_words(house_rules, currency: str) -> str:
     try:
         rules = HouseRules.from_json(house_rules)
     except RulesError:  # not house rules as the app writes them
-        return f"Money in {currency}."
-    summary = dict(rules_summary(rules, currency))
-    name = preset_words(rules)  # "Penang", "Rummi" or "Own rules"
-    name = name if preset_of(rules) is None else f"{name} rules"
-    return f"{name}, money in {currency}: {summary['Money']}."
+        return _("Money in %(currency)s.", currency=currency)
+    money = (money_scheme(rules, currency) if rules.scheme != "none"
+             else _("none, points only"))
+    if preset_of(rules) is None:  # "Own rules"
+        return _("Own rules, money in %(currency)s: %(money)s.", currency=currency, money=money)
+    return _("%(preset)s rules, money in %(currency)s: %(money)s.", preset=preset_words(rules),
+             currency=currency, money=money)
 
 
 def describe_all(events: list[AuditEvent], currency: str) -> list[Change]:

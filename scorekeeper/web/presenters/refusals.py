@@ -1,6 +1,7 @@
 """Refusals that carry the rules engine's problems, in words: house rules
 past the limits the app takes, a round that can't be scored, a part of a
-backup the engine refused. Any other refusal says its own message."""
+backup the engine refused. Any other refusal of a service says its own
+message (marked N_ in the service), translated here with its values."""
 
 from __future__ import annotations
 
@@ -24,4 +25,6 @@ def refusal(error: Exception) -> str:
                  number=error.number, problems=joined(error.problems))
     if isinstance(error, BackupError) and error.problems:
         return _("%(where)s: %(problems)s.", where=error.where, problems=joined(error.problems))
+    if isinstance(error, services.ServiceError):
+        return _(error.message, **error.values)
     return str(error)
