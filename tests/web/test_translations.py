@@ -65,16 +65,12 @@ NOT_YET_MARKED = {
     "share.manage",
     "share.settle",
     # Scripts (their path in static/)
-    "js/cards.js",
     "js/copy.js",
     "js/live-regions.js",
     "js/live.js",
     "js/offline.js",
-    "js/queue.js",
     "js/round-left.js",
-    "js/round-saved.js",
     "js/sessions.js",
-    "js/together.js",
     "js/wake.js",
 }
 
