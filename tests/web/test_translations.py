@@ -65,13 +65,6 @@ NOT_YET_MARKED = {
     "share.manage",
     "share.settle",
     # Scripts (their path in static/)
-    "js/copy.js",
-    "js/live-regions.js",
-    "js/live.js",
-    "js/offline.js",
-    "js/round-left.js",
-    "js/sessions.js",
-    "js/wake.js",
 }
 
 POT = catalogs.FOLDER / "messages.pot"
