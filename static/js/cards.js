@@ -128,7 +128,7 @@ function line(row, total) {
   const n = row.cards.length;
   if (outcome === "hu") return OUTCOME_WORDS.hu;
   if (outcome === "tien_hu") {
-    return `${OUTCOME_WORDS.tien_hu} · ${ngettext("%(num)s card", "%(num)s cards", n)}`;
+    return [OUTCOME_WORDS.tien_hu, ngettext("%(num)s card", "%(num)s cards", n)].join(" · ");
   }
   const said = outcome === "dead" ? [pts(total)] : [OUTCOME_WORDS[outcome], pts(total)];
   return [...said, cards || gettext("no cards")].join(" · ");
@@ -143,7 +143,7 @@ function summary(row, total, bad) {
     : ngettext("%(num)s of %(dealt)s card", "%(num)s of %(dealt)s cards", DEALT, {num: n, dealt: DEALT});
   if (outcome !== "tien_hu") text += ` · ${pts(total)}`;
   // Translators: words typed in a hand that are not cards: "2 unreadable".
-  if (bad) text += ` · ${gettext("%(num)s unreadable", {num: bad})}`;
+  if (bad) text += " · " + gettext("%(num)s unreadable", {num: bad});
   return text;
 }
 

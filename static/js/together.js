@@ -141,7 +141,7 @@ function sayRow(row, player) {
   } else if (hand?.typing && !hand.typing.here) {
     row.says.append(make("p", "together-from together-typing",
                          // known.lapse: the server's words, in the page's language.
-                         `${gettext("Being typed on %(phone)s…", {phone: hand.phone})} ${known.lapse}`));
+                         gettext("Being typed on %(phone)s…", {phone: hand.phone}) + " " + known.lapse));
   } else if (hand && hand.version !== row.mine) {
     // Translators: where and when a hand came in: "Entered on Ben's phone, 2 min ago".
     row.says.append(make("p", "together-from", gettext("Entered on %(place)s", {place: hand.from})));
