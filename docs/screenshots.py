@@ -465,8 +465,48 @@ def languages(camera: Camera) -> None:
     page.context.close()
 
 
+def main_pages_in(camera: Camera, tag: str, prefix: str) -> None:
+    """A phone in language ``tag`` (its cookie, as the footer's switch sets
+    it) at a table two rounds in: the home page, the scoreboard, the round
+    form with the pad open and cards tapped, and the settle-up."""
+    with camera.app.app_context():
+        game = services.start_session(services.Change(the_group()), SEATS,
+                                      HouseRules.rummi(), FIRST_DEALER)
+        for typed in ROUNDS[:2]:
+            services.record_round(services.Change.to(game), hands(typed))
+        board = f"/sessions/{game.id}"
+    context = camera.phone()
+    context.add_cookies([{"name": "language", "value": tag, "url": camera.base_url}])
+    signed_in(context, device="Ann's phone")
+    page = context.new_page()
+    page.goto("/")
+    expect(page.locator("html")).to_have_attribute("lang", tag)
+    camera.take(page, f"{prefix}-home")
+    page.goto(board)
+    camera.take(page, f"{prefix}-scoreboard")
+    page.goto(f"{board}/rounds/new")
+    pad = page.locator("#card-pad")
+    expect(pad).to_be_visible()
+    for suit, rank in (("H", "Q"), ("H", "K"), ("C", "4")):  # the keys: the same in every language
+        pad.locator(f"[data-suit={suit}]").tap()
+        pad.locator(f"[data-rank='{rank}']").tap()
+    page.locator("#card-pad-player").tap()  # ends the last key's tap highlight
+    camera.take(page, f"{prefix}-round-entry")
+    page.goto(f"{board}/settle")
+    camera.take(page, f"{prefix}-settle")
+    context.close()
+
+
+def in_malay(camera: Camera) -> None:
+    main_pages_in(camera, "ms", "ms")
+
+
+def in_chinese(camera: Camera) -> None:
+    main_pages_in(camera, "zh-Hans", "zh")
+
+
 SCENES = [an_evening, group_pages, getting_in, this_phone_and_last_time, a_form_told_of_a_change,
-          a_round_together, offline_pages, playing_and_the_rules, languages]
+          a_round_together, offline_pages, playing_and_the_rules, languages, in_malay, in_chinese]
 # What each scene takes, so that a run for one picture plays only its scene.
 TAKES = {
     an_evening: {"new-group", "invite", "new-session", "round-entry", "round-result",
@@ -481,6 +521,8 @@ TAKES = {
                     "offline-rounds-waiting", "offline-round-conflict"},
     playing_and_the_rules: {"home-playing", "already-playing", "rules"},
     languages: {"languages-ms", "languages-zh"},
+    in_malay: {"ms-home", "ms-scoreboard", "ms-round-entry", "ms-settle"},
+    in_chinese: {"zh-home", "zh-scoreboard", "zh-round-entry", "zh-settle"},
 }
 
 

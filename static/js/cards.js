@@ -5,21 +5,41 @@
 
 import {JOKER, labelOf, parseCard, points, run, sameRank, short, tokens} from "./core/cards.js";
 import {find, make, on, tell} from "./dom.js";
+import {gettext, ngettext} from "./strings.js";
 
-const RANK_NAMES = {A: "ace", J: "jack", Q: "queen", K: "king"};
-const OUTCOME_WORDS = {hu: "Hu", tien_hu: "Tien Hu", no_passport: "No passport"};
-const SUIT_NAMES = {S: "spades", H: "hearts", D: "diamonds", C: "clubs"};
+// Words read out for a card (the keys and chips show its notation, never
+// translated): "queen of spades".
+const RANK_NAMES = {
+  // Translators: a card's rank, read out as "ace of spades" (the key shows A).
+  A: gettext("ace"),
+  // Translators: a card's rank, read out as "jack of spades" (the key shows J).
+  J: gettext("jack"),
+  // Translators: a card's rank, read out as "queen of spades" (the key shows Q).
+  Q: gettext("queen"),
+  // Translators: a card's rank, read out as "king of spades" (the key shows K).
+  K: gettext("king"),
+};
+// Translators: the suits, read out as in "ace of spades" (the keys show ♠ ♥ ♦ ♣).
+const SUIT_NAMES = {S: gettext("spades"), H: gettext("hearts"), D: gettext("diamonds"),
+                    C: gettext("clubs")};
 
 /** @type {HTMLFormElement} */
 const form = find("form.round-form");
 const pad = find("#card-pad");
 const {packs, jokers, jokerPoints, dealt, whole} = form.dataset;
+// The outcomes' words, as the form's radios say them (the server's, in the page's language).
+const OUTCOME_WORDS = JSON.parse(form.dataset.outcomes);
 const [PACKS, JOKERS, JOKER_POINTS, DEALT] = [packs, jokers, jokerPoints, dealt].map(Number);
 const OWN = Number(form.dataset.own) || null;  // the player whose phone this is
 const actions = find(".round-actions", form);
 
-const cardName = (card) => card === JOKER ? "joker"
-  : `${RANK_NAMES[card.label] || card.label} of ${SUIT_NAMES[card.suit]}`;
+/** "queen of spades", read out. */
+const named = (rank, suitLetter) =>
+  // Translators: a card read out: "queen of spades", "10 of hearts".
+  gettext("%(rank)s of %(suit)s", {rank: RANK_NAMES[rank] || rank, suit: SUIT_NAMES[suitLetter]});
+// Translators: the joker card, read out.
+const cardName = (card) => card === JOKER ? gettext("joker") : named(card.label, card.suit);
+const pts = (n) => ngettext("%(num)s pt", "%(num)s pts", n);
 const cardsOf = (row) => tokens(row.input.value);
 const label = (element, text) => element.setAttribute("aria-label", text);
 const press = (element, pressed) => element.setAttribute("aria-pressed", String(pressed));
@@ -36,7 +56,8 @@ const rows = [...form.querySelectorAll(".round-player")].map((/** @type {HTMLEle
     /** @type {HTMLButtonElement} */ add: find(".round-add", section),
     points: make("output", "round-points"),
     line: make("span", "round-line"),  // the hand in, on one line
-    edit: make("button", "round-edit", "edit"),
+    // Translators: the button on a hand folded to one line, to open it again.
+    edit: make("button", "round-edit", gettext("edit")),
     radios: section.querySelectorAll(".round-outcomes input"),
     what: find(".round-cards label", section).firstChild,  // its words
     cards: [],
@@ -45,7 +66,7 @@ const rows = [...form.querySelectorAll(".round-player")].map((/** @type {HTMLEle
   row.add.hidden = false;
   row.points.htmlFor.value = input.id;
   row.edit.type = "button";
-  label(row.edit, `Edit ${row.name}'s hand`);
+  label(row.edit, gettext("Edit %(name)s's hand", {name: row.name}));
   row.line.hidden = row.edit.hidden = true;
   find(".round-player-head", section).append(row.points, row.line, row.edit);
   input.before(row.optional, row.chips);
@@ -104,19 +125,25 @@ function around(row, step, test) {
 function line(row, total) {
   const outcome = outcomeOf(row);
   const cards = row.cards.map(({token, card}) => card ? short(card.key) : token).join(" ");
+  const n = row.cards.length;
   if (outcome === "hu") return OUTCOME_WORDS.hu;
-  if (outcome === "tien_hu") return `${OUTCOME_WORDS.tien_hu} · ${row.cards.length} cards`;
-  const said = outcome === "dead" ? [`${total} pts`] : [OUTCOME_WORDS[outcome], `${total} pts`];
-  return [...said, cards || "no cards"].join(" · ");
+  if (outcome === "tien_hu") {
+    return [OUTCOME_WORDS.tien_hu, ngettext("%(num)s card", "%(num)s cards", n)].join(" · ");
+  }
+  const said = outcome === "dead" ? [pts(total)] : [OUTCOME_WORDS[outcome], pts(total)];
+  return [...said, cards || gettext("no cards")].join(" · ");
 }
 
 function summary(row, total, bad) {
   const outcome = outcomeOf(row);
-  if (outcome === "hu") return "Hu · 0 pts";
+  if (outcome === "hu") return `${OUTCOME_WORDS.hu} · ${pts(0)}`;
   const n = row.cards.length - bad;
-  let text = outcome === "dead" ? `${n} ${n === 1 ? "card" : "cards"}` : `${n} of ${DEALT} cards`;
-  if (outcome !== "tien_hu") text += ` · ${total} pts`;
-  if (bad) text += ` · ${bad} unreadable`;
+  let text = outcome === "dead" ? ngettext("%(num)s card", "%(num)s cards", n)
+    // Translators: cards typed of a whole dealt hand: "12 of 20 cards".
+    : ngettext("%(num)s of %(dealt)s card", "%(num)s of %(dealt)s cards", DEALT, {num: n, dealt: DEALT});
+  if (outcome !== "tien_hu") text += ` · ${pts(total)}`;
+  // Translators: words typed in a hand that are not cards: "2 unreadable".
+  if (bad) text += " · " + gettext("%(num)s unreadable", {num: bad});
   return text;
 }
 
@@ -159,22 +186,23 @@ function renderRow(row) {
       chip.className = "chip round-chip " + (card === JOKER ? "chip-joker"
         : card.suit === "H" || card.suit === "D" ? "chip-red" : "chip-black");
       chip.textContent = card === JOKER ? "JK" : short(card.key);
-      label(chip, "Remove " + cardName(card));
+      label(chip, gettext("Remove %(card)s", {card: cardName(card)}));
       if (counts[card.key] > copies(card.key)) {
         chip.classList.add("round-chip-over");
-        chip.title = "More of this card than the deck holds";
+        chip.title = gettext("More of this card than the deck holds");
       }
     } else {
       bad++;
       chip.className = "chip round-chip round-chip-bad";
       chip.textContent = token + "?";
-      label(chip, `Remove ${token} (not a card)`);
+      label(chip, gettext("Remove %(token)s (not a card)", {token}));
     }
     row.chips.appendChild(chip);
   });
   row.chips.hidden = !row.cards.length;
   row.points.textContent = summary(row, total, bad);
-  row.what.nodeValue = /^(tien_hu|no_passport)$/.test(outcomeOf(row)) ? whole : "Cards left";
+  row.what.nodeValue = /^(tien_hu|no_passport)$/.test(outcomeOf(row)) ? whole
+    : gettext("Cards left");  // as the server's label says it
   row.total = total;
   fold(row);
   row.optional.hidden = !optional(row);
@@ -218,7 +246,8 @@ function renderPad() {
   const full = active.cards.length >= DEALT;
   const from = lastCard();
   if (!from || full) running = false;
-  const text = running ? `Run from ${short(from.key)} to…` : note;
+  // Translators: the pad's note as a run is begun: "Run from 4♠ to…" (the next rank tapped ends it).
+  const text = running ? gettext("Run from %(card)s to…", {card: short(from.key)}) : note;
   if (padNote.textContent !== text) padNote.textContent = text;  // read out once
   padPoints.textContent = active.points.textContent;
   padPoints.hidden = Boolean(text);
@@ -226,24 +255,27 @@ function renderPad() {
   for (const rankKey of rankKeys) {
     const rank = rankKey.dataset.rank;
     rankKey.disabled = full || (running ? !runTo(rank) : !left(rank + suit));
-    label(rankKey, `${running ? "Run to" : "Add"} ${RANK_NAMES[rank] || rank} of ${SUIT_NAMES[suit]}`);
+    const card = named(rank, suit);
+    label(rankKey, running ? gettext("Run to %(card)s", {card}) : gettext("Add %(card)s", {card}));
   }
   jokerKey.disabled = full || !left("JK");
   runKey.disabled = !from || full;
   press(runKey, running);
-  label(runKey, from && !full ? "Run from " + cardName(from) : "Run");
+  label(runKey, from && !full ? gettext("Run from %(card)s", {card: cardName(from)}) : gettext("Run"));
   const next = again();
   againKey.disabled = !next;
   againKey.textContent = next ? short(next) : "=";
   againKey.classList.toggle("suit-red", /[HD]$/.test(next || ""));
-  label(againKey, (next ? cardName(parseCard(next)) + ", " : "") + "same rank, next suit");
+  label(againKey, next ? gettext("%(card)s, same rank, next suit", {card: cardName(parseCard(next))})
+    : gettext("Same rank, next suit"));
   undoKey.disabled = !active.cards.length && !undoElsewhere();
   const before = around(active, -1, stepsTo);
   const after = around(active, 1, stepsTo);
   prevKey.disabled = !before;
   nextKey.disabled = !after;
-  label(prevKey, "Previous player" + (before ? ": " + before.name : ""));
-  label(nextKey, "Next player" + (after ? ": " + after.name : ""));
+  label(prevKey, before ? gettext("Previous player: %(name)s", {name: before.name})
+    : gettext("Previous player"));
+  label(nextKey, after ? gettext("Next player: %(name)s", {name: after.name}) : gettext("Next player"));
 }
 
 // Runs ``draw`` keeping what is under the thumb where it is on the screen as
@@ -322,7 +354,7 @@ function activate(row, moved = "") {
 function moveOn(done = active, focused = pad.contains(document.activeElement)) {
   const next = !OWN && done && around(done, 1, needsCards);
   if (next) {
-    activate(next, `✓ ${done.name} done · now ${next.name}`);
+    activate(next, gettext("✓ %(done)s done · now %(next)s", {done: done.name, next: next.name}));
     return next;
   }
   activate(null);

@@ -8,6 +8,7 @@
 // document, so new buttons work too.
 
 import {on} from "./dom.js";
+import {gettext} from "./strings.js";
 
 const can = {copy: Boolean(navigator.clipboard), share: typeof navigator.share === "function"};
 
@@ -27,20 +28,20 @@ async function send(button) {
   if (button.dataset.share) {
     try {
       await navigator.share({text: box.value});
-      status.textContent = "Shared.";
+      status.textContent = gettext("Shared.");
     } catch (error) {
       // Closing the share sheet is a choice, not a failure.
       status.textContent = error instanceof DOMException && error.name === "AbortError"
-        ? "" : "Could not share: copy the message from its box.";
+        ? "" : gettext("Could not share: copy the message from its box.");
     }
     return;
   }
   try {
     await navigator.clipboard.writeText(box.value);
-    status.textContent = "Copied: paste it into the chat.";
+    status.textContent = gettext("Copied: paste it into the chat.");
   } catch {
     box.select();
-    status.textContent = "Could not copy: it is selected in its box, copy it from there.";
+    status.textContent = gettext("Could not copy: it is selected in its box, copy it from there.");
   }
 }
 

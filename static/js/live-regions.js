@@ -10,6 +10,7 @@
 // fetched again then.
 
 import {follow, main, showGone, status} from "./live.js";
+import {gettext} from "./strings.js";
 
 let lapse;
 
@@ -64,6 +65,6 @@ follow(async (state, page) => {
   if (state.own) return;
   const said = status("p", "live-status", "sessions-vh");
   if (!said.isConnected) main.append(said);
-  said.textContent = "Brought up to date with a change from another phone.";
+  said.textContent = gettext("Brought up to date with a change from another phone.");
 });
 expect();

@@ -3,6 +3,7 @@
 
 import {isNews} from "./core/live.js";
 import {find, make, tell} from "./dom.js";
+import {gettext} from "./strings.js";
 
 export const main = find("#main");
 
@@ -20,8 +21,8 @@ export function showGone(code) {
   if (document.getElementById("live-gone")) return;
   const gone = status("p", "live-gone", "live-notice");
   gone.textContent = code === 404
-    ? "This was changed on another phone and is no longer here. Go back to the scoreboard."
-    : "This page could not be brought up to date: reload it.";
+    ? gettext("This was changed on another phone and is no longer here. Go back to the scoreboard.")
+    : gettext("This page could not be brought up to date: reload it.");
   main.prepend(gone);
 }
 

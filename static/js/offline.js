@@ -2,10 +2,10 @@
 
 import {CLAIM, NOT_SENT, SENT, WAITING} from "./core/names.js";
 import {find, notSent} from "./dom.js";
+import {gettext} from "./strings.js";
 
 const script = find("script[data-worker]");
-const UNSENT = "No network: nothing was sent. What you typed is still here; " +
-  "send it again when the phone is back online.";
+const UNSENT = gettext("No network: nothing was sent. What you typed is still here; send it again when the phone is back online.");
 let sending = null;  // the form being sent, and its button
 const loadQueue = () => import("./queue.js");
 const queued = (form) => form.matches("form.round-form[data-queue]");

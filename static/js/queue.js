@@ -10,6 +10,7 @@ import {ROUNDS_SENT, SEND_ROUNDS, sendKept} from "./core/outbox.js";
 import {body, field, following, retryDelay} from "./core/sending.js";
 import * as store from "./core/store.js";
 import {find, make, tell} from "./dom.js";
+import {gettext} from "./strings.js";
 
 const main = find("#main");
 // A session's pages are under its scoreboard's path.
@@ -48,8 +49,7 @@ export async function save(form, submitter) {
   if (navigator.serviceWorker?.controller) {
     location.assign(item.board);  // the worker shows it as last seen
   } else {
-    form.before(say(`Round ${item.number} is kept on this phone. Keep this page open: ` +
-                    "it is sent when the network is back."));
+    form.before(say(gettext("Round %(number)s is kept on this phone. Keep this page open: it is sent when the network is back.", {number: item.number})));
   }
 }
 
@@ -162,10 +162,10 @@ function showSent() {
   for (const item of sent) {
     // Sent after another phone had saved the same round: its page says so.
     const before = new URL(item.url, location.href).searchParams.has("saved");
-    const note = say(before ? `Round ${item.number}, kept on this phone, had been saved ` +
-                              "from another phone: it counts once. "
-      : `Round ${item.number}, kept on this phone, is sent and saved. `);
-    const link = make("a", "", `See round ${item.number}`);
+    const number = item.number;
+    const note = say((before ? gettext("Round %(number)s, kept on this phone, had been saved from another phone: it counts once.", {number})
+      : gettext("Round %(number)s, kept on this phone, is sent and saved.", {number})) + " ");
+    const link = make("a", "", gettext("See round %(number)s", {number}));
     link.href = item.url;
     note.append(link);
     main.prepend(note);
@@ -179,14 +179,16 @@ async function showWaiting(items) {
   const mine = items.filter((item) => ofThisSession(item) && item.id !== refusedHere);
   if (!mine.length) return;
   const box = make("section", "notice queue");
-  box.setAttribute("aria-label", "Kept on this phone");
+  box.setAttribute("aria-label", gettext("Kept on this phone"));
   const list = make("ul");
   for (const item of mine) {
-    const line = make("li", "", item.refused ? `Round ${item.number} was not saved`
-      : `Round ${item.number}, waiting to be sent`);
-    line.append(make("span", "queue-when", ` (entered ${clock(item.at)})`));
+    const number = item.number;
+    const line = make("li", "", item.refused ? gettext("Round %(number)s was not saved", {number})
+      : gettext("Round %(number)s, waiting to be sent", {number}));
+    // Translators: after "Round 3, waiting to be sent": when it was entered, "(entered 21:04)".
+    line.append(make("span", "queue-when", " " + gettext("(entered %(time)s)", {time: clock(item.at)})));
     if (item.refused) {
-      const why = make("button", "button round-secondary", `See round ${item.number} and why`);
+      const why = make("button", "button round-secondary", gettext("See round %(number)s and why", {number}));
       why.type = "button";
       why.addEventListener("click", () => send({only: item.id}));
       line.append(why);
@@ -194,15 +196,10 @@ async function showWaiting(items) {
     list.append(line);
   }
   box.append(list, make("p", "queue-checks", mine.some((item) => item.refused)
-    ? "A round not saved stays on this phone until it is put right and saved, or " +
-      "dropped; the rounds after it wait for it."
-    : (backgroundSync() ? "Will be sent when the network is back, even if you close the app. "
-      : "Sent when the network is back while the app is open: if you close it, open the app " +
-        "when the network is back. ") +
-      "The pad has counted the cards; the rest " +
-      "is checked as it is sent (the hands' sets and runs, the points, and whether another " +
-      "phone saved a round meanwhile). If something is wrong, its form comes back here " +
-      "with what was typed."));
+    ? gettext("A round not saved stays on this phone until it is put right and saved, or dropped; the rounds after it wait for it.")
+    : (backgroundSync() ? gettext("Will be sent when the network is back, even if you close the app.")
+      : gettext("Sent when the network is back while the app is open: if you close it, open the app when the network is back.")) + " " +
+      gettext("The pad has counted the cards; the rest is checked as it is sent (the hands' sets and runs, the points, and whether another phone saved a round meanwhile). If something is wrong, its form comes back here with what was typed.")));
   // The scoreboard as last seen (data-round: the round it shows next): the
   // next round is the one after them, and who deals it waits for them.
   const last = mine.filter((item) => !item.refused).at(-1);
@@ -210,12 +207,13 @@ async function showWaiting(items) {
   const coming = next && Number(next.dataset.round);
   if (next && coming <= last.number) {
     next.dataset.round = last.number + 1;
-    find("h2", next).textContent = `Round ${last.number + 1}`;
+    find("h2", next).textContent = gettext("Round %(number)s", {number: last.number + 1});
     for (const line of next.querySelectorAll("p")) line.remove();
-    next.append(make("p", "board-waits", `Who deals shows once round ${last.number} is sent.`));
+    next.append(make("p", "board-waits",
+                     gettext("Who deals shows once round %(number)s is sent.", {number: last.number})));
   }
   for (const link of next ? main.querySelectorAll("a[href$='/rounds/new']") : []) {
-    link.textContent = `Enter round ${Math.max(coming, last.number + 1)}`;
+    link.textContent = gettext("Enter round %(number)s", {number: Math.max(coming, last.number + 1)});
   }
   const bar = main.querySelector(".offline-bar");
   if (bar) bar.after(box);
@@ -231,13 +229,17 @@ function follow(form, items) {
   if (!next) return;
   number.value = next.number;
   version.value = next.version;
-  const heading = `Round ${next.number}`;
+  const heading = gettext("Round %(number)s", {number: next.number});
   find("h1").textContent = heading;
-  document.title = `${heading} · Scorekeeper`;
+  const app = document.title.lastIndexOf(" · ");  // the app's name, after the page's
+  document.title = app < 0 ? heading : heading + document.title.slice(app);
   const order = document.querySelector(".round-order");
-  if (order) order.textContent = `Round ${next.number - 1} waits on this phone: who deals shows once it is sent.`;
+  if (order) {
+    order.textContent = gettext("Round %(number)s waits on this phone: who deals shows once it is sent.",
+                                {number: next.number - 1});
+  }
   for (const button of form.querySelectorAll("button[type=submit]:not([name])")) {
-    button.textContent = `Save round ${next.number}`;
+    button.textContent = gettext("Save round %(number)s", {number: next.number});
   }
   tell(document, "queue:follow", next);
 }

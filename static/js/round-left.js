@@ -7,6 +7,7 @@
 
 import {LEFT} from "./core/names.js";
 import {find, on} from "./dom.js";
+import {gettext} from "./strings.js";
 
 /** @returns {{number: number, url: string | null, edit: string | null, hands: string[]} | null} */
 function read(name) {
@@ -24,7 +25,8 @@ function show() {
   const left = read(LEFT + box.dataset.left);
   box.hidden = !left;
   if (!left) return;
-  find("#round-left-title", box).textContent = `Typed on this phone and not in round ${left.number}`;
+  find("#round-left-title", box).textContent = gettext("Typed on this phone and not in round %(number)s",
+                                                            {number: left.number});
   /** @type {HTMLTextAreaElement} */ (find("#round-left-text", box)).value = left.hands.join("\n");
   /** @type {HTMLTextAreaElement} */ (find("#round-left-text", box)).rows = left.hands.length;
   /** @type {HTMLAnchorElement} */
@@ -32,7 +34,7 @@ function show() {
   edit.hidden = !left.edit;
   if (left.edit) {
     edit.href = left.edit;
-    edit.textContent = `Edit round ${left.number}`;
+    edit.textContent = gettext("Edit round %(number)s", {number: left.number});
   }
 }
 

@@ -10,11 +10,12 @@
 import {written} from "./core/cards.js";
 import {LEFT} from "./core/names.js";
 import {find, make, tell} from "./dom.js";
+import {gettext} from "./strings.js";
 
 /** @type {HTMLFormElement} */
 const form = find("form.round-form");
 const STATE = find("#together").dataset.state;
-const LABELS = JSON.parse(find("#together").dataset.outcomes);
+const LABELS = JSON.parse(form.dataset.outcomes);  // the outcomes' words (the server's)
 let card = null;
 let latest = 0;  // the round the card is about
 let kept = null;  // the hands typed here and not in the form's round, once known
@@ -66,16 +67,17 @@ function draw(number, round, typedFor) {
   card ||= make("section", "round-saved");
   card.setAttribute("role", "alert");
   card.setAttribute("aria-labelledby", "round-saved-title");
-  const title = make("h2", "", `Round ${number} saved` +
-    (round?.phone ? ` from ${round.phone}` : ""));
+  const title = make("h2", "", round?.phone
+    ? gettext("Round %(number)s saved from %(phone)s", {number, phone: round.phone})
+    : gettext("Round %(number)s saved", {number}));
   title.id = "round-saved-title";
-  const link = make("a", "button", "See the result");
+  const link = make("a", "button", gettext("See the result"));
   link.href = round?.url || new URL(String(number), form.action).href;  // rounds/12 is beside rounds/new
   card.replaceChildren(title);
   if (kept.length) {
     const hands = kept.map(({name, hand}) => `${name} (${hand})`).join("; ");
-    card.append(make("p", "", `Typed here and not in round ${typedFor}: ${hands}. ` +
-                              "It stays on this form, below, and on the results, to copy."));
+    card.append(make("p", "", gettext("Typed here and not in round %(number)s: %(hands)s. It stays on this form, below, and on the results, to copy.",
+                                      {number: typedFor, hands})));
   }
   card.append(link);
   if (!card.isConnected) document.body.append(card);

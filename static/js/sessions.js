@@ -1,6 +1,7 @@
 // Progressive enhancement for the sessions pages; every page works without it.
 
 import {find} from "./dom.js";
+import {gettext} from "./strings.js";
 
 // New session: a preset fills the house rules at once ("As last time" its
 // currency too, and its summary shows only while it is chosen), the
@@ -53,7 +54,8 @@ if (newForm) {
   const refresh = () => {
     seats.forEach((seat, i) => {
       const name = seat.value.trim();
-      dealer.options[i + 1].textContent = `Seat ${i + 1}` + (name ? `: ${name}` : "");
+      dealer.options[i + 1].textContent = name ? gettext("Seat %(seat)s: %(name)s", {seat: i + 1, name})
+      : gettext("Seat %(seat)s", {seat: i + 1});
     });
     for (const pick of picks) pick.setAttribute("aria-pressed", String(Boolean(seatOf(pick.textContent))));
   };
@@ -77,6 +79,6 @@ if (newForm) {
 for (const form of document.querySelectorAll(".board-leave")) {
   form.addEventListener("submit", (event) => {
     const name = form.querySelector(".board-seat-name").textContent;
-    if (!window.confirm(`${name} leaves the table?`)) event.preventDefault();
+    if (!window.confirm(gettext("%(name)s leaves the table?", {name}))) event.preventDefault();
   });
 }

@@ -7,6 +7,7 @@ import {written} from "./core/cards.js";
 import {debounce, forgetLater, keep, keptHands, keptName, reads} from "./core/hands.js";
 import {keyTime, newKey} from "./core/keys.js";
 import {find, make, on, tell} from "./dom.js";
+import {gettext} from "./strings.js";
 
 const QUIET = 800;  // ms without a key typed before a typed hand goes
 
@@ -19,9 +20,20 @@ const SESSION = Number(form.dataset.session);
 const OWN = Number(form.dataset.own) || null;  // the player whose phone this is
 const confirming = Boolean(find("button[name=confirmed]", form));
 const STATE = box.dataset.state;
-const LABELS = JSON.parse(box.dataset.outcomes);
-const MARKS = {done: ["✓", " in"], typing: ["✎", " being typed"], check: ["!", " to check"],
-               waiting: ["…", " not yet"]};
+const LABELS = JSON.parse(form.dataset.outcomes);  // the outcomes' words (the server's)
+// The strip's marks, and what each says to a screen reader after the player's name.
+const MARKS = {
+  // Translators: the strip of who is in: "Ann ✓ in" (her hand is entered).
+  done: ["✓", gettext("in")],
+  // Translators: the strip of who is in: "Ann ✎ being typed" (on a phone, now).
+  typing: ["✎", gettext("being typed")],
+  // Translators: the strip of who is in: "Ann ! to check" (her hand has a problem).
+  check: ["!", gettext("to check")],
+  // Translators: the strip of who is in: "Ann … not yet" (no hand entered).
+  waiting: ["…", gettext("not yet")],
+};
+// "Ann, Ben and Cy", in the page's language.
+const list = (names) => new Intl.ListFormat(document.documentElement.lang || "en").format(names);
 const token = field("csrf_token").value;
 const time = keyTime(field("key").value);
 const draftField = field("draft");
@@ -60,6 +72,7 @@ for (const section of form.querySelectorAll(".round-player")) {
 }
 
 const same = (a, b) => a.outcome === b.outcome && written(a.cards) === written(b.cards);
+// "Dead, 5S 9H" (card notation as typed, in every language).
 const described = (hand) => LABELS[hand.outcome] + (hand.cards ? ", " + hand.cards : "");
 const editing = (row) => !same(typed(row), row.shown) || document.activeElement === row.input;
 
@@ -120,16 +133,18 @@ function sayRow(row, player) {
   const hand = player && player.hand;
   if (row.theirs) {
     const choice = make("div", "together-ask");
-    choice.append(make("p", "", `${row.theirs.phone} entered: ${described(row.theirs)}. ` +
-                                `Yours: ${described(typed(row))}.`),
-                  button("together-theirs", "Use theirs"),
-                  button("round-secondary together-mine", "Keep mine"));
+    choice.append(make("p", "", gettext("%(phone)s entered: %(theirs)s. Yours: %(mine)s.", {
+      phone: row.theirs.phone, theirs: described(row.theirs), mine: described(typed(row))})),
+                  button("together-theirs", gettext("Use theirs")),
+                  button("round-secondary together-mine", gettext("Keep mine")));
     row.says.append(choice);
   } else if (hand?.typing && !hand.typing.here) {
     row.says.append(make("p", "together-from together-typing",
-                         `Being typed on ${hand.phone}… ${known.lapse}`));
+                         // known.lapse: the server's words, in the page's language.
+                         gettext("Being typed on %(phone)s…", {phone: hand.phone}) + " " + known.lapse));
   } else if (hand && hand.version !== row.mine) {
-    row.says.append(make("p", "together-from", "Entered on " + hand.from));
+    // Translators: where and when a hand came in: "Entered on Ben's phone, 2 min ago".
+    row.says.append(make("p", "together-from", gettext("Entered on %(place)s", {place: hand.from})));
   }
 }
 
@@ -142,7 +157,7 @@ function sayStrip(state) {
     const shown = make("span", "together-mark", mark);
     item.dataset.player = player.id;
     shown.setAttribute("aria-hidden", "true");
-    item.append(make("bdi", "", player.name), shown, make("span", "round-vh", said));
+    item.append(make("bdi", "", player.name), shown, make("span", "round-vh", " " + said));
     strip.append(item);
   }
   note.replaceChildren();
@@ -151,10 +166,11 @@ function sayStrip(state) {
     return;
   }
   if (state.number !== number || !state.open) {
-    const gone = make("p", "together-saved", !state.open ? "This session has ended."
-      : `The rounds were changed on another phone: this is round ${state.number} now. `);
+    const gone = make("p", "together-saved", !state.open ? gettext("This session has ended.")
+      : gettext("The rounds were changed on another phone: this is round %(number)s now.",
+                {number: state.number}) + " ");
     if (state.open) {
-      const link = make("a", "", `Enter round ${state.number}`);
+      const link = make("a", "", gettext("Enter round %(number)s", {number: state.number}));
       link.href = form.action;
       gone.append(link);
     }
@@ -163,20 +179,23 @@ function sayStrip(state) {
   }
   for (const player of state.players.filter((p) => p.hand?.typing && !p.hand.typing.here)) {
     note.append(make("p", "together-typing",
-                     `${player.name}'s hand is being typed on ${player.hand.phone}…`));
+                     gettext("%(player)s's hand is being typed on %(phone)s…",
+                             {player: player.name, phone: player.hand.phone})));
   }
   note.append(...state.problems.map((problem) => make("p", "error", problem)));
   if (state.complete && !held && !confirming) {
-    note.append(make("p", "together-ready", `Everyone is in: tap Save round ${number}.`),
+    note.append(make("p", "together-ready", gettext("Everyone is in: tap Save round %(number)s.", {number})),
                 ...state.warnings.map((warning) => make("p", "round-warning", warning)));
   } else if (OWN && !held && !rows[OWN]?.theirs && state.players.some((p) => p.id === OWN && p.done)) {
     const waiting = state.players.filter((p) => !p.done);
     if (!waiting.length) return;
     note.append(make("p", "together-waiting-for",
-                     "Your hand is in: waiting for " + waiting.map((p) => p.name).join(", ")));
+                     gettext("Your hand is in: waiting for %(names)s",
+                             {names: list(waiting.map((p) => p.name))})));
     // Not for a hand being typed on its own phone: it is coming.
     for (const player of waiting.filter((p) => !p.hand?.typing || p.hand.typing.here)) {
-      const fill = button("round-secondary together-fill", `Fill in for ${player.name} (no phone)`);
+      const fill = button("round-secondary together-fill",
+                          gettext("Fill in for %(name)s (no phone)", {name: player.name}));
       fill.dataset.player = player.id;
       note.append(fill);
     }
@@ -303,12 +322,12 @@ async function send(row, {keepalive = false, typing = false} = {}) {
     } else if (body.hand) {
       row.theirs = body.hand;  // another phone's, saved since
     } else {
-      say(row, body.error || "This hand could not be sent.");
+      say(row, body.error || gettext("This hand could not be sent."));
     }
     if (body.state) take(body.state);
     else if (response.ok) ask();  // a repeat's: no state
   } catch {
-    say(row, "Not sent. It is still typed here, and Save sends it too.");
+    say(row, gettext("Not sent. It is still typed here, and Save sends it too."));
   } finally {
     row.sending = false;
     if (row.again) {

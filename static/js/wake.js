@@ -3,6 +3,7 @@
 
 import {KEEP_SCREEN_ON as KEY} from "./core/names.js";
 import {find} from "./dom.js";
+import {gettext} from "./strings.js";
 
 const bar = find(".wake");
 
@@ -38,7 +39,7 @@ if (bar && "wakeLock" in navigator) {
       if (!input.checked) await release();  // switched off while asking
     } catch {
       // refused: power saving, or not allowed here
-      show("refused", "The screen could not be kept on: it may dim as usual.");
+      show("refused", gettext("The screen could not be kept on: it may dim as usual."));
     } finally {
       asking = false;
     }

@@ -138,6 +138,40 @@ def test_rounds_entered_offline_are_sent_in_order_once_each(member, live_app):
     assert saved(live_app, table["id"]) == rounds(*HANDS)
 
 
+def test_the_queue_speaks_the_phone_s_language(member, live_app, base_url):
+    """Issue 27: a phone in Chinese: what the queue says of a round kept, of
+    the round after it, and of the round sent, is in Chinese."""
+    page = member
+    page.context.add_cookies([{"name": "language", "value": "zh-Hans", "url": base_url}])
+    table = start(live_app)
+    page.goto(table["board"])
+    controlled(page)
+    see(page, [table["board"], table["form"]])
+    page.context.set_offline(True)
+    page.goto(table["form"])
+    offline(page)
+    for name, cards in HANDS[0].items():
+        page.locator("section.round-player").filter(
+            has=page.get_by_role("heading", name=name, exact=True)
+        ).locator(".round-cards input").fill(cards)
+    page.locator(".round-actions button[type=submit]").click()
+    page.wait_for_url(re.compile(table["board"] + "$"))
+    queue = page.get_by_role("region", name="保存在这部手机上")
+    expect(queue).to_contain_text("第 2 局，等待发送")
+    expect(queue).to_contain_text("其余的在发送时检查")
+    expect(page.locator(".board-next")).to_have_text(
+        re.compile(r"第 3 局\s*第 2 局发送后会显示由谁发牌。"))
+    page.get_by_role("link", name="输入第 3 局").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("第 3 局")
+    expect(page.locator(".round-order")).to_have_text(
+        "第 2 局在这部手机上等待发送：发送后会显示由谁发牌。")
+    expect(page.locator(".round-actions button[type=submit]")).to_have_text("保存第 3 局")
+    back_online(page)
+    expect(page.get_by_role("status").filter(
+        has_text="保存在这部手机上的第 2 局已发送并保存。")).to_be_visible()
+    assert saved(live_app, table["id"]) == rounds(HANDS[0])
+
+
 @pytest.mark.parametrize("choice", ["another game", "same game"])
 def test_a_round_entered_offline_that_conflicts_comes_back_as_typed(member, live_app, choice):
     page = member

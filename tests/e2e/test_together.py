@@ -37,13 +37,15 @@ def table(live_app):
 
 
 @pytest.fixture
-def phone(new_context, table):
-    """phone(name): a phone of its own, signed in as "<name>'s phone", that says
-    it is <name>'s, on the round form."""
+def phone(new_context, table, base_url):
+    """phone(name, language="en"): a phone of its own, signed in as "<name>'s
+    phone", that says it is <name>'s, on the round form, in ``language`` (the
+    tag its language cookie holds, as the footer's switch sets it)."""
     url, ids = table
 
-    def make(name):
+    def make(name, language="en"):
         context = new_context()
+        context.add_cookies([{"name": "language", "value": language, "url": base_url}])
         signed_in(context, device=f"{name}'s phone")
         token = token_in(context.request.get(url).text())
         said = context.request.post(f"{url}/phone", form={"csrf_token": token,
@@ -52,6 +54,7 @@ def phone(new_context, table):
         page = context.new_page()
         page.goto(f"{url}/rounds/new")
         expect(page.locator("#together[data-draft]")).to_have_count(1)  # together.js is ready
+        expect(page.locator("html")).to_have_attribute("lang", language)
         return page
 
     return make
@@ -207,7 +210,7 @@ def test_a_hand_being_typed_shows_where_on_the_other_phones_until_it_is_in(phone
     expect(strip(ben, "Ben")).to_have_class("together-typing")  # on his own phone too
     type_cards(ann, "Ann", "5S 9H")  # Ann's in: she may fill in for Cat, not for Ben
     expect(ann.locator(".together-waiting-for")).to_have_text(
-        "Your hand is in: waiting for Cat, Ben")
+        "Your hand is in: waiting for Cat and Ben")  # a list in the page's language
     expect(ann.locator(".together-fill")).to_have_text(["Fill in for Cat (no phone)"])
     assert phone_page_problems(ann) == []
 
@@ -499,7 +502,7 @@ def test_on_a_phone_that_says_whose_it_is_the_pad_keeps_to_its_hands(phone):
     expect(row(ann, "Ann").locator(".round-line")).to_have_text("✓ 14 pts · 5♠ 9♥")
     note = ann.locator(".together-note")
     expect(note.locator(".together-waiting-for")).to_have_text(
-        "Your hand is in: waiting for Cat, Ben")  # in playing order
+        "Your hand is in: waiting for Cat and Ben")  # in playing order
     expect(note.get_by_role("button")).to_have_text(
         ["Fill in for Cat (no phone)", "Fill in for Ben (no phone)"])
 
@@ -573,3 +576,63 @@ def test_a_typed_hand_goes_as_it_is_typed_and_is_kept_on_the_phone_until_sent(ph
     expect(cat).not_to_be_focused()
     expect(row(ben, "Cat").locator(".together-row .error")).to_contain_text('"3"')
     assert ben.url.endswith("/rounds/new")  # not sent as the round
+
+
+def test_a_phone_in_malay_and_one_in_chinese_fill_in_a_round_together(phone, table):
+    """Issue 27: each phone reads the other's hand, the notes of the round and
+    the round saved in its own language; card notation is the same on both."""
+    url, _ = table
+    ann, ben = phone("Ann", "ms"), phone("Ben", "zh-Hans")
+    ben_field = row(ben, "Ben").locator(".round-cards input")
+    with ben.expect_response(HAND):  # the typing stops: it goes, as typed
+        ben_field.fill("4C 8D")
+    told(ann)
+    expect(row(ann, "Ben").locator(".together-typing")).to_have_text(
+        re.compile(r"^Sedang ditaip di .+…"))
+    expect(ann.locator(".together-note .together-typing")).to_have_text(
+        re.compile(r"^Tangan Ben sedang ditaip di .+…$"))
+    expect(strip(ann, "Ben").locator(".round-vh")).to_have_text(re.compile(r"sedang ditaip$"))
+    with ben.expect_response(HAND):
+        ben_field.blur()
+    told(ann)
+    expect(row(ann, "Ben").locator(".round-line")).to_have_text("✓ 12 mata · 4♣ 8♦")
+    expect(strip(ann, "Ben").locator(".round-vh")).to_have_text(re.compile(r"masuk$"))
+
+    ann_field = row(ann, "Ann").locator(".round-cards input")
+    ann_field.fill("5s 9h")
+    with ann.expect_response(HAND):
+        ann_field.blur()
+    told(ben)
+    expect(row(ben, "Ann").locator(".round-cards input")).to_have_value("5s 9h")
+    expect(row(ben, "Ann").locator(".round-line")).to_have_text("✓ 14 分 · 5♠ 9♥")
+    expect(row(ben, "Ann").locator(".together-from")).to_have_text(re.compile(r"^输入于 "))
+    expect(ben.locator(".together-waiting-for")).to_have_text("你的手牌已输入：正在等 Cat")
+    assert phone_page_problems(ben) == []
+
+    # Ben fills in for Cat (no phone), on the pad in Chinese; its keys as everywhere.
+    ben.get_by_role("button", name="替 Cat 输入（没有手机）").tap()
+    pad = ben.locator("#card-pad")
+    expect(ben.locator("#card-pad-player")).to_have_text("Cat")
+    expect(pad.locator("[data-rank=K]")).to_have_attribute("aria-label", "加上黑桃K")
+    pad.locator("[data-rank=K]").tap()
+    expect(ben.locator("#card-pad-points")).to_have_text("1 张牌 · 10 分")
+    assert phone_page_problems(ben) == []
+    with ben.expect_response(HAND):
+        ben.locator("#card-pad-done").tap()
+    told(ann)
+    expect(row(ann, "Cat").locator(".round-line")).to_have_text("✓ 10 mata · K♠")
+    expect(ann.locator(".together-ready")).to_have_text(
+        "Semua sudah masuk: ketik Simpan pusingan 1.")
+    expect(ben.locator(".together-ready")).to_have_text("大家都输入了：请点“保存第 1 局”。")
+    assert phone_page_problems(ann) == []
+
+    ann.locator(".round-actions button[type=submit]").first.click()
+    ann.wait_for_url(f"**{url}/rounds/1")
+    told(ben)
+    saved = ben.locator(".round-saved")
+    expect(saved.get_by_role("heading")).to_have_text(re.compile(r"^第 1 局已由 .+ 保存$"))
+    expect(saved.get_by_role("link")).to_have_text("查看结果")
+    for page in (ann, ben):  # the scoreboard, in each language
+        page.goto(url)
+        expect(page.get_by_role("rowheader", name="Cat")).to_be_visible()
+        assert phone_page_problems(page) == []
