@@ -288,7 +288,7 @@ def test_dates_are_the_phone_s_language_s_at_the_group_s_time(
     (CHINESE, "按名次 0·1·2·3·4·5 × RM 1.00", "每分 RM 0.10"),
 ])
 def test_money_keeps_its_currency_as_typed_in_every_language(app, tag, tiered, per_point):
-    rules = PRESETS["penang"][1]()
+    rules = PRESETS["penang"]()
     with app.test_request_context("/", headers={"Cookie": f"language={tag}"}):
         assert filters.priced(123456, "RM") == "RM 1,234.56"
         assert filters.signed_priced(-400, "RM") == "\u2212RM 4.00"
@@ -329,16 +329,18 @@ def strings_of(response) -> dict:
     (CHINESE, "离线，截至 %(time)s", {"other": 0})])
 def test_a_page_hands_its_scripts_their_strings_in_its_language(client, sid, tag, offline, plural):
     """Every page loads offline.js, which loads offline-bar.js when the page is
-    a copy: its four strings, and no other module's, come with each page."""
+    a copy, and queue.js when a round waits: their strings come with each
+    page; the pad's (cards.js) only with the round form, which loads it."""
     for path in ("/", f"/sessions/{sid}", f"/sessions/{sid}/rounds/new"):
         data = strings_of(in_language(client, tag).get(path))
         assert (data["lang"], data["plural"]) == (tag, plural)
         if tag == "en":  # the source language: the msgids are the strings
             assert data["messages"] == {}
-        else:
-            assert set(data["messages"]) == {
-                "Offline, as of %(time)s", "Back online, as of %(time)s", "Reload", "Try again"}
-            assert data["messages"]["Offline, as of %(time)s"] == offline
+            continue
+        assert {"Offline, as of %(time)s", "Back online, as of %(time)s", "Reload", "Try again",
+                "Kept on this phone"} <= set(data["messages"])
+        assert data["messages"]["Offline, as of %(time)s"] == offline
+        assert ("queen" in data["messages"]) == path.endswith("/rounds/new")
 
 
 def test_a_translation_written_in_chinese_is_sent_as_written(client):
