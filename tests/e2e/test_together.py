@@ -377,8 +377,16 @@ def test_a_hand_whose_answer_was_lost_is_sent_again_under_its_key(phone, table):
         field.evaluate("(el, cards) => { el.value = cards; }", cards)
 
     def leave(until=ben.expect_request):
-        """The field left: the hand is sent (after the one on its way, if any)."""
-        with until(lambda r: HAND.search(r.url) and getattr(r, "request", r).method == "POST"):
+        """The field left: the hand is sent (after the one on its way, if any);
+        waits for that hand's request (or answer), not an earlier one's."""
+        cards = field.input_value()
+
+        def this_hand(r):
+            request = getattr(r, "request", r)
+            return (HAND.search(r.url) and request.method == "POST"
+                    and request.post_data_json["cards"] == cards)
+
+        with until(this_hand):
             field.dispatch_event("change")
 
     put("AS 2S 3S")
