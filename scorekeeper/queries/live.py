@@ -8,7 +8,8 @@ from dataclasses import dataclass
 import sqlalchemy as sa
 
 from ..extensions import db
-from ..models import DraftEntry, GameSession
+from ..limits import TYPING_LAPSE
+from ..models import DraftEntry, GameSession, utcnow
 
 # A session's (version, draft_version): what a page that shows it was built
 # on; then the phone whose change took that version (GameSession.changed_by).
@@ -35,7 +36,8 @@ def live_state(session_id: int) -> State | None:
 class Playing:
     """A group's sessions in play, as its home page follows them: ``state``,
     what its stream compares (group_states), and, for each session with a
-    round being entered, how many hands of it are saved (services.drafts)."""
+    round being entered, how many hands of it are in (services.drafts: saved,
+    and not still being typed on a phone)."""
 
     state: str
     hands: dict[int, int]
@@ -46,7 +48,9 @@ def playing(group_id: int) -> Playing:
     rows = db.session.execute(
         sa.select(GameSession.id, GameSession.version, GameSession.draft_version,
                   sa.func.count(DraftEntry.id))
-        .outerjoin(DraftEntry, DraftEntry.session_id == GameSession.id)
+        .outerjoin(DraftEntry, sa.and_(
+            DraftEntry.session_id == GameSession.id,
+            sa.or_(DraftEntry.typing.is_(False), DraftEntry.at <= utcnow() - TYPING_LAPSE)))
         .where(GameSession.group_id == group_id, GameSession.ended_at.is_(None))
         .group_by(GameSession.id, GameSession.version, GameSession.draft_version)
         .order_by(GameSession.id)).all()

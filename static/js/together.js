@@ -64,6 +64,7 @@ for (const section of form.querySelectorAll(".round-player")) {
     key: null, keyed: null,  // the key of the hand last sent, and that hand
     loaded: null, restored: null,  // the hand as the page came, and as put back from the phone
     typed: false,  // the hand last saved went as it was typed
+    typingHere: false,  // the server has its hand as still being typed on this phone
     sending: false, again: false, last: false,  // a send to follow, and whether as left
     later: null,
   };
@@ -234,7 +235,8 @@ function take(state) {
     // Typed here before a reload (sent as the page was put away, and that
     // request may land after this page's first state, even after this page
     // sent the hand itself): left now, sent so.
-    if (open && hand?.typing?.here && document.activeElement !== row.input) {
+    row.typingHere = Boolean(open && hand?.typing?.here);
+    if (row.typingHere && document.activeElement !== row.input) {
       row.typed = true;
       if (!first) left.push(row);
     }
@@ -347,6 +349,14 @@ form.addEventListener("change", (event) => {
   if (row && (event.target === row.input || typed(row).outcome === "hu" || row.input.value.trim())) {
     send(row);
   }
+});
+// A field left unchanged whose hand the server has as still being typed here
+// (the pad put the thumb back in it after a reload): it goes, as left.
+form.addEventListener("focusout", (event) => {
+  const row = rowOf(event.target);
+  if (!row || event.target !== row.input || !row.typingHere) return;
+  row.typed = true;
+  send(row);
 });
 // Typed (or changed on the pad): kept at once; a typed hand goes once the
 // typing stops and it reads as cards.

@@ -110,7 +110,7 @@ def test_an_open_form_says_what_changed_and_keeps_what_was_typed(phones, table):
     ben_too.goto(f"{table}/settle")
     ben_too.get_by_role("button", name="Mark as paid").first.tap()
     ben_too.wait_for_url("**/settle#transfers")
-    ben.wait_for_function("(window.heard ?? []).some((state) => state.own)")
+    ben.wait_for_function("() => (window.heard ?? []).some((state) => state.own)")
     expect(ben.locator("#live-notice")).to_have_count(0)  # its own change: nothing said
     save_round_on(ann, table, {"Ann": "5S", "Ben": "9H", "Cat": "KC", "Dan": "2C"})
     notice = ben.locator("#live-notice")

@@ -296,17 +296,17 @@ def test_the_switch_keeps_the_screen_on_and_is_remembered(at_the_table):
     switch = page.get_by_role("switch", name="Keep screen on")
     expect(switch).to_be_visible()
     expect(switch).to_be_checked()
-    page.wait_for_function("wake.requests === 1")
+    page.wait_for_function("() => wake.requests === 1")
     expect(page.locator(".wake")).to_have_attribute("data-state", "on")
 
     # The browser lets the lock go when the page is hidden; back in view, it is asked again.
     page.evaluate("wake.held.release()")
     page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
-    page.wait_for_function("wake.requests === 2")
+    page.wait_for_function("() => wake.requests === 2")
 
     switch.tap()
     expect(switch).not_to_be_checked()
-    page.wait_for_function("wake.releases === 2")
+    page.wait_for_function("() => wake.releases === 2")
     assert page.evaluate("localStorage.getItem('scorekeeper.keepScreenOn')") == "off"
 
     # Off on every session page from now on, until switched on again.
@@ -316,7 +316,7 @@ def test_the_switch_keeps_the_screen_on_and_is_remembered(at_the_table):
         page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
         assert wake(page)["requests"] == 0, url
     page.get_by_role("switch", name="Keep screen on").tap()
-    page.wait_for_function("wake.requests === 1")
+    page.wait_for_function("() => wake.requests === 1")
     assert page.evaluate("localStorage.getItem('scorekeeper.keepScreenOn')") == "on"
     assert errors == []
 

@@ -288,6 +288,23 @@ def test_a_hand_typed_here_that_lands_after_a_reload_is_sent_again_as_left(phone
     expect(ben.get_by_label("Cards left in Ben's hand")).to_have_value("AS 2S")
 
 
+def test_a_hand_typed_here_whose_field_has_the_thumb_goes_as_the_field_is_left(phone):
+    """Back after a reload, the pad may put the thumb in the field of the hand
+    that the server has as still being typed here: it is, until the field is
+    left, even unchanged; then it goes as left, and it is in."""
+    ben = phone("Ben")
+    field = ben.get_by_label("Cards left in Ben's hand")
+    field.evaluate("(el) => { el.value = 'AS 2S'; }")  # put back from the phone
+    field.focus()
+    assert ben.evaluate(SENT_AS_PUT_AWAY, ["Ben", "AS 2S"]) == 200
+    told(ben)
+    expect(strip(ben, "Ben")).to_have_class("together-typing")
+    with ben.expect_request(lambda r: HAND.search(r.url) and r.method == "POST") as left:
+        field.blur()
+    assert left.value.post_data_json["typing"] is False
+    expect(strip(ben, "Ben")).to_have_class("together-done")
+
+
 def test_an_answer_older_than_one_taken_in_leaves_a_sent_hand_alone(phone):
     """Answers cross on the way: a state asked for before a hand was sent and
     come back after the send's own answer is older news. It used to read the
@@ -380,8 +397,16 @@ def test_a_hand_whose_answer_was_lost_is_sent_again_under_its_key(phone, table):
         field.evaluate("(el, cards) => { el.value = cards; }", cards)
 
     def leave(until=ben.expect_request):
-        """The field left: the hand is sent (after the one on its way, if any)."""
-        with until(lambda r: HAND.search(r.url) and getattr(r, "request", r).method == "POST"):
+        """The field left: the hand is sent (after the one on its way, if any);
+        waits for that hand's request (or answer), not an earlier one's."""
+        cards = field.input_value()
+
+        def this_hand(r):
+            request = getattr(r, "request", r)
+            return (HAND.search(r.url) and request.method == "POST"
+                    and request.post_data_json["cards"] == cards)
+
+        with until(this_hand):
             field.dispatch_event("change")
 
     put("AS 2S 3S")
@@ -561,8 +586,11 @@ def test_a_typed_hand_goes_as_it_is_typed_and_is_kept_on_the_phone_until_sent(ph
     # The hand reaches the server: sent as the page is put away (a keepalive
     # request, which Playwright's routes do not see), or after the reload by
     # the page that finds it kept; which comes first is the browser's affair.
+    # Back, the hand is as typed; the pad may have put the thumb in its field
+    # again (it is then rightly still being typed, here): leaving it sends it.
     ben.reload()
     expect(field).to_have_value("AS 2S")
+    field.blur()
     expect(strip(ben, "Ben")).to_have_class("together-done")
     assert ben.evaluate("Object.keys(sessionStorage).filter("
                         "(name) => name.startsWith('scorekeeper-hand:'))") == []

@@ -74,6 +74,11 @@ def test_the_home_page_shows_the_round_being_entered(client, ben_phone, sid):
     assert "Playing now" in visible_text(home)
     assert "Round 1 being entered (2 hands in) Add your hand" in visible_text(home)
     assert f'href="/sessions/{sid}/rounds/new">Add your hand</a>' in text(home)
+    # A hand still being typed on a phone is not in yet.
+    send(ben_phone, sid, "C", "dead", "5", typing=True)
+    assert "Round 1 being entered (2 hands in)" in visible_text(client.get("/"))
+    send(ben_phone, sid, "C", "dead", "5H", base=1)  # its field left
+    assert "Round 1 being entered (3 hands in)" in visible_text(client.get("/"))
 
 
 # 3. Tien Hu: the others need no cards
