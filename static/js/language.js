@@ -1,26 +1,31 @@
-// The language switch (every page's footer, and the worker's offline page).
-// Where the service worker controls the page, this switches: it sets the
-// phone's language cookie itself, tells the worker, and opens the page again,
-// from the network in that language or, offline, from the worker's copy kept
-// in it (or its offline page in it). Elsewhere the form is sent, and the
-// server sets the cookie; with no network and no worker the cookie is set for
-// the next page (README.md, "Languages").
+// The language switch (every page's footer, and the worker's offline page),
+// on the phone: it sets the phone's language cookie itself, tells the
+// service worker, and opens the page again, from the network in that
+// language or, offline, from the worker's copy kept in it (or its offline
+// page in it). offline.js loads this where the worker controls the page or
+// there is no network; elsewhere the form is sent, and the server sets the
+// cookie. With no network and no worker the cookie is set for the next page
+// (README.md, "Languages").
 
 // No imports: the offline page, served at any address, has no import map.
 const LANGUAGE = "phone-language";  // core/names.js's, as the worker reads it
 
-document.addEventListener("submit", (event) => {
-  const form = /** @type {HTMLFormElement} */ (event.target);
-  if (!form.matches("form.language-switch")) return;
-  const worker = navigator.serviceWorker?.controller;
-  // The server switches, where it can be reached and the form can be sent.
-  if (!worker && navigator.onLine && form.elements.namedItem("csrf_token")) return;
-  event.preventDefault();  // before offline.js, which would say the form was not sent
-  const button = /** @type {HTMLButtonElement} */ (event.submitter);
-  switchHere(form, button.value, worker);
-}, true);
+// A switch with no CSRF token (the worker's offline page, the same for
+// every phone: it loads this module itself) can only switch here.
+/** @type {HTMLFormElement | null} */
+const tokenless = document.querySelector("form.language-switch:not(:has([name=csrf_token]))");
+tokenless?.addEventListener("submit", (event) => {
+  event.preventDefault();
+  switchHere(tokenless, /** @type {HTMLButtonElement} */ (/** @type {SubmitEvent} */ (event).submitter).value);
+});
 
-async function switchHere(form, tag, worker) {
+/**
+ * Switches the phone to the language ``tag`` (the switch ``form`` says the cookie's name,
+ * path and life).
+ * @param {HTMLFormElement} form @param {string} tag
+ */
+export async function switchHere(form, tag) {
+  const worker = navigator.serviceWorker?.controller;
   const {cookie, path, days} = form.dataset;
   const secure = location.protocol === "https:" ? "; secure" : "";
   document.cookie = `${cookie}=${encodeURIComponent(tag)}; path=${path}; ` +

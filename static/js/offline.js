@@ -39,6 +39,16 @@ if ("serviceWorker" in navigator) {
 document.addEventListener("submit", (event) => {
   const form = /** @type {HTMLFormElement} */ (event.target);
   if (event.defaultPrevented || form.method !== "post") return;
+  // The language switch goes on the phone where the worker keeps the pages,
+  // or with no network (language.js); else to the server.
+  if (form.matches("form.language-switch")) {
+    if (navigator.serviceWorker?.controller || !navigator.onLine) {
+      event.preventDefault();
+      const tag = /** @type {HTMLButtonElement} */ (event.submitter).value;
+      import("./language.js").then((module) => module.switchHere(form, tag));
+    }
+    return;
+  }
   sending = {form, button: event.submitter};
   if (queued(form) && (!navigator.onLine || waiting())) {
     event.preventDefault();
