@@ -99,7 +99,7 @@ HEARD = "document.addEventListener('live:change', (e) => (window.heard ??= []).p
 def test_an_open_form_says_what_changed_and_keeps_what_was_typed(phones, table):
     """Nothing for this phone's own change (made in its other tab), then
     another phone's. (The round being filled in together, saved from another
-    phone, is said by a card of its own: tests/e2e/test_together.py.)"""
+    phone, is said by a card of its own: tests/e2e/together/.)"""
     ann, ben = phones(2)
     save_round_on(ann, table, {"Ann": "3S", "Ben": "4H", "Cat": "KD", "Dan": "7C"})
     ben.add_init_script(HEARD)
