@@ -1,6 +1,8 @@
 """Three phones, each a browser of its own and each its player's, on the
 round form of a session for Ann, Ben and Cat."""
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -24,11 +26,14 @@ def table(live_app):
 @pytest.fixture
 def phone(new_context, table):
     """phone(name): a phone of its own, signed in as "<name>'s phone", that says
-    it is <name>'s, on the round form."""
+    it is <name>'s, on the round form. With ``live=False`` its page's live
+    stream never connects: it hears of the other phones only when told."""
     url, ids = table
 
-    def make(name):
+    def make(name, live=True):
         context = new_context()
+        if not live:
+            context.route(re.compile(r"/live$"), lambda route: route.abort())
         signed_in(context, device=f"{name}'s phone")
         token = token_in(context.request.get(url).text())
         said = context.request.post(f"{url}/phone", form={"csrf_token": token,

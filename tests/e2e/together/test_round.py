@@ -292,7 +292,7 @@ def test_a_save_refused_for_another_game_sends_its_hands_to_no_round(phone, tabl
     back for round 2 holding round 1's hands, and sends none of them; "Same
     game: drop mine" leaves nothing of them."""
     url, _ = table
-    ben = phone("Ben")
+    ben = phone("Ben", live=False)  # it has not heard of Ann's phone's round when it saves
     hands = {"Ann": "5S 9H", "Ben": "4C 8D", "Cat": "KD QD 3C"}
     for name, cards in hands.items():
         type_cards(ben, name, cards)
