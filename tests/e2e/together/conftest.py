@@ -27,10 +27,12 @@ def table(live_app):
 def phone(new_context, table):
     """phone(name): a phone of its own, signed in as "<name>'s phone", that says
     it is <name>'s, on the round form. With ``live=False`` its page's live
-    stream never connects: it hears of the other phones only when told."""
+    stream never connects: it hears of the other phones only when told. With
+    ``clock=True`` its page's timers run on Playwright's clock, moved on by
+    the test (``page.clock.fast_forward``)."""
     url, ids = table
 
-    def make(name, live=True):
+    def make(name, live=True, clock=False):
         context = new_context()
         if not live:
             context.route(re.compile(r"/live$"), lambda route: route.abort())
@@ -40,6 +42,8 @@ def phone(new_context, table):
                                                           "player": str(ids[name])})
         assert said.ok
         page = context.new_page()
+        if clock:
+            page.clock.install()
         page.goto(f"{url}/rounds/new")
         expect(page.locator("#together[data-draft]")).to_have_count(1)  # together.js is ready
         return page

@@ -6,8 +6,12 @@ left once the page is back."""
 
 import re
 
+import sqlalchemy as sa
 from playwright.sync_api import expect
 
+from scorekeeper.extensions import db
+from scorekeeper.limits import TYPING_LAPSE
+from scorekeeper.models import DraftEntry
 from tests.e2e.conftest import phone_page_problems
 from tests.e2e.together.steps import HAND, choose, pad_keys, row, strip, told, type_cards
 
@@ -98,6 +102,23 @@ def test_a_hand_typed_here_whose_field_has_the_thumb_goes_as_the_field_is_left(p
         field.blur()
     assert left.value.post_data_json["typing"] is False
     expect(strip(ben, "Ben")).to_have_class("together-done")
+
+
+def test_a_hand_typed_on_a_phone_gone_quiet_shows_in_when_its_time_is_up(phone, live_app):
+    """Ben's phone goes quiet with his hand half typed: once the 2 minutes
+    are up it counts as in, and Ann's page asks again by itself then and
+    shows it in (its live stream held off: this is the page's own timer)."""
+    ann, ben = phone("Ann", live=False, clock=True), phone("Ben")
+    assert ben.evaluate(SENT_AS_PUT_AWAY, ["Ben", "AS 2S"]) == 200
+    told(ann)
+    expect(strip(ann, "Ben")).to_have_class("together-typing")
+    with live_app.app_context():  # on the server, the 2 minutes are up
+        for hand in db.session.scalars(sa.select(DraftEntry)):
+            hand.at -= TYPING_LAPSE
+        db.session.commit()
+    with ann.expect_request(re.compile(r"/draft$")):
+        ann.clock.fast_forward(int(TYPING_LAPSE.total_seconds() + 1) * 1000)
+    expect(strip(ann, "Ben")).to_have_class("together-done")
 
 
 def test_a_half_entered_hand_is_still_there_after_a_reload(phone):
