@@ -35,7 +35,6 @@ from tests.conftest import fresh_app, the_group  # noqa: E402
 from tests.e2e import test_evening as evening  # noqa: E402
 from tests.e2e import test_offline_queue as queue  # noqa: E402
 from tests.e2e import test_table_phone as table_phone  # noqa: E402
-from tests.e2e import test_together as together  # noqa: E402
 from tests.e2e.conftest import (  # noqa: E402
     CHROMIUM,
     PHONE_OPTIONS,
@@ -44,6 +43,7 @@ from tests.e2e.conftest import (  # noqa: E402
     see,
     signed_in,
 )
+from tests.e2e.together import steps as together  # noqa: E402
 from tests.web.evening import CURRENCY, EDITED_ANN, FIRST_DEALER, ROUNDS, SEATS  # noqa: E402
 from tests.web.phones import serving  # noqa: E402
 
@@ -291,7 +291,7 @@ def a_form_told_of_a_change(camera: Camera) -> None:
 
 def together_phone(camera: Camera, board: str, ids: dict[str, int], name: str):
     """A phone of its own, signed in as "<name>'s phone", that says it is
-    <name>'s, on the round form (as test_together's ``phone``)."""
+    <name>'s, on the round form (as tests/e2e/together/conftest.py's ``phone``)."""
     from tests.web.helpers import token_in
 
     context = camera.phone()

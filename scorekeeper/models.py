@@ -30,6 +30,7 @@ from .limits import (
     PHONE_ID_LENGTH,
     SUBJECT_MAX,
     TOKEN_HASH_LENGTH,
+    TYPING_LAPSE,
     ZONE_MAX,
 )
 from .rules import HouseRules
@@ -307,6 +308,19 @@ class DraftEntry(Base):
     # Saved as it is typed, its field not yet left: not in while it is typed on
     # that phone (until TYPING_LAPSE after ``at``).
     typing: Mapped[bool] = mapped_column(default=False, server_default=sa.false())
+
+    @classmethod
+    def in_sql(cls) -> sa.ColumnElement[bool]:
+        """A hand in, as SQL: saved, and not still being typed (being_typed)."""
+        return sa.or_(cls.typing.is_(False), cls.at <= utcnow() - TYPING_LAPSE)
+
+
+def being_typed(typing: bool, at: datetime) -> bool:
+    """Whether a hand of a round filled in together, saved as it was typed
+    at ``at``, is still being typed: its phone changed it within
+    TYPING_LAPSE (a phone that went quiet does not hold the round up).
+    DraftEntry.in_sql is the same rule for a query."""
+    return typing and at > utcnow() - TYPING_LAPSE
 
 
 class Payment(Base):

@@ -8,8 +8,7 @@ from dataclasses import dataclass
 import sqlalchemy as sa
 
 from ..extensions import db
-from ..limits import TYPING_LAPSE
-from ..models import DraftEntry, GameSession, utcnow
+from ..models import DraftEntry, GameSession
 
 # A session's (version, draft_version): what a page that shows it was built
 # on; then the phone whose change took that version (GameSession.changed_by).
@@ -48,9 +47,8 @@ def playing(group_id: int) -> Playing:
     rows = db.session.execute(
         sa.select(GameSession.id, GameSession.version, GameSession.draft_version,
                   sa.func.count(DraftEntry.id))
-        .outerjoin(DraftEntry, sa.and_(
-            DraftEntry.session_id == GameSession.id,
-            sa.or_(DraftEntry.typing.is_(False), DraftEntry.at <= utcnow() - TYPING_LAPSE)))
+        .outerjoin(DraftEntry, sa.and_(DraftEntry.session_id == GameSession.id,
+                                       DraftEntry.in_sql()))
         .where(GameSession.group_id == group_id, GameSession.ended_at.is_(None))
         .group_by(GameSession.id, GameSession.version, GameSession.draft_version)
         .order_by(GameSession.id)).all()

@@ -7,14 +7,13 @@ history and player pages read one row per session)."""
 from __future__ import annotations
 
 import functools
-from datetime import datetime
 
 import sqlalchemy as sa
 from sqlalchemy.orm import aliased
 
 from ..audit import SNAPSHOT_FIELDS, RoundSnapshot, SnapshotEntry
 from ..extensions import db
-from ..limits import MAX_PLAYERS, MIN_PLAYERS, TYPING_LAPSE
+from ..limits import MAX_PLAYERS, MIN_PLAYERS
 from ..models import (
     GameSession,
     Group,
@@ -22,7 +21,6 @@ from ..models import (
     RoundEntry,
     Seat,
     table,
-    utcnow,
 )
 from ..rules import HouseRules, Problem, RulesError
 from .protocol import N_, Change, ServiceError
@@ -47,13 +45,6 @@ def session_of(change: Change) -> GameSession:
 def check_open(session: GameSession) -> None:
     if session.is_finished:
         raise ServiceError(N_("This session has ended"))
-
-
-def being_typed(typing: bool, at: datetime) -> bool:
-    """Whether a hand of a round filled in together, saved as it was typed
-    at ``at``, is still being typed: its phone changed it within
-    TYPING_LAPSE (a phone that went quiet does not hold the round up)."""
-    return typing and at > utcnow() - TYPING_LAPSE
 
 
 def check_rules(rules: HouseRules) -> None:

@@ -22,12 +22,12 @@ from sqlalchemy.orm.attributes import set_committed_value
 from ..audit import ClearedHand, HandsCleared
 from ..extensions import db
 from ..limits import DEVICE_MAX, PHONE_ID_LENGTH, TYPING_LAPSE
-from ..models import DraftEntry, GameSession, Group, Player, utcnow
+from ..models import DraftEntry, GameSession, Group, Player, being_typed, utcnow
 from ..queries.turns import Upcoming, upcoming
 from ..rules import Entry, Problem, RoundError, format_cards, score_round
 from ..rules.cards import scan_cards
 from ..rules.scoring import OUTCOMES
-from ._common import being_typed, check_open, session_of
+from ._common import check_open, session_of
 from .protocol import N_, Change, ServiceError, answer_again, applying
 from .rounds import DraftChanged, NeedsConfirmation, record_round, repeat_warnings
 

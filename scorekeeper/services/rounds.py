@@ -30,6 +30,7 @@ from ..models import (
     Player,
     Round,
     RoundEntry,
+    being_typed,
     table,
 )
 from ..queries.turns import Upcoming, round_hands, upcoming
@@ -49,7 +50,6 @@ from ..rules import (
 from ..rules.cards import scan_cards
 from ._common import (
     add_round_to_seats,
-    being_typed,
     check_open,
     check_rules,
     check_table,

@@ -139,9 +139,9 @@ def _state_response(key: Hashable, state: object, said: Said, holder: str, cap: 
         return _polling(said(state), CAPPED_RETRY_MS)
     app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]
     watch: Watch = app.extensions["live_watch"]
-    times = app.config["LIVE_STREAM_SECONDS"], app.config["LIVE_LOOK_SECONDS"]
     response = _stream_response(_released(_events(
-        watch, key, state, times, _checked_in(app, still_open),
+        watch, key, state, app.config["LIVE_STREAM_SECONDS"],
+        app.config["LIVE_LOOK_SECONDS"], _checked_in(app, still_open),
         client_socket(request.environ), said), release))
     response.call_on_close(release)  # a stream never read
     return response
@@ -183,16 +183,15 @@ def _state_json(said: dict) -> Response:
     return response
 
 
-def _events(watch: Watch, key: Hashable, state: object,
-            times: tuple[float, float], still_open: Callable[[], bool],
-            client: socket.socket | None, said: Said) -> Iterator[str]:
+def _events(watch: Watch, key: Hashable, state: object, lifetime: float, look: float,
+            still_open: Callable[[], bool], client: socket.socket | None,
+            said: Said) -> Iterator[str]:
     """The state at once, then each change, until the lifetime is over, the
     session is gone, the client closed the stream (looked at every ``look``
     seconds), or its sign-in or link no longer opens the session (asked at
     each change and heartbeat: the browser opens the stream again, and is
-    refused). ``times``: the lifetime and the look, in seconds."""
+    refused). ``lifetime`` and ``look`` are in seconds."""
     yield f"retry: {RETRY_MS}\n" + _event(said(state))
-    lifetime, look = times
     deadline = time.monotonic() + lifetime
     beat = time.monotonic() + HEARTBEAT_SECONDS
     with watch.watching(key, state) as wait:

@@ -234,6 +234,7 @@ function renderPad() {
     row.section.classList.toggle("round-player-active", row === active);
     press(row.add, row === active);
   }
+  pad.dataset.player = active ? String(active.id) : "";  // together.js reads it
   const hide = !active || typing;
   if (pressed && !hide && pad.hidden) owed = true;  // not over where a finger is
   else pad.hidden = hide;
@@ -505,5 +506,10 @@ on(form, "pad:open", ({player}) => {
 on(form, "pad:close", () => activate(null));
 
 refresh();
-const first = OWN ? rows.find((row) => row.id === OWN && needsCards(row)) : rows.find(needsCards);
-if (form.hasAttribute("data-autostart") && first) activate(first);
+// The pad starts on the first hand to need cards once the page's modules
+// have all run, as it is parsed (a hand together.js put back from the phone
+// needs none).
+document.addEventListener("DOMContentLoaded", () => {
+  const first = OWN ? rows.find((row) => row.id === OWN && needsCards(row)) : rows.find(needsCards);
+  if (form.hasAttribute("data-autostart") && first) activate(first);
+});

@@ -40,6 +40,7 @@ const draftField = field("draft");
 const strip = find(".together-strip", box);
 const note = find("#together-note");
 const clearing = find("#together-clear");
+const pad = document.getElementById("card-pad");  // cards.js: data-player, the hand it is on
 let number = Number(field("number").value);
 let known = null;  // the latest state
 let asking = false;
@@ -68,13 +69,15 @@ for (const section of form.querySelectorAll(".round-player")) {
     sending: false, again: false, last: false,  // a send to follow, and whether as left
     later: null,
   };
-  rows[id].later = debounce(() => send(rows[id], {typing: document.activeElement === rows[id].input}),
-                            QUIET);
+  rows[id].later = debounce(() => send(rows[id], {typing: beingTyped(rows[id])}), QUIET);
 }
 
 const same = (a, b) => a.outcome === b.outcome && written(a.cards) === written(b.cards);
 // "Dead, 5S 9H" (card notation as typed, in every language).
 const described = (hand) => LABELS[hand.outcome] + (hand.cards ? ", " + hand.cards : "");
+// The keyboard or the pad is on the row's hand: it goes as typed, not as left.
+const beingTyped = (row) =>
+  document.activeElement === row.input || pad?.dataset.player === String(row.id);
 const editing = (row) => !same(typed(row), row.shown) || document.activeElement === row.input;
 
 function typed(row) {
@@ -218,7 +221,6 @@ function take(state) {
   const open = state.number === number && state.open;
   if (first && open && !held && SESSION) forgetLater(sessionStorage, SESSION, number);
   const arrived = [];
-  const left = [];  // rows whose hand this phone typed and has left
   for (const player of state.players) {
     const row = rows[player.id];
     const hand = player.hand;
@@ -232,17 +234,10 @@ function take(state) {
     } else if (open && !hand && row.base) {  // cleared: what was typed since is kept
       (same(typed(row), row.shown) ? put : seen)(row, {outcome: "dead", cards: "", version: 0});
     }
-    // Typed here before a reload (sent as the page was put away, and that
-    // request may land after this page's first state, even after this page
-    // sent the hand itself): left now, sent so.
     row.typingHere = Boolean(open && hand?.typing?.here);
-    if (row.typingHere && document.activeElement !== row.input) {
-      row.typed = true;
-      if (!first) left.push(row);
-    }
+    if (row.typingHere) row.typed = true;
     if (open) sayRow(row, player);
   }
-  for (const row of left) send(row);
   sayStrip(state);
   // "Clear this round's hands" while the round has some, from any phone.
   if (clearing) clearing.hidden = !(open && state.players.some((p) => p.hand));
@@ -258,11 +253,18 @@ function take(state) {
   const waiting = Object.values(rows).some((row) => row.theirs);
   if (open && draftField && !waiting) draftField.value = state.draft;
   if (first) sendAll();  // typed before the first state came
+  // Typed here before a reload (sent as the page was put away, and that
+  // request may land after this page's first state, even after this page
+  // sent the hand itself): once neither the keyboard nor the pad is on it
+  // (a hand come in takes it off the pad), it goes as left.
+  else {
+    for (const row of Object.values(rows)) if (row.typingHere && !beingTyped(row)) send(row);
+  }
 }
 
 function sendAll(keepalive = false) {
   for (const row of Object.values(rows)) {
-    send(row, {keepalive, typing: document.activeElement === row.input});
+    send(row, {keepalive, typing: beingTyped(row)});
   }
 }
 
@@ -333,7 +335,7 @@ async function send(row, {keepalive = false, typing = false} = {}) {
   } finally {
     row.sending = false;
     if (row.again) {
-      const typingStill = !row.last && document.activeElement === row.input;
+      const typingStill = !row.last && beingTyped(row);
       row.again = row.last = false;
       send(row, {typing: typingStill});
     }

@@ -5,11 +5,13 @@ they type. How soon it shows (the 2 s target) is measured by bench/live_delay.py
 import re
 
 import pytest
+import sqlalchemy as sa
 from playwright.sync_api import expect
 
 from scorekeeper import services
 from scorekeeper.extensions import db
-from scorekeeper.models import GameSession
+from scorekeeper.limits import TYPING_LAPSE
+from scorekeeper.models import DraftEntry, GameSession
 from scorekeeper.rules import Entry, HouseRules
 from scorekeeper.web.share import share_url
 from tests.conftest import the_group
@@ -99,7 +101,7 @@ HEARD = "document.addEventListener('live:change', (e) => (window.heard ??= []).p
 def test_an_open_form_says_what_changed_and_keeps_what_was_typed(phones, table):
     """Nothing for this phone's own change (made in its other tab), then
     another phone's. (The round being filled in together, saved from another
-    phone, is said by a card of its own: tests/e2e/test_together.py.)"""
+    phone, is said by a card of its own: tests/e2e/together/.)"""
     ann, ben = phones(2)
     save_round_on(ann, table, {"Ann": "3S", "Ben": "4H", "Cat": "KD", "Dan": "7C"})
     ben.add_init_script(HEARD)
@@ -168,6 +170,29 @@ def test_a_round_being_entered_shows_on_the_scoreboard_and_clears_on_every_phone
     expect(ben.get_by_label("Cards left in Ann's hand")).to_have_value("")
     expect(ben.locator(".together-strip .together-waiting")).to_have_count(4)
     expect(ben.locator("#together-clear")).to_be_hidden()
+
+
+def test_a_hand_being_typed_shows_in_on_the_scoreboard_once_its_time_is_up(
+        phones, table, live_app):
+    """Ann's hand, half typed, is "being typed" on Ben's scoreboard; once the
+    2 minutes are up it counts as in, and the scoreboard fetches its card
+    again by itself (its live stream held off: this is the page's own timer)."""
+    ann, ben = phones(2)
+    ben.context.route(re.compile(r"/live$"), lambda route: route.abort())
+    ben.clock.install()
+    ann.goto(f"{table}/rounds/new")
+    expect(ann.locator("#together[data-draft]")).to_have_count(1)  # together.js is ready
+    with ann.expect_response(lambda r: "/draft/" in r.url and r.request.post_data_json["typing"]):
+        ann.get_by_label("Cards left in Ann's hand").fill("5S 9H")  # the field still focused
+    ben.goto(table)
+    card = ben.locator(".board-entering")
+    expect(card.locator(".board-entering-typing")).to_have_text("Ann ✎ being typed")
+    with live_app.app_context():  # on the server, the 2 minutes are up
+        for hand in db.session.scalars(sa.select(DraftEntry)):
+            hand.at -= TYPING_LAPSE
+        db.session.commit()
+    ben.clock.fast_forward(int(TYPING_LAPSE.total_seconds() + 1) * 1000)
+    expect(card.locator(".board-entering-done")).to_have_text("Ann ✓ in")
 
 
 def test_the_home_page_follows_a_round_being_entered_and_a_session_started(

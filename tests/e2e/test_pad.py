@@ -33,13 +33,18 @@ NO_PASSPORT = "AS 3S 5S 7S 9S JS KS 2H 4H 6H 8H 10H QH AD 5D 9D KD 2C 4C 6C"
 
 
 @pytest.fixture
-def round_page(live_app, member):
-    """A new session of four, on its first round's form."""
+def new_round(live_app, member) -> str:
+    """A new session of four: its first round's form."""
     with live_app.app_context():
         session = services.start_session(services.Change(the_group()), ["Ann", "Ben", "Cat", "Dan"],
                                          HouseRules.rummi(), "Ann")
-        session_id = session.id
-    member.goto(f"/sessions/{session_id}/rounds/new")
+        return f"/sessions/{session.id}/rounds/new"
+
+
+@pytest.fixture
+def round_page(member, new_round):
+    """The page, on the new session's first round's form."""
+    member.goto(new_round)
     return member
 
 
@@ -146,6 +151,31 @@ def test_the_pad_moves_on_in_playing_order(round_page):
     page.wait_for_url(re.compile(r"/rounds/1$"))
     # Before issue 16: 21 taps and 3 scrolls.
     assert (thumb.taps, thumb.scrolls) == (19, 0)
+
+
+def test_cards_tapped_before_the_page_hears_of_the_round_stay_on_the_pad(member, new_round):
+    """The pad is on Dan's hand before the page has the round filled in
+    together from the server: the first answer sends his cards as being
+    typed, not as in, and the pad stays on his hand (it moved on under the
+    thumb). Done sends them as in."""
+    page, thumb = member, Thumb(member)
+    state, hand = re.compile(r"/draft$"), re.compile(r"/draft/\d+$")
+    held = []  # the page's first ask for the round's hands; the others go
+    page.route(state, lambda route: route.continue_() if held else held.append(route))
+    with page.expect_request(state):
+        page.goto(new_round)
+    thumb.keys("Q ♣ 3")
+    with page.expect_request(lambda r: hand.search(r.url) and r.method == "POST") as sent:
+        held[0].continue_()
+    assert sent.value.post_data_json == {**sent.value.post_data_json,
+                                         "cards": "QS 3C", "typing": True}
+    expect(page.locator(".together-strip li").filter(has_text="Dan")).to_have_class(
+        "together-typing")
+    expect(pad_player(page)).to_have_text("Dan")
+    with page.expect_request(lambda r: hand.search(r.url) and r.method == "POST") as sent:
+        thumb.tap(page.get_by_role("button", name="Done", exact=True))
+    assert sent.value.post_data_json["typing"] is False
+    expect(pad_player(page)).to_have_text("Cat")
 
 
 def test_a_player_is_picked_from_the_pad(round_page):

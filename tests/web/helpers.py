@@ -473,3 +473,10 @@ def send_hand(client, session_id: int, player_id: int, outcome: str, cards: str 
     return client.post(f"/sessions/{session_id}/draft/{player_id}", headers={"X-CSRFToken": token},
                        json=document)
 
+
+def sent_hand(client, session_id: int, name: str, outcome: str, cards: str = "", **kwargs):
+    """Player ``name``'s hand sent (send_hand) and taken: the answer's JSON."""
+    answer = send_hand(client, session_id, player_ids()[name], outcome, cards, **kwargs)
+    assert answer.status_code == 200, answer.get_json()
+    return answer.get_json()
+

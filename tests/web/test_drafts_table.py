@@ -19,7 +19,7 @@ from tests.web.helpers import (
     player_ids,
     round_count,
     section,
-    send_hand,
+    sent_hand,
     text,
     visible_text,
 )
@@ -30,12 +30,6 @@ pytestmark = pytest.mark.usefixtures("own_tokens")
 @pytest.fixture
 def ben_phone(app, group):
     return signed_in_client(app, group, device="Ben's phone")
-
-
-def send(client, sid, name, outcome, cards="", **kwargs):
-    response = send_hand(client, sid, player_ids()[name], outcome, cards, **kwargs)
-    assert response.status_code == 200, response.get_json()
-    return response.get_json()
 
 
 def state(client, sid) -> dict:
@@ -54,8 +48,8 @@ def versions(sid) -> tuple[int, int]:
 def test_the_scoreboard_says_a_round_is_being_entered_and_who_is_in(client, ben_phone, sid):
     board = f"/sessions/{sid}"
     assert "being entered" not in visible_text(client.get(board))
-    send(ben_phone, sid, "B", "dead", "4C 8D 2S")
-    send(ben_phone, sid, "C", "dead", "4C X9")  # a hand to check
+    sent_hand(ben_phone, sid, "B", "dead", "4C 8D 2S")
+    sent_hand(ben_phone, sid, "C", "dead", "4C X9")  # a hand to check
     words = visible_text(client.get(board))
     assert "Round 1 being entered: A … not yet B ✓ in C ! to check D … not yet" in words
     page = text(client.get(board))
@@ -68,16 +62,16 @@ def test_the_scoreboard_says_a_round_is_being_entered_and_who_is_in(client, ben_
 
 def test_the_home_page_shows_the_round_being_entered(client, ben_phone, sid):
     assert "being entered" not in visible_text(client.get("/"))
-    send(ben_phone, sid, "B", "dead", "4C 8D 2S")
-    send(ben_phone, sid, "A", "hu")
+    sent_hand(ben_phone, sid, "B", "dead", "4C 8D 2S")
+    sent_hand(ben_phone, sid, "A", "hu")
     home = client.get("/")
     assert "Playing now" in visible_text(home)
     assert "Round 1 being entered (2 hands in) Add your hand" in visible_text(home)
     assert f'href="/sessions/{sid}/rounds/new">Add your hand</a>' in text(home)
     # A hand still being typed on a phone is not in yet.
-    send(ben_phone, sid, "C", "dead", "5", typing=True)
+    sent_hand(ben_phone, sid, "C", "dead", "5", typing=True)
     assert "Round 1 being entered (2 hands in)" in visible_text(client.get("/"))
-    send(ben_phone, sid, "C", "dead", "5H", base=1)  # its field left
+    sent_hand(ben_phone, sid, "C", "dead", "5H", base=1)  # its field left
     assert "Round 1 being entered (3 hands in)" in visible_text(client.get("/"))
 
 
@@ -85,7 +79,7 @@ def test_the_home_page_shows_the_round_being_entered(client, ben_phone, sid):
 
 
 def test_a_tien_hu_round_is_complete_once_the_winners_hand_is_in(client, sid):
-    body = send(client, sid, "C", "tien_hu", TIEN_HU)["state"]
+    body = sent_hand(client, sid, "C", "tien_hu", TIEN_HU)["state"]
     assert [p["done"] for p in body["players"]] == [True] * 4
     assert body["complete"] is True and body["problems"] == body["warnings"] == []
     html = text(client.get(f"/sessions/{sid}/rounds/new"))
@@ -97,7 +91,7 @@ def test_a_tien_hu_round_is_complete_once_the_winners_hand_is_in(client, sid):
 def test_with_autosave_the_winners_tien_hu_saves_the_round(client, sid):
     db.session.scalar(sa.select(Group)).autosave_rounds = True
     db.session.commit()
-    body = send(client, sid, "A", "tien_hu", TIEN_HU)
+    body = sent_hand(client, sid, "A", "tien_hu", TIEN_HU)
     assert body["recorded"]["number"] == 1 and round_count() == 1
     entries = {e.player.name: (e.outcome, e.cards, e.net_cents)
                for e in db.session.get(GameSession, sid).rounds[0].entries}
@@ -106,13 +100,13 @@ def test_with_autosave_the_winners_tien_hu_saves_the_round(client, sid):
 
 
 def test_a_tien_hu_hand_with_a_problem_holds_the_round(client, sid):
-    body = send(client, sid, "A", "tien_hu", "AS 2S 3S")["state"]
+    body = sent_hand(client, sid, "A", "tien_hu", "AS 2S 3S")["state"]
     assert [p["done"] for p in body["players"]] == [False, True, True, True]
     assert body["complete"] is False
 
 
 def test_the_cards_field_says_whole_hand_when_tien_hu_is_chosen(client, sid):
-    send(client, sid, "A", "tien_hu", "AS 2S 3S")
+    sent_hand(client, sid, "A", "tien_hu", "AS 2S 3S")
     html = text(client.get(f"/sessions/{sid}/rounds/new"))
     assert 'data-whole="Whole hand (20 cards)"' in html  # for cards.js, as the outcome changes
     assert '">Whole hand (20 cards)<span class="round-vh"> in A\'s hand' in section(html, "A")
@@ -123,7 +117,7 @@ def test_the_cards_field_says_whole_hand_when_tien_hu_is_chosen(client, sid):
 
 
 def test_a_kept_hand_shows_its_phone_and_age(client, ben_phone, sid):
-    send(ben_phone, sid, "B", "dead", "4C 8D 2S")
+    sent_hand(ben_phone, sid, "B", "dead", "4C 8D 2S")
     db.session.scalars(sa.select(DraftEntry)).one().at = utcnow() - timedelta(hours=2, minutes=5)
     db.session.commit()
     html = text(client.get(f"/sessions/{sid}/rounds/new"))
@@ -147,10 +141,10 @@ def test_clear_this_rounds_hands_empties_every_phone_and_is_in_the_history(
         client, ben_phone, sid):
     assert '<details class="together-clear" id="together-clear" hidden>' in text(
         client.get(f"/sessions/{sid}/rounds/new"))  # no hands yet: for together.js to show
-    send(ben_phone, sid, "B", "dead", "4C 8D 2S")
+    sent_hand(ben_phone, sid, "B", "dead", "4C 8D 2S")
     assert '<details class="together-clear" id="together-clear">' in text(
         client.get(f"/sessions/{sid}/rounds/new"))
-    send(client, sid, "A", "hu")
+    sent_hand(client, sid, "A", "hu")
     before = versions(sid)
     data = clear_form(client, sid)
     assert data["number"] == "1" and data["key"] and data["csrf_token"]
@@ -184,7 +178,7 @@ def test_clear_this_rounds_hands_empties_every_phone_and_is_in_the_history(
 
 def test_clearing_needs_the_forms_token_and_the_round_still_being_entered(
         client, ben_phone, sid):
-    send(ben_phone, sid, "B", "dead", "4C 8D 2S")
+    sent_hand(ben_phone, sid, "B", "dead", "4C 8D 2S")
     data = clear_form(client, sid)
     no_token = {k: v for k, v in data.items() if k != "csrf_token"}
     assert client.post(f"/sessions/{sid}/draft/clear", data=no_token).status_code == 400
@@ -207,7 +201,7 @@ def test_a_hands_problem_is_told_in_full_only_where_it_is_put_right(app, group, 
     cat_phone = signed_in_client(app, group, device="Cat's phone")
     with cat_phone.session_transaction() as cookie:
         cookie["player"] = player_ids()["B"]  # a phone of B's own, which did not enter it
-    answer = send(ben_phone, sid, "B", "dead", "4C X9")
+    answer = sent_hand(ben_phone, sid, "B", "dead", "4C X9")
     detail = ('B: "X9" (card 2) is not a card: write rank then suit, like AS, 10H, QD, '
               'or JK for a joker')
     assert answer["problems"] == [detail]

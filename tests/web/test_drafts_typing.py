@@ -18,10 +18,9 @@ from tests.web.examples import TYPED_1
 from tests.web.helpers import (
     csrf_token,
     form_values,
-    player_ids,
     round_count,
     section,
-    send_hand,
+    sent_hand,
     text,
     visible_text,
 )
@@ -45,17 +44,11 @@ def place(body: dict, name: str) -> dict:
     return next(p for p in body["players"] if p["name"] == name)
 
 
-def send(client, sid, name, outcome, cards="", **kwargs):
-    answer = send_hand(client, sid, player_ids()[name], outcome, cards, **kwargs)
-    assert answer.status_code == 200, answer.get_json()
-    return answer.get_json()
-
-
 def three_in_and_d_typed(client, ben_phone, sid) -> None:
     """A, B and C in from this phone; D's hand half typed on Ben's."""
     for name in "ABC":
-        send(client, sid, name, *TYPED_1[name])
-    send(ben_phone, sid, "D", "dead", "AS", typing=True)
+        sent_hand(client, sid, name, *TYPED_1[name])
+    sent_hand(ben_phone, sid, "D", "dead", "AS", typing=True)
 
 
 def quiet_since(delay: timedelta) -> None:
@@ -89,7 +82,7 @@ def test_a_hand_being_typed_is_not_in_and_every_phone_says_where(client, ben_pho
             in section(form, "D"))
 
     # The field left: in, on every phone.
-    send(ben_phone, sid, "D", "dead", "AS", base=1)
+    sent_hand(ben_phone, sid, "D", "dead", "AS", base=1)
     seen = state(client, sid)
     assert place(seen, "D")["done"] is True and place(seen, "D")["hand"]["typing"] is None
     assert place(seen, "D")["hand"]["version"] == 2 and seen["complete"] is True
@@ -117,7 +110,7 @@ def test_a_save_from_another_phone_while_a_hand_is_typed_asks_first(client, ben_
 
     # Ben typed on meanwhile: the form is given his hand as it is now, and
     # the confirmation was for "AS": it asks again.
-    send(ben_phone, sid, "D", "dead", "AS 9H", base=1, typing=True)
+    sent_hand(ben_phone, sid, "D", "dead", "AS 9H", base=1, typing=True)
     news = text(client.post(f"/sessions/{sid}/rounds/new", data={**form_values(html),
                                                                 "confirmed": digest}))
     assert round_count() == 0 and 'value="AS 9H"' in section(news, "D")
@@ -160,8 +153,8 @@ def test_with_autosave_a_hand_typed_elsewhere_keeps_the_round_waiting(client, be
     while another is still being typed, which it would take half typed."""
     autosave = {"csrf_token": csrf_token(client, "/group"), "autosave": "y"}
     assert client.post("/group/autosave", data=autosave).status_code == 302
-    send(ben_phone, sid, "D", "dead", "AS", typing=True)
+    sent_hand(ben_phone, sid, "D", "dead", "AS", typing=True)
     for name in "ABC":
-        assert "recorded" not in send(client, sid, name, *TYPED_1[name])
+        assert "recorded" not in sent_hand(client, sid, name, *TYPED_1[name])
     assert round_count() == 0
-    assert send(ben_phone, sid, "D", "dead", "AS 9H", base=1)["recorded"]["number"] == 1
+    assert sent_hand(ben_phone, sid, "D", "dead", "AS 9H", base=1)["recorded"]["number"] == 1

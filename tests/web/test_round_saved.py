@@ -1,7 +1,7 @@
 """Issue 25, 5: a round filled in together that another phone saved. The
 phones still on its form ask the server for it (round-saved.js): its page,
 which phone saved it, and its hands, to keep on the form what was typed there
-and is not in it. The card it makes is seen in tests/e2e/test_together.py."""
+and is not in it. The card it makes is seen in tests/e2e/together/."""
 
 import pytest
 

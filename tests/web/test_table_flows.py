@@ -1,7 +1,7 @@
 """What the browser tests' phones see of the server, through the test client:
 a hand checked on the home page, "This is Ann's phone" on the evening of
 tests/e2e/test_table_phone.py, the round three phones fill in together
-(test_together.py), and rounds a phone kept offline and sent later
+(tests/e2e/together/), and rounds a phone kept offline and sent later
 (test_offline_queue.py). The browser tests keep what needs a browser: the
 page scrolled to the answer, her line above the title, the hands coming in
 live, the queue on the phone."""
