@@ -50,12 +50,6 @@ NOT_YET_MARKED = {
     "home.rules",
     "invites.index",
     "invites.join",
-    "sessions.new",
-    "sessions.pays",  # "What a round pays", the part of the new session's page
-    "sessions.players",
-    "sessions.rules",
-    "sessions.settle",
-    "sessions.still_open",
     "share.board",
     "share.manage",
     "share.settle",
