@@ -33,17 +33,14 @@ def rules_summary(rules: HouseRules, currency: str) -> list[tuple[str, str]]:
     if rules.scheme == "none":
         summary.append((_("Money"), _("none, points only")))
     else:
-        summary += [
-            (_("Money"), money_scheme(rules, currency)),
-            # Translators: what a Hu pays: "RM 3.00 from each player".
-            (_("Hu"), _("%(amount)s from each player",
-                        amount=priced(rules.hu_cents, currency))),
-            (_("Tien Hu"), _("%(amount)s from each player",
-                             amount=priced(rules.tien_hu_cents, currency))),
-            # Translators: money for each joker or ace held: "RM 0.50 a unit", or "off".
-            (_("Joker/ace"), _("%(amount)s a unit", amount=priced(rules.joker_ace_cents, currency))
-             if rules.joker_ace_cents else _("off")),
-        ]
+        # Translators: what a Hu (or a Tien Hu) pays: "RM 3.00 from each player".
+        each = _("%(amount)s from each player", amount=priced(rules.hu_cents, currency))
+        tien_hu = _("%(amount)s from each player", amount=priced(rules.tien_hu_cents, currency))
+        # Translators: money for each joker or ace held: "RM 0.50 a unit", or "off".
+        joker_ace = _("%(amount)s a unit", amount=priced(rules.joker_ace_cents, currency))
+        summary += [(_("Money"), money_scheme(rules, currency)), (_("Hu"), each),
+                    (_("Tien Hu"), tien_hu),
+                    (_("Joker/ace"), joker_ace if rules.joker_ace_cents else _("off"))]
     summary += [
         (_("Play goes"), str(DIRECTIONS[rules.direction])),
         (_("Next dealer"), str(DEALERS[rules.dealer_rule])),
