@@ -415,7 +415,7 @@ def test_the_sessions_pages_refusals_and_their_other_states_are_marked(site):
                     "Already playing: nothing was started",
                     "Type a name of 1 to %(most)s characters.",
                     "Type 1 to %(most)s characters, e.g. RM.", "%(seat)s has this name already.",
-                    "%(player)s is already at the table", "<strong>You</strong> pay %(payee)s"):
+                    "%(player)s is already at the table", "%(you)s pay %(payee)s"):
         # Each state was shown: the message's words around its values.
         assert all(part in shown for part in re.split(r"%\([^)]*\)s", pseudo(message))), message
     assert {what: unmarked_on(html) for what, (_, html) in pages.items()} == {
