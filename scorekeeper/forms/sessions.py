@@ -3,7 +3,9 @@
 import re
 from decimal import Decimal
 
+from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
+from flask_babel import lazy_ngettext
 from flask_wtf import FlaskForm
 from wtforms import (
     BooleanField,
@@ -30,14 +32,14 @@ def cents_from_text(text: str) -> int:
     """ "1.50" -> 150, exactly; refuses sub-cent, negative and unreadable amounts."""
     text = text.strip()
     if text.startswith(("-", "\u2212")):
-        raise ValueError("The amount can't be negative.")
+        raise ValueError(_("The amount can't be negative."))
     if not AMOUNT.fullmatch(text):
-        raise ValueError("Type an amount like 1.50.")
+        raise ValueError(_("Type an amount like 1.50."))
     cents = Decimal(text) * 100
     if cents != cents.to_integral_value():
-        raise ValueError("Use at most two decimals: whole cents.")
+        raise ValueError(_("Use at most two decimals: whole cents."))
     if cents > RULE_MONEY_MAX:
-        raise ValueError("That amount is too large.")
+        raise ValueError(_("That amount is too large."))
     return int(cents)
 
 
@@ -75,11 +77,11 @@ class TiersField(StringField):
         if valuelist and valuelist[0].strip():
             words = valuelist[0].replace(",", " ").split()
             if not all(w.isdigit() for w in words):
-                raise ValueError("Type whole numbers of units, e.g. 0 1 2 3 4 5.")
+                raise ValueError(_("Type whole numbers of units, e.g. 0 1 2 3 4 5."))
             if len(words) > MAX_TIERS:
-                raise ValueError(f"Type at most {MAX_TIERS} numbers, one per place.")
+                raise ValueError(_("Type at most %(most)s numbers, one per place.", most=MAX_TIERS))
             if any(int(w) > TIER_MAX for w in words):
-                raise ValueError(f"A place pays at most {TIER_MAX} units.")
+                raise ValueError(_("A place pays at most %(most)s units.", most=TIER_MAX))
             self.data = tuple(int(w) for w in words)
 
     def _value(self):
@@ -106,7 +108,7 @@ def _number(label, rule, description=""):
     """A whole-number house rule, within RULE_RANGES[rule]; the input carries
     the range as its min and max."""
     low, high = RULE_RANGES[rule]
-    message = f"Type a number from {low} to {high}."
+    message = _l("Type a number from %(low)s to %(high)s.", low=low, high=high)
 
     def in_range(form, field):
         if field.data is not None and not low <= field.data <= high:  # None: not a number, said
@@ -123,7 +125,7 @@ def _rule_numbers(rule) -> range:
 
 
 def _money(label, **kwargs):
-    return MoneyField(label, validators=[required("Type an amount, e.g. 1.50.")],
+    return MoneyField(label, validators=[required(_l("Type an amount, e.g. 1.50."))],
                       render_kw={"inputmode": "decimal", "autocomplete": "off"}, **kwargs)
 
 
@@ -139,50 +141,59 @@ class HouseRulesForm(FlaskForm):
     """The currency and every house rule, as a new session sets them and as
     they can be corrected later."""
 
-    currency = StringField("Currency", default="RM", filters=[lambda s: (s or "").strip()],
-                           validators=[Length(1, CURRENCY_MAX,
-                                              f"Type 1 to {CURRENCY_MAX} characters, e.g. RM.")])
+    currency = StringField(_l("Currency"), default="RM", filters=[lambda s: (s or "").strip()],
+                           validators=[Length(1, CURRENCY_MAX, _l(
+                               "Type 1 to %(most)s characters, e.g. RM.", most=CURRENCY_MAX))])
 
     # Each rule's description is its one-line explanation: under the field,
     # and on the rules page (home/rules.html).
-    packs = _number("Packs", "packs", "52-card packs shuffled together.")
-    extra_pack_players = SelectField("Extra pack from", choices=_choices(
-        (NEVER, "Never"), *((str(n), f"{n} players") for n in _rule_numbers("extra_pack_players"))),
-        description="At a table this large, one more pack goes in.")
-    jokers = _number("Jokers", "jokers", "In the whole deck.")
-    joker_points = _number("Joker points", "joker_points", "A joker left in hand counts this.")
-    hand_size = _number("Cards dealt", "hand_size", "To each player.")
-    hand_size_three = _number("Dealt to three", "hand_size_three", "To each, when three play.")
-    passport = SelectField("Passport", choices=_choices(("any", "Any meld"), ("run", "Run only")),
-                           description="A player's first meld of a game, which opens their play.")
-    direction = SelectField("Play goes", choices=_choices(
-        ("clockwise", "Clockwise"), ("anticlockwise", "Anticlockwise")),
-        description="Play starts next to the dealer, going this way.")
-    dealer_rule = SelectField("Next dealer", choices=_choices(
-        ("winner", "The winner"), ("loser", "The biggest loser"), ("rotate", "The next seat")),
-        description="Who deals the next round: first place, the most points, or the next seat.")
+    packs = _number(_l("Packs"), "packs", _l("52-card packs shuffled together."))
+    extra_pack_players = SelectField(_l("Extra pack from"), choices=_choices(
+        (NEVER, _l("Never")), *((str(n), lazy_ngettext("%(num)s player", "%(num)s players", n))
+                               for n in _rule_numbers("extra_pack_players"))),
+        description=_l("At a table this large, one more pack goes in."))
+    jokers = _number(_l("Jokers"), "jokers", _l("In the whole deck."))
+    joker_points = _number(_l("Joker points"), "joker_points",
+                           _l("A joker left in hand counts this."))
+    hand_size = _number(_l("Cards dealt"), "hand_size", _l("To each player."))
+    hand_size_three = _number(_l("Dealt to three"), "hand_size_three",
+                              _l("To each, when three play."))
+    passport = SelectField(_l("Passport"), choices=_choices(
+        ("any", _l("Any meld")), ("run", _l("Run only"))),
+        description=_l("A player's first meld of a game, which opens their play."))
+    direction = SelectField(_l("Play goes"), choices=_choices(
+        ("clockwise", _l("Clockwise")), ("anticlockwise", _l("Anticlockwise"))),
+        description=_l("Play starts next to the dealer, going this way."))
+    dealer_rule = SelectField(_l("Next dealer"), choices=_choices(
+        ("winner", _l("The winner")), ("loser", _l("The biggest loser")),
+        ("rotate", _l("The next seat"))),
+        description=_l("Who deals the next round: first place, the most points, or the next seat."))
     no_passport_last = BooleanField(
-        "No passport ranks last",
-        description="A player who made no passport places below the others, whatever the points.")
-    scheme = SelectField("Scheme", choices=_choices(
-        ("tiered", "By place (1-2-3)"), ("per_point", "Per point"), ("none", "Points only")),
-        description="How a round nobody went out of pays: by place, by the difference "
-                    "in points, or not at all.")
-    tiers = TiersField("Units by place", validators=[required("Type the units, e.g. 0 1 2 3.")],
+        _l("No passport ranks last"),
+        description=_l("A player who made no passport places below the others, "
+                       "whatever the points."))
+    scheme = SelectField(_l("Scheme"), choices=_choices(
+        ("tiered", _l("By place (1-2-3)")), ("per_point", _l("Per point")),
+        ("none", _l("Points only"))),
+        description=_l("How a round nobody went out of pays: by place, by the difference "
+                       "in points, or not at all."))
+    tiers = TiersField(_l("Units by place"),
+                       validators=[required(_l("Type the units, e.g. 0 1 2 3."))],
                        render_kw={"inputmode": "numeric", "autocomplete": "off"},
-                       description="Units each place pays the winner, 1st place first; places "
-                                   "past the list pay the last.")
-    unit_cents = _money("One unit", description="What one unit of the places is worth.")
-    hu_cents = _money("Hu", description="Each other player pays this to the one who went out.")
-    tien_hu_cents = _money("Tien Hu",
-                           description="Each other player pays this for a dealt hand that "
-                                       "melds whole.")
-    joker_ace_cents = _money("Joker / ace",
-                             description="Per joker or ace held (twin aces 2 each), settled "
-                                         "between players; 0 turns it off.")
-    point_cents = _money("Per point",
-                         description="Per point scheme: each pair settles the difference "
-                                     "in points at this rate.")
+                       description=_l("Units each place pays the winner, 1st place first; "
+                                      "places past the list pay the last."))
+    unit_cents = _money(_l("One unit"), description=_l("What one unit of the places is worth."))
+    hu_cents = _money(_l("Hu"),
+                      description=_l("Each other player pays this to the one who went out."))
+    tien_hu_cents = _money(_l("Tien Hu"),
+                           description=_l("Each other player pays this for a dealt hand that "
+                                          "melds whole."))
+    joker_ace_cents = _money(_l("Joker / ace"),
+                             description=_l("Per joker or ace held (twin aces 2 each), settled "
+                                            "between players; 0 turns it off."))
+    point_cents = _money(_l("Per point"),
+                         description=_l("Per point scheme: each pair settles the difference "
+                                        "in points at this rate."))
 
     def house_rules(self) -> HouseRules:
         values = {name: self[name].data for name in RULE_FIELDS}
@@ -195,10 +206,10 @@ LAST = "last"  # the preset "as last time": the group's last session's rules and
 
 
 class NewSessionForm(HouseRulesForm):
-    seats = FieldList(StringField("Seat", filters=[lambda s: clean_name(s or "")]),
+    seats = FieldList(StringField(_l("Seat"), filters=[lambda s: clean_name(s or "")]),
                       min_entries=MAX_PLAYERS, max_entries=MAX_PLAYERS)
-    first_dealer = SelectField("First dealer", default="random")
-    preset = SelectField("Rules", default="penang",
+    first_dealer = SelectField(_l("First dealer"), default="random")
+    preset = SelectField(_l("Rules"), default="penang",
                          choices=_choices(*PRESET_NAMES.items()))
     # "Start another anyway": the open sessions, by id ("3 7"), that the
     # table chose to play beside; sent by that button alone.
@@ -210,12 +221,13 @@ class NewSessionForm(HouseRulesForm):
         super().__init__(*args, **kwargs)
         self.last_time = last
         if last is not None:
-            self.preset.choices = [SelectChoice(LAST, "As last time"), *self.preset.choices]
+            self.preset.choices = [SelectChoice(LAST, _("As last time")), *self.preset.choices]
         self.table_errors: list[str] = []  # about the table as a whole, not one seat
         for i, seat in enumerate(self.seats):
-            seat.label.text = f"Seat {i + 1}"
-        self.first_dealer.choices = _choices(("random", "Draw at random"), *(
-            (str(i), f"Seat {i + 1}" + (f": {seat.data}" if seat.data else ""))
+            seat.label.text = _("Seat %(seat)s", seat=i + 1)
+        self.first_dealer.choices = _choices(("random", _("Draw at random")), *(
+            (str(i), _("Seat %(seat)s: %(name)s", seat=i + 1, name=seat.data) if seat.data
+             else _("Seat %(seat)s", seat=i + 1))
             for i, seat in enumerate(self.seats)))
 
     @classmethod
@@ -266,18 +278,19 @@ class NewSessionForm(HouseRulesForm):
             if not name or seat.errors:
                 continue
             if len(name) > NAME_MAX:
-                seat.errors.append(f"Use at most {NAME_MAX} characters.")
+                seat.errors.append(_("Use at most %(max)s characters.", max=NAME_MAX))
             elif name.casefold() in seen:
-                seat.errors.append(f"{seen[name.casefold()]} has this name already.")
+                seat.errors.append(_("%(seat)s has this name already.", seat=seen[name.casefold()]))
             else:
-                seen[name.casefold()] = f"Seat {i + 1}"
+                seen[name.casefold()] = _("Seat %(seat)s", seat=i + 1)
         if any(seat.errors for seat in self.seats):  # as FieldList.validate keeps them
             self.seats.errors = [seat.errors for seat in self.seats]
         if len(self.names()) < MIN_PLAYERS:
-            self.table_errors.append(f"Type the names of {MIN_PLAYERS} to {MAX_PLAYERS} players.")
+            self.table_errors.append(_("Type the names of %(least)s to %(most)s players.",
+                                       least=MIN_PLAYERS, most=MAX_PLAYERS))
         dealer = self.first_dealer.data
         if not self.first_dealer.errors and dealer != "random" and not self.seats.data[int(dealer)]:
-            self.first_dealer.errors.append(f"Seat {int(dealer) + 1} is empty.")
+            self.first_dealer.errors.append(_("Seat %(seat)s is empty.", seat=int(dealer) + 1))
         return valid and not self.table_errors and not any(s.errors for s in self.seats) \
             and not self.first_dealer.errors
 
@@ -305,9 +318,9 @@ def rule_texts(rules: HouseRules) -> dict:
 
 
 class JoinForm(FlaskForm):
-    name = StringField("Name", filters=[lambda s: clean_name(s or "")], validators=[
-        Length(1, NAME_MAX, f"Type a name of 1 to {NAME_MAX} characters.")])
-    position = SelectField("Sits", coerce=int)
+    name = StringField(_l("Name"), filters=[lambda s: clean_name(s or "")], validators=[
+        Length(1, NAME_MAX, _l("Type a name of 1 to %(most)s characters.", most=NAME_MAX))])
+    position = SelectField(_l("Sits"), coerce=int)
 
 
 class PhoneForm(FlaskForm):

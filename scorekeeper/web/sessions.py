@@ -4,6 +4,7 @@ scoreboard, players joining and leaving, and settling up."""
 import json
 
 from flask import Blueprint, abort, g, redirect, render_template, request, url_for
+from flask_babel import gettext as _
 from wtforms.fields.choices import SelectChoice
 
 from .. import queries, services
@@ -171,8 +172,8 @@ def phone():
         if player_id is not None and queries.seated_player(g.game, player_id) is None:
             raise ValueError(player_id)  # another table's player, or another group's
     except ValueError:
-        return render_board(phone_error="Only a player of this session can be this phone's: "
-                                        "choose one of the names below.")
+        return render_board(phone_error=_("Only a player of this session can be this "
+                                          "phone's: choose one of the names below."))
     set_phone_player(player_id)
     return redirect(url_for("sessions.board"))
 
@@ -199,8 +200,8 @@ def render_players(join_form=None, leave_error=None, leaving=None):
 def seat_choices(seated):
     """Where a newcomer can sit: value p puts them before the p-th seated player
     (the last value: after the last one, next to the first)."""
-    return [SelectChoice(i + 1, f"Between {isolated(player.name)} and "
-                                f"{isolated(seated[(i + 1) % len(seated)].name)}")
+    return [SelectChoice(i + 1, _("Between %(left)s and %(right)s", left=isolated(player.name),
+                                  right=isolated(seated[(i + 1) % len(seated)].name)))
             for i, player in enumerate(seated)]
 
 

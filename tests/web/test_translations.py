@@ -50,12 +50,6 @@ NOT_YET_MARKED = {
     "home.rules",
     "invites.index",
     "invites.join",
-    "sessions.new",
-    "sessions.pays",  # "What a round pays", the part of the new session's page
-    "sessions.players",
-    "sessions.rules",
-    "sessions.settle",
-    "sessions.still_open",
     "share.board",
     "share.manage",
     "share.settle",
@@ -366,6 +360,66 @@ def test_the_sign_in_page_s_refusals_are_marked(site):
         answer = phone.post("/sign-in", data={"csrf_token": csrf_token(phone), **typed})
         assert answer.status_code == 200
         assert unmarked_on(answer.text) == [], typed
+
+
+
+def refused_sessions_pages(site) -> dict[str, tuple[int, str]]:
+    """The sessions pages in states no GET shows, by what was done: a new
+    session's form refused field by field and for the table, a table whose
+    players sit at a session still open, the house rules and the join form
+    refused, and settle up on a player's own phone. Nothing is saved."""
+    phone = site.member(site.alpha)
+    session = f"/sessions/{site.alpha.ids['session']}"
+    name = site.alpha.players[0]
+
+    def post(path, data, page=None):
+        answer = phone.post(path, data={"csrf_token": csrf_token(phone, page or path), **data})
+        return answer.status_code, answer.text
+
+    new, rules = site.form_data("/sessions/new"), site.form_data(f"{session}/rules")
+    seated = {f"seats-{i}": player for i, player in enumerate(site.alpha.players)}
+    pages = {
+        "fields refused": post("/sessions/new", {
+            **new, "seats-0": name, "seats-1": name.upper(), "seats-2": "", "seats-3": "",
+            "first_dealer": "4", "currency": "", "packs": "99", "jokers": "", "tiers": "1 x",
+            "hu_cents": "-1", "tien_hu_cents": "1.555", "unit_cents": "x",
+            "point_cents": "99999999"}),
+        "table refused": post("/sessions/new", {
+            **new, "seats-0": "x" * 300, "seats-1": "", "seats-2": "", "seats-3": "",
+            "tiers": " ".join(["1"] * 20), "joker_ace_cents": ""}),
+        "tiers refused": post("/sessions/new", {**new, "tiers": "999"}),
+        "already playing": post("/sessions/new", {**new, **seated}),
+        "rules refused": post(f"{session}/rules", {**rules, "hu_cents": "x"}),
+        "join refused": post(f"{session}/players", {"name": "", "position": "1"}),
+        "join refused by the table": post(f"{session}/players", {"name": name, "position": "1"}),
+    }
+    post(f"{session}/phone", {"player": str(site.alpha.ids["player"])}, session)
+    answer = phone.get(f"{session}/settle")
+    pages["settle up on a player's phone"] = answer.status_code, answer.text
+    return pages
+
+
+def test_the_sessions_pages_refusals_and_their_other_states_are_marked(site):
+    pages = refused_sessions_pages(site)
+    assert {what: status for what, (status, _) in pages.items()} == {
+        "fields refused": 200, "table refused": 200, "tiers refused": 200,
+        "already playing": 200, "rules refused": 422, "join refused": 200,
+        "join refused by the table": 200, "settle up on a player's phone": 200}
+    shown = "".join(html for _, html in pages.values())
+    for message in ("Type a number from %(low)s to %(high)s.", "Type an amount like 1.50.",
+                    "Use at most two decimals: whole cents.", "That amount is too large.",
+                    "Type whole numbers of units, e.g. 0 1 2 3 4 5.", "Seat %(seat)s is empty.",
+                    "Type at most %(most)s numbers, one per place.", "Type an amount, e.g. 1.50.",
+                    "A place pays at most %(most)s units.", "Use at most %(max)s characters.",
+                    "Type the names of %(least)s to %(most)s players.",
+                    "Already playing: nothing was started",
+                    "Type a name of 1 to %(most)s characters.",
+                    "Type 1 to %(most)s characters, e.g. RM.", "%(seat)s has this name already.",
+                    "%(player)s is already at the table", "%(you)s pay %(payee)s"):
+        # Each state was shown: the message's words around its values.
+        assert all(part in shown for part in re.split(r"%\([^)]*\)s", pseudo(message))), message
+    assert {what: unmarked_on(html) for what, (_, html) in pages.items()} == {
+        what: [] for what in pages}
 
 
 STRINGS = re.compile(r'<script type="application/json" id="strings">(.*?)</script>', re.S)

@@ -6,6 +6,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from flask_babel import gettext as _
+from flask_babel import ngettext
+
 from ...models import GameSession
 from ...queries import Place
 from ...services import Settlement
@@ -14,19 +17,26 @@ from ..filters import isolated, long_date, priced, signed_priced
 
 def chat_message(game: GameSession, places: Sequence[Place], plan: Sequence[Settlement]) -> str:
     """The message: "<group>: rummy on Sat 28 Nov 2026 (final)", each player's
-    net (points, in a session played for points only), best first, and the transfers."""
+    net (points, in a session played for points only), best first, and the
+    transfers; in this phone's language."""
     day = long_date(game.started_at, game.group.timezone)
-    state = "final" if game.is_finished else "so far"
-    lines = [f"{isolated(game.group.name)}: rummy on {day} ({state})"]
+    group = isolated(game.group.name)
+    lines = [_("%(group)s: rummy on %(day)s (final)", group=group, day=day) if game.is_finished
+             else _("%(group)s: rummy on %(day)s (so far)", group=group, day=day)]
     for own in places:
         s = own.standing
-        net = (f"{s.points} {'point' if s.points == 1 else 'points'}" if own.by_points
+        net = (ngettext("%(num)s point", "%(num)s points", s.points) if own.by_points
                else signed_priced(s.cents, game.currency))
         lines.append(f"{own.place}. {isolated(s.player.name)} {net}")
-    lines.append("Who pays whom:")
-    lines += [f"{isolated(s.transfer.payer.name)} pays {isolated(s.transfer.payee.name)} "
-              f"{priced(s.transfer.cents, game.currency)}" + (" (paid)" if s.paid else "")
-              for s in plan]
+    lines.append(_("Who pays whom:"))
+    for settled in plan:
+        transfer = settled.transfer
+        payer, payee = isolated(transfer.payer.name), isolated(transfer.payee.name)
+        amount = priced(transfer.cents, game.currency)
+        lines.append(_("%(payer)s pays %(payee)s %(amount)s (paid)", payer=payer, payee=payee,
+                       amount=amount) if settled.paid
+                     else _("%(payer)s pays %(payee)s %(amount)s", payer=payer, payee=payee,
+                            amount=amount))
     if not plan:
-        lines.append("Nobody owes anything.")
+        lines.append(_("Nobody owes anything."))
     return "\n".join(lines)

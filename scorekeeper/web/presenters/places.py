@@ -8,15 +8,19 @@ from flask_babel import gettext as _
 
 def place_words(place) -> str:
     """ "1st", "2nd", "11th", "joint 2nd" in English; each language its own."""
-    n = place.place
-    if 10 <= n % 100 <= 20 or n % 10 not in (1, 2, 3):
-        # Translators: a place at the table, "4th"; the next three are "1st", "2nd", "3rd".
-        words = _("%(place)sth", place=n)
-    elif n % 10 == 1:
-        words = _("%(place)sst", place=n)
-    elif n % 10 == 2:
-        words = _("%(place)snd", place=n)
-    else:
-        words = _("%(place)srd", place=n)
+    words = ordinal(place.place)
     # Translators: a place shared with another player: "joint 2nd".
     return _("joint %(place)s", place=words) if place.tied else words
+
+
+def ordinal(n: int) -> str:
+    """ "1st", "2nd", "11th" in English; each language its own."""
+    if 10 <= n % 100 <= 20 or n % 10 not in (1, 2, 3):
+        # Translators: a place at the table, "4th"; the next three are "1st", "2nd", "3rd".
+        return _("%(place)sth", place=n)
+    elif n % 10 == 1:
+        return _("%(place)sst", place=n)
+    elif n % 10 == 2:
+        return _("%(place)snd", place=n)
+    else:
+        return _("%(place)srd", place=n)

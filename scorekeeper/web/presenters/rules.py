@@ -5,15 +5,20 @@ session's page)."""
 from __future__ import annotations
 
 from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+from flask_babel import ngettext
 
 from ...forms.sessions import PRESET_NAMES
 from ...queries import LastTime
 from ...rules import HouseRules, payouts, preset_of
 from ..filters import money_scheme, priced
+from .places import ordinal
 
-DEALERS = {"winner": "the winner", "loser": "the worst loser", "rotate": "the next seat"}
-DEALS = {"winner": "the winner deals", "loser": "the biggest loser deals",
-         "rotate": "the deal goes round"}
+DIRECTIONS = {"clockwise": _l("clockwise"), "anticlockwise": _l("anticlockwise")}
+DEALERS = {"winner": _l("the winner"), "loser": _l("the worst loser"),
+           "rotate": _l("the next seat")}
+DEALS = {"winner": _l("the winner deals"), "loser": _l("the biggest loser deals"),
+         "rotate": _l("the deal goes round")}
 
 
 def preset_words(rules: HouseRules) -> str:
@@ -24,20 +29,21 @@ def preset_words(rules: HouseRules) -> str:
 
 def rules_summary(rules: HouseRules, currency: str) -> list[tuple[str, str]]:
     """The settings that matter most when reading a session back, as (name, value)."""
-    summary = [("Passport", "any meld" if rules.passport == "any" else "a run only")]
+    summary = [(_("Passport"), _("any meld") if rules.passport == "any" else _("a run only"))]
     if rules.scheme == "none":
-        summary.append(("Money", "none, points only"))
+        summary.append((_("Money"), _("none, points only")))
     else:
-        summary += [
-            ("Money", money_scheme(rules, currency)),
-            ("Hu", f"{priced(rules.hu_cents, currency)} from each player"),
-            ("Tien Hu", f"{priced(rules.tien_hu_cents, currency)} from each player"),
-            ("Joker/ace", f"{priced(rules.joker_ace_cents, currency)} a unit"
-             if rules.joker_ace_cents else "off"),
-        ]
+        # Translators: what a Hu (or a Tien Hu) pays: "RM 3.00 from each player".
+        each = _("%(amount)s from each player", amount=priced(rules.hu_cents, currency))
+        tien_hu = _("%(amount)s from each player", amount=priced(rules.tien_hu_cents, currency))
+        # Translators: money for each joker or ace held: "RM 0.50 a unit", or "off".
+        joker_ace = _("%(amount)s a unit", amount=priced(rules.joker_ace_cents, currency))
+        summary += [(_("Money"), money_scheme(rules, currency)), (_("Hu"), each),
+                    (_("Tien Hu"), tien_hu),
+                    (_("Joker/ace"), joker_ace if rules.joker_ace_cents else _("off"))]
     summary += [
-        ("Play goes", rules.direction),
-        ("Next dealer", DEALERS[rules.dealer_rule]),
+        (_("Play goes"), str(DIRECTIONS[rules.direction])),
+        (_("Next dealer"), str(DEALERS[rules.dealer_rule])),
     ]
     return summary
 
@@ -48,26 +54,35 @@ def last_time_summary(last: LastTime) -> str:
     jokers at 25 points · …")."""
     rules, currency = last.rules, last.currency
     if preset_of(rules) is not None:
-        return f"{preset_words(rules)} rules as they come, money in {currency}."
+        return _("%(preset)s rules as they come, money in %(currency)s.",
+                 preset=preset_words(rules), currency=currency)
 
-    parts = [f"{rules.packs} packs" if rules.packs != 2 else "",
-             f"{rules.jokers} jokers at {rules.joker_points} points",
-             "run passport" if rules.passport == "run" else "any passport",
-             rules.direction, DEALS[rules.dealer_rule],
-             "no passport ranks last" if rules.no_passport_last else ""]
+    parts = [ngettext("%(num)s pack", "%(num)s packs", rules.packs) if rules.packs != 2 else "",
+             ngettext("%(num)s joker at %(points)s points", "%(num)s jokers at %(points)s points",
+                      rules.jokers, points=rules.joker_points),
+             _("run passport") if rules.passport == "run" else _("any passport"),
+             str(DIRECTIONS[rules.direction]), str(DEALS[rules.dealer_rule]),
+             _("no passport ranks last") if rules.no_passport_last else ""]
     if rules.scheme == "none":
-        parts.append("points only, no money")
+        parts.append(_("points only, no money"))
     else:
         parts += [money_scheme(rules, currency),
-                  f"Hu {priced(rules.hu_cents, currency)}",
-                  f"Tien Hu {priced(rules.tien_hu_cents, currency)}",
-                  f"joker/ace {priced(rules.joker_ace_cents, currency)}"
+                  _("Hu %(amount)s", amount=priced(rules.hu_cents, currency)),
+                  _("Tien Hu %(amount)s", amount=priced(rules.tien_hu_cents, currency)),
+                  _("joker/ace %(amount)s", amount=priced(rules.joker_ace_cents, currency))
                   if rules.joker_ace_cents else ""]
-    return f"own rules, money in {currency}. " + " · ".join(part for part in parts if part) + "."
+    # Translators: the rules' differences follow, joined by " · ".
+    return _("own rules, money in %(currency)s. %(rules)s.", currency=currency,
+             rules=" · ".join(part for part in parts if part))
 
 
-def _ordinal(n: int) -> str:
-    return f"{n}{'st' if n == 1 else 'nd' if n == 2 else 'rd' if n == 3 else 'th'}"
+def listed(items: list[str]) -> str:
+    """Items one after another, as the language lists them: "a, b, c"."""
+    text = items[0]
+    for item in items[1:]:
+        # Translators: one more item of a list, after a comma: "1st gets RM 6, 2nd pays RM 1".
+        text = _("%(list)s, %(item)s", list=text, item=item)
+    return text
 
 
 def pays_lines(rules: HouseRules, currency: str, players: int) -> list[str]:
@@ -84,20 +99,23 @@ def pays_lines(rules: HouseRules, currency: str, players: int) -> list[str]:
         return text.removesuffix(".00") if whole else text
 
     if rules.scheme == "none":
-        return ["Points only: no money changes hands."]
+        return [_("Points only: no money changes hands.")]
     if rules.scheme == "tiered":
-        places = [f"{_ordinal(1)} gets {said(pays.places[0])}"] + [
-            f"{_ordinal(i)} pays {said(cents)}" if cents else f"{_ordinal(i)} pays nothing"
+        places = [_("%(place)s gets %(amount)s", place=ordinal(1), amount=said(pays.places[0]))] + [
+            _("%(place)s pays %(amount)s", place=ordinal(i), amount=said(cents)) if cents
+            else _("%(place)s pays nothing", place=ordinal(i))
             for i, cents in enumerate(pays.places[1:], start=2)]
-        lines = [f"With {players} players, a round nobody goes out of: {', '.join(places)}."]
+        lines = [_("With %(players)s players, a round nobody goes out of: %(places)s.",
+                   players=players, places=listed(places))]
     else:
-        lines = [f"A round nobody goes out of: every two players settle the difference in "
-                 f"points at {said(rules.point_cents)} a point."]
+        lines = [_("A round nobody goes out of: every two players settle the difference in "
+                   "points at %(amount)s a point.", amount=said(rules.point_cents))]
     others = players - 1
-    lines.append(f"Hu: each other player pays the winner {said(pays.hu)} "
-                 f"({said(pays.hu * others)} in all). Tien Hu: {said(pays.tien_hu)} each "
-                 f"({said(pays.tien_hu * others)}).")
+    lines.append(_("Hu: each other player pays the winner %(each)s (%(all)s in all). "
+                   "Tien Hu: %(tien_hu)s each (%(tien_hu_all)s).",
+                   each=said(pays.hu), all=said(pays.hu * others),
+                   tien_hu=said(pays.tien_hu), tien_hu_all=said(pays.tien_hu * others)))
     if rules.joker_ace_cents:
-        lines.append(f"Jokers and aces held: {said(rules.joker_ace_cents)} a unit, settled "
-                     "between every two players.")
+        lines.append(_("Jokers and aces held: %(amount)s a unit, settled between every two "
+                       "players.", amount=said(rules.joker_ace_cents)))
     return lines
