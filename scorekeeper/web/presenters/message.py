@@ -6,27 +6,37 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from flask_babel import gettext as _
+from flask_babel import ngettext
+
 from ...models import GameSession
 from ...queries import Place
 from ...services import Settlement
-from ..filters import isolated, long_date, priced, signed_priced
+from ..filters import count, isolated, long_date, priced, signed_priced
 
 
 def chat_message(game: GameSession, places: Sequence[Place], plan: Sequence[Settlement]) -> str:
-    """The message: "<group>: rummy on Sat 28 Nov 2026 (final)", each player's
-    net (points, in a session played for points only), best first, and the transfers."""
+    """The message, in the language of the phone that shows it (and copies
+    it): "<group>: rummy on Sat 28 Nov 2026 (final)", each player's net
+    (points, in a session played for points only), best first, and the transfers."""
     day = long_date(game.started_at, game.group.timezone)
-    state = "final" if game.is_finished else "so far"
-    lines = [f"{isolated(game.group.name)}: rummy on {day} ({state})"]
+    group = isolated(game.group.name)
+    lines = [_("%(group)s: rummy on %(day)s (final)", group=group, day=day) if game.is_finished
+             else _("%(group)s: rummy on %(day)s (so far)", group=group, day=day)]
     for own in places:
         s = own.standing
-        net = (f"{s.points} {'point' if s.points == 1 else 'points'}" if own.by_points
-               else signed_priced(s.cents, game.currency))
-        lines.append(f"{own.place}. {isolated(s.player.name)} {net}")
-    lines.append("Who pays whom:")
-    lines += [f"{isolated(s.transfer.payer.name)} pays {isolated(s.transfer.payee.name)} "
-              f"{priced(s.transfer.cents, game.currency)}" + (" (paid)" if s.paid else "")
-              for s in plan]
+        net = (ngettext("%(points)s point", "%(points)s points", s.points, points=count(s.points))
+               if own.by_points else signed_priced(s.cents, game.currency))
+        # Translators: a line of the chat message: place, name, net ("2. Ben +RM 3.00").
+        lines.append(_("%(place)s. %(player)s %(net)s", place=own.place,
+                       player=isolated(s.player.name), net=net))
+    lines.append(_("Who pays whom:"))
+    for s in plan:
+        values = {"payer": isolated(s.transfer.payer.name),
+                  "payee": isolated(s.transfer.payee.name),
+                  "amount": priced(s.transfer.cents, game.currency)}
+        lines.append(_("%(payer)s pays %(payee)s %(amount)s (paid)", **values) if s.paid
+                     else _("%(payer)s pays %(payee)s %(amount)s", **values))
     if not plan:
-        lines.append("Nobody owes anything.")
+        lines.append(_("Nobody owes anything."))
     return "\n".join(lines)
