@@ -14,9 +14,9 @@ from datetime import datetime
 import pytest
 import sqlalchemy as sa
 
-from scorekeeper import backup, limits, services
-from scorekeeper.forms import groups
+from scorekeeper import backup, services
 from scorekeeper.extensions import db
+from scorekeeper.forms import groups
 from scorekeeper.limits import DEFAULT_TIMEZONE
 from scorekeeper.models import AuditEvent, GameSession, Group, Player, ShareLink
 from scorekeeper.web.filters import date_time, day_time, iso_time, local_time, long_date

@@ -31,11 +31,11 @@ def chat_message(game: GameSession, places: Sequence[Place], plan: Sequence[Sett
         lines.append(_("%(place)s. %(player)s %(net)s", place=own.place,
                        player=isolated(s.player.name), net=net))
     lines.append(_("Who pays whom:"))
-    for s in plan:
-        values = {"payer": isolated(s.transfer.payer.name),
-                  "payee": isolated(s.transfer.payee.name),
-                  "amount": priced(s.transfer.cents, game.currency)}
-        lines.append(_("%(payer)s pays %(payee)s %(amount)s (paid)", **values) if s.paid
+    for row in plan:
+        values = {"payer": isolated(row.transfer.payer.name),
+                  "payee": isolated(row.transfer.payee.name),
+                  "amount": priced(row.transfer.cents, game.currency)}
+        lines.append(_("%(payer)s pays %(payee)s %(amount)s (paid)", **values) if row.paid
                      else _("%(payer)s pays %(payee)s %(amount)s", **values))
     if not plan:
         lines.append(_("Nobody owes anything."))
