@@ -141,16 +141,19 @@ def utc_offset(zone: str, now: datetime) -> str:
 
 
 class ZoneSelect(Select):
-    """A select whose options shown as their value are written short, without
-    the value attribute or the (optional) end tag: the list of every time zone
-    stays under 20 KB, in a page of at most 60 KB."""
+    """A select whose options are written short, without the (optional) end
+    tag, and an option shown as its value without the value attribute: the
+    list of every time zone, named in the page's language, stays near 20 KB,
+    in a page of at most 60 KB."""
 
     @classmethod
     def render_option(cls, choice, **kwargs):
-        if choice.label == choice.value and not choice.render_kw and not kwargs:
-            return Markup("<option{}>{}").format(
-                Markup(" selected") if choice.selected else "", choice.value)
-        return super().render_option(choice, **kwargs)
+        if choice.render_kw or kwargs:
+            return super().render_option(choice, **kwargs)
+        selected = Markup(" selected") if choice.selected else ""
+        if choice.label == choice.value:
+            return Markup("<option{}>{}").format(selected, choice.value)
+        return Markup('<option{} value="{}">{}').format(selected, choice.value, choice.label)
 
 
 def _known_zone(form, field):

@@ -185,8 +185,7 @@ def test_the_group_page_offers_the_zones_near_the_table_first(client):
     assert ["".join(n) for n in near] == [
         "Asia/Kuala_Lumpur", "Asia/Singapore", "Asia/Jakarta", "Asia/Bangkok", "Asia/Hong_Kong",
         "Australia/Perth", "Europe/London", "UTC"]
-    assert '<option selected value="Asia/Kuala_Lumpur">Penang, Malaysia (UTC+8)</option>' \
-        in common
+    assert '<option selected value="Asia/Kuala_Lumpur">Penang, Malaysia (UTC+8)<option' in common
     # then one zone of each place, by its IANA name, shown as CLDR names its city
     every = {value or label: label for value, label in
              re.findall(r'<option(?: value="([^"]+)")?>([^<]+)', others)}
@@ -288,9 +287,11 @@ def test_the_group_page_stays_under_60_kb_with_its_css_and_js(client, our_group)
         names = [f"Player with a long name {n:02d}", f"Player with a long name {n + 1:02d}"]
         services.start_session(services.Change(our_group, device="A phone with a long name"),
                                names, EXAMPLE_RULES, first_dealer=names[0])
-    page = client.get("/group").text
-    assert "/static/css/app." in page
-    assert page_weight(page) < WEIGHT_LIMIT
+    for language in ("en", "ms", "zh-Hans"):  # the zones' names in each
+        client.set_cookie("language", language)
+        page = client.get("/group").text
+        assert "/static/css/app." in page
+        assert page_weight(page) < WEIGHT_LIMIT, language
 
 
 # The shared pages
