@@ -12,31 +12,31 @@ from flask_babel import ngettext
 from ...models import GameSession
 from ...queries import Place
 from ...services import Settlement
-from ..filters import count, isolated, long_date, priced, signed_priced
+from ..filters import isolated, long_date, priced, signed_priced
 
 
 def chat_message(game: GameSession, places: Sequence[Place], plan: Sequence[Settlement]) -> str:
-    """The message, in the language of the phone that shows it (and copies
-    it): "<group>: rummy on Sat 28 Nov 2026 (final)", each player's net
-    (points, in a session played for points only), best first, and the transfers."""
+    """The message: "<group>: rummy on Sat 28 Nov 2026 (final)", each player's
+    net (points, in a session played for points only), best first, and the
+    transfers; in this phone's language."""
     day = long_date(game.started_at, game.group.timezone)
     group = isolated(game.group.name)
     lines = [_("%(group)s: rummy on %(day)s (final)", group=group, day=day) if game.is_finished
              else _("%(group)s: rummy on %(day)s (so far)", group=group, day=day)]
     for own in places:
         s = own.standing
-        net = (ngettext("%(points)s point", "%(points)s points", s.points, points=count(s.points))
-               if own.by_points else signed_priced(s.cents, game.currency))
-        # Translators: a line of the chat message: place, name, net ("2. Ben +RM 3.00").
-        lines.append(_("%(place)s. %(player)s %(net)s", place=own.place,
-                       player=isolated(s.player.name), net=net))
+        net = (ngettext("%(num)s point", "%(num)s points", s.points) if own.by_points
+               else signed_priced(s.cents, game.currency))
+        lines.append(f"{own.place}. {isolated(s.player.name)} {net}")
     lines.append(_("Who pays whom:"))
-    for row in plan:
-        values = {"payer": isolated(row.transfer.payer.name),
-                  "payee": isolated(row.transfer.payee.name),
-                  "amount": priced(row.transfer.cents, game.currency)}
-        lines.append(_("%(payer)s pays %(payee)s %(amount)s (paid)", **values) if row.paid
-                     else _("%(payer)s pays %(payee)s %(amount)s", **values))
+    for settled in plan:
+        transfer = settled.transfer
+        payer, payee = isolated(transfer.payer.name), isolated(transfer.payee.name)
+        amount = priced(transfer.cents, game.currency)
+        lines.append(_("%(payer)s pays %(payee)s %(amount)s (paid)", payer=payer, payee=payee,
+                       amount=amount) if settled.paid
+                     else _("%(payer)s pays %(payee)s %(amount)s", payer=payer, payee=payee,
+                            amount=amount))
     if not plan:
         lines.append(_("Nobody owes anything."))
     return "\n".join(lines)
