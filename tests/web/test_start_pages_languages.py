@@ -24,7 +24,7 @@ def copied_message(client, sid) -> list[str]:
 
 
 @pytest.mark.parametrize("tag, first, net, said, heading", [
-    ("zh-Hans", r"：\d{4}年\d{1,2}月\d{1,2}日周. 的拉米（目前为止）", "1. Cat +RM 9.00",
+    ("zh-Hans", r"：\d{4}年\d{1,2}月\d{1,2}日周.的牌局（目前）", "1. Cat +RM 9.00",
      ["Ann 付给 Cat RM 1.00", "Bob 付给 Cat RM 8.00"], "谁付给谁："),
     ("ms", r": rummy pada .+ \(setakat ini\)", "1. Cat +RM 9.00",
      ["Ann bayar Cat RM 1.00", "Bob bayar Cat RM 8.00"], "Siapa bayar siapa:"),
