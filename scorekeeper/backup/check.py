@@ -49,6 +49,7 @@ from ..rules.house import shown
 from ..rules.scoring import OUTCOMES
 from .fields import (
     GROUP_PLAYER,
+    N_,
     BackupError,
     an_object,
     bool_field,
@@ -94,12 +95,24 @@ ACTION = re.compile(r"[a-z_]+\.[a-z_]+")
 CHECK_SECONDS = 8
 
 
+# More of these in all sessions together than an import takes.
+TOO_MANY = {
+    "rounds": N_("The backup has %(total)s rounds in all sessions together; "
+                 "an import takes at most %(most)s."),
+    "seats": N_("The backup has %(total)s seats in all sessions together; "
+                "an import takes at most %(most)s."),
+    "payments": N_("The backup has %(total)s payments in all sessions together; "
+                   "an import takes at most %(most)s."),
+}
+
+
 def read_backup(data: bytes, seconds: float = CHECK_SECONDS) -> Backup:
     """The backup in ``data``, checked from end to end in at most about ``seconds``;
     BackupError says what is wrong and where. Nothing is written."""
     if len(data) > MAX_BYTES:
-        raise BackupError(f"The file is {size_text(len(data))}, larger than a backup may be: "
-                          f"an import takes files of up to {size_text(MAX_BYTES)}.")
+        raise BackupError(N_("The file is %(size)s, larger than a backup may be: "
+                             "an import takes files of up to %(most)s."),
+                          size=size_text(len(data)), most=size_text(MAX_BYTES))
     return _backup(parse(data), time.monotonic() + seconds)
 
 
@@ -112,12 +125,14 @@ def size_text(size: int) -> str:
 
 def _backup(document, deadline: float) -> Backup:
     if not isinstance(document, dict) or document.get("format") != FORMAT:
-        raise BackupError('This is not a Scorekeeper group backup: it lacks the mark '
-                          '"format": "scorekeeper-group". Export one from a group\'s page.')
+        raise BackupError(N_("This is not a Scorekeeper group backup: it lacks the mark "
+                             "%(mark)s. Export one from a group's page."),
+                          mark='"format": "scorekeeper-group"')
     version = document.get("version")
     if type(version) is not int or version != VERSION:
-        raise BackupError(f"This backup is of version {shown(version)}, but this Scorekeeper "
-                          f"reads version {VERSION} only.")
+        raise BackupError(N_("This backup is of version %(version)s, but this Scorekeeper "
+                             "reads version %(reads)s only."),
+                          version=shown(version), reads=VERSION)
     where = "The backup"
     exported_at = moment_field(document, "exported_at", where)
     group = an_object(field(document, "group", where), "The backup's \"group\"")
@@ -125,14 +140,15 @@ def _backup(document, deadline: float) -> Backup:
     zone = _zone(group)
 
     players = []
-    seen: dict[str, str] = {}
+    seen: dict[str, int] = {}
     for n, raw in enumerate(list_field(document, "players", where, MAX_GROUP_PLAYERS), start=1):
         row = an_object(raw, f"Player {n}")
         name = name_at(field(row, "name", f"Player {n}"), f"Player {n}'s name")
         if name.casefold() in seen:
-            raise BackupError(f"Player {n}'s name, {name}, is already the name of "
-                              f"{seen[name.casefold()]}.")
-        seen[name.casefold()] = f"player {n}"
+            raise BackupError(N_("Player %(number)s's name, %(name)s, is already the name of "
+                                 "player %(first)s."),
+                              number=n, name=name, first=seen[name.casefold()])
+        seen[name.casefold()] = n
         players.append(PlayerData(name, moment_field(row, "created_at", f"Player {n}")))
     known = frozenset(p.name for p in players)
 
@@ -144,8 +160,7 @@ def _backup(document, deadline: float) -> Backup:
         total = sum(len(s[key]) for s in raw_sessions
                     if isinstance(s, dict) and isinstance(s.get(key), list))
         if total > most:
-            raise BackupError(f"The backup has {total:,} {key} in all sessions together; "
-                              f"an import takes at most {most:,}.")
+            raise BackupError(TOO_MANY[key], total=total, most=most)
     sessions = [_session(raw, n, known, deadline) for n, raw in enumerate(raw_sessions, start=1)]
 
     events: list[EventData] = []

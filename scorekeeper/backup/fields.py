@@ -25,43 +25,58 @@ FIRST_YEAR, LAST_YEAR = 2000, 2099
 EARLIEST, LATEST = datetime(FIRST_YEAR, 1, 1), datetime(LAST_YEAR + 1, 1, 1)
 
 
+def N_(message: str) -> str:
+    """Marks a message for the catalog (pybabel's default keyword): the
+    backup check has no language; the web layer translates the message with
+    its values when it shows it (web/presenters/refusals.py)."""
+    return message
+
+
 class BackupError(ValueError):
     """A backup that can't be imported; the message says what is wrong and
-    where. Where the rules engine refused a part, the message is where, and
-    ``problems`` (the engine's) say what (the web layer words them)."""
+    where: English, with ``%(name)s`` placeholders for its ``values`` where it
+    is marked with N_ (those a file that is no backup meets are; those of a
+    part of a backup, named by its JSON keys, are English only). Where the
+    rules engine refused a part, the message is where, and ``problems`` (the
+    engine's) say what (the web layer words them)."""
 
-    def __init__(self, message: str, problems: Sequence[Problem] = ()) -> None:
-        super().__init__(f"{message}: {'; '.join(map(str, problems))}" if problems else message)
-        self.where = message
+    def __init__(self, message: str, problems: Sequence[Problem] = (), **values) -> None:
+        text = message % values if values else message
+        super().__init__(f"{text}: {'; '.join(map(str, problems))}" if problems else text)
+        self.message, self.values = message, values
+        self.where = text
         self.problems = tuple(problems)
 
 
 def on_time(deadline: float, where: str) -> None:
     if time.monotonic() > deadline:
-        raise BackupError(f"Checking this backup takes too long (it stopped at {where}): "
-                          "its rounds are more or larger than a group's real ones.")
+        raise BackupError(N_("Checking this backup takes too long (it stopped at %(where)s): "
+                             "its rounds are more or larger than a group's real ones."),
+                          where=where)
 
 
 def parse(data: bytes):
     if not data.strip():
-        raise BackupError("The file is empty.")
+        raise BackupError(N_("The file is empty."))
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
         raise BackupError(
-            f"The file is not UTF-8 text (byte {error.start + 1} is not), so it is not "
-            "a Scorekeeper backup.") from None
+            N_("The file is not UTF-8 text (byte %(byte)s is not), so it is not "
+               "a Scorekeeper backup."), byte=error.start + 1) from None
     try:
         document = json.loads(text, object_pairs_hook=_object_without_twins,
                               parse_int=_whole_number, parse_float=_Fraction,
                               parse_constant=_no_constant)
     except RecursionError:
-        raise BackupError("The file nests lists or objects far too deeply to be a "
-                          "Scorekeeper backup.") from None
+        raise BackupError(N_("The file nests lists or objects far too deeply to be a "
+                             "Scorekeeper backup.")) from None
     except json.JSONDecodeError as error:
+        # Translators: %(why)s is the JSON reader's own words, in English.
         raise BackupError(
-            f"The file is not JSON ({error.msg} at line {error.lineno}, column {error.colno}), "
-            "so it is not a Scorekeeper backup.") from None
+            N_("The file is not JSON (%(why)s at line %(line)s, column %(column)s), "
+               "so it is not a Scorekeeper backup."),
+            why=error.msg, line=error.lineno, column=error.colno) from None
     except BackupError:
         raise
     except ValueError as error:

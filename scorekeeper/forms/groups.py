@@ -1,9 +1,12 @@
 """Forms for groups: create one, sign in, change the passphrase, name the phone,
 choose the time zone, the house setting for rounds filled in together."""
 
+import functools
 from datetime import UTC, datetime
 from zoneinfo import ZoneInfo
 
+from babel.dates import get_timezone_location
+from flask_babel import get_locale
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from markupsafe import Markup
@@ -138,16 +141,19 @@ def utc_offset(zone: str, now: datetime) -> str:
 
 
 class ZoneSelect(Select):
-    """A select whose options shown as their value are written short, without
-    the value attribute or the (optional) end tag: the list of every time zone
-    stays under 20 KB, in a page of at most 60 KB."""
+    """A select whose options are written short, without the (optional) end
+    tag, and an option shown as its value without the value attribute: the
+    list of every time zone, named in the page's language, stays near 20 KB,
+    in a page of at most 60 KB."""
 
     @classmethod
     def render_option(cls, choice, **kwargs):
-        if choice.label == choice.value and not choice.render_kw and not kwargs:
-            return Markup("<option{}>{}").format(
-                Markup(" selected") if choice.selected else "", choice.value)
-        return super().render_option(choice, **kwargs)
+        if choice.render_kw or kwargs:
+            return super().render_option(choice, **kwargs)
+        selected = Markup(" selected") if choice.selected else ""
+        if choice.label == choice.value:
+            return Markup("<option{}>{}").format(selected, choice.value)
+        return Markup('<option{} value="{}">{}').format(selected, choice.value, choice.label)
 
 
 def _known_zone(form, field):
@@ -166,6 +172,31 @@ class TimeZoneForm(FlaskForm):
         near = [SelectChoice(name, label if name == "UTC" else f"{label} ({utc_offset(name, now)})",
                              optgroup=str(_l("Common")))
                 for name, label in NEAR_ZONES]
-        rest = [SelectChoice(name, optgroup=str(_l("Every other time zone")))
-                for name in sorted(time_zones() - {name for name, _ in NEAR_ZONES})]
+        others = str(_l("Every other time zone"))
+        shown = set(listed_zones()) | ({self.timezone.data} & time_zones())
+        rest = [SelectChoice(name, label, optgroup=others)
+                for name, label in zone_labels(shown - {name for name, _ in NEAR_ZONES})]
         self.timezone.choices = near + rest
+
+
+@functools.cache
+def listed_zones() -> tuple[str, ...]:
+    """The zones the list offers: one of each place CLDR names, the zone
+    named after it (Asia/Kolkata, not its old name Asia/Calcutta, nor
+    US/Eastern for America/New_York). The others are still taken."""
+    places: dict[str, list[str]] = {}
+    for zone in sorted(time_zones()):
+        places.setdefault(get_timezone_location(zone, locale="en", return_city=True),
+                          []).append(zone)
+    return tuple(sorted(next((zone for zone in zones
+                              if zone.rsplit("/", 1)[-1] == city.replace(" ", "_")), zones[0])
+                        for city, zones in places.items()))
+
+
+def zone_labels(zones) -> list[tuple[str, str]]:
+    """Each zone with its name in the page's language, from CLDR through Babel
+    (its city: "Paris", "巴黎"), in the order of the zones' IANA names (by
+    region). A zone CLDR names no city of is shown as its IANA name."""
+    locale = get_locale() or "en"
+    return [(zone, get_timezone_location(zone, locale=locale, return_city=True))
+            for zone in sorted(zones)]

@@ -16,6 +16,7 @@ from flask import (
     request,
     url_for,
 )
+from flask_babel import gettext as _
 
 from .. import backup, services
 from ..forms.backup import ImportGroupForm
@@ -138,6 +139,6 @@ def import_too_large(error):
     form = ImportGroupForm(formdata=None)
     if single_group():
         del form.name
-    message = (f"the file is larger than {backup.size_text(backup.MAX_BYTES)}, the most "
-               "a backup may be")
+    message = _("the file is larger than %(size)s, the most a backup may be",
+                size=backup.size_text(backup.MAX_BYTES))
     return import_page(form, message), 413

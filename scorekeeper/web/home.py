@@ -1,3 +1,4 @@
+from babel.lists import format_list
 from flask import Blueprint, render_template, request
 
 from .. import queries
@@ -5,6 +6,7 @@ from ..forms.home import CheckHandForm
 from ..rules import PRESETS, CardError, HouseRules, best_melds, hand_problems, parse_cards
 from . import phone_choice
 from .access import current_group, phone_chosen
+from .locales import formatting
 from .new_groups import may_create_group
 from .presenters.problems import all_words, words
 from .presenters.rule_book import house_rules_book, outcome_help, preset_names
@@ -53,6 +55,8 @@ def index():
 @bp.get("/rules")
 def rules():
     """The game in short and every house rule explained: for anyone, signed in or not."""
-    return render_template("home/rules.html", house=house_rules_book(), presets=preset_names(),
+    presets = preset_names()
+    return render_template("home/rules.html", house=house_rules_book(), presets=presets,
+                           presets_listed=format_list(presets, locale=formatting()),
                            outcomes=outcome_help(),
                            example=pays_lines(HouseRules.penang(), "RM", 4))

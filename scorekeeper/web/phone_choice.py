@@ -6,6 +6,7 @@ names the phone ("Ben's phone") and says whose it is ("This is Ben's phone")."""
 from dataclasses import dataclass
 
 from flask import request
+from flask_babel import gettext as _
 
 from ..forms.groups import NewPlayerForm, WhoForm
 from ..limits import DEVICE_MAX
@@ -61,7 +62,7 @@ def answer(players: list[Player]) -> tuple[Answer | None, Question]:
             player_id = 0
         if player_id is None or player_id in {p.id for p in players}:
             return Answer(player_id), question
-    question.error = "Choose one of the names below, someone new, or Nobody's phone."
+    question.error = _("Choose one of the names below, someone new, or Nobody's phone.")
     return None, question
 
 

@@ -14,8 +14,9 @@ from datetime import datetime
 import pytest
 import sqlalchemy as sa
 
-from scorekeeper import backup, limits, services
+from scorekeeper import backup, services
 from scorekeeper.extensions import db
+from scorekeeper.forms import groups
 from scorekeeper.limits import DEFAULT_TIMEZONE
 from scorekeeper.models import AuditEvent, GameSession, Group, Player, ShareLink
 from scorekeeper.web.filters import date_time, day_time, iso_time, local_time, long_date
@@ -184,12 +185,39 @@ def test_the_group_page_offers_the_zones_near_the_table_first(client):
     assert ["".join(n) for n in near] == [
         "Asia/Kuala_Lumpur", "Asia/Singapore", "Asia/Jakarta", "Asia/Bangkok", "Asia/Hong_Kong",
         "Australia/Perth", "Europe/London", "UTC"]
-    assert '<option selected value="Asia/Kuala_Lumpur">Penang, Malaysia (UTC+8)</option>' \
-        in common
-    every = re.findall(r"<option>([^<]+)", others)
-    assert len(every) == len(limits.time_zones()) - len(near)
-    assert every == sorted(every) and "Europe/Paris" in every and "Asia/Singapore" not in every
-    assert "localtime" not in select and "Factory" not in select
+    assert '<option selected value="Asia/Kuala_Lumpur">Penang, Malaysia (UTC+8)<option' in common
+    # then one zone of each place, by its IANA name, shown as CLDR names its city
+    every = {value or label: label for value, label in
+             re.findall(r'<option(?: value="([^"]+)")?>([^<]+)', others)}
+    assert list(every) == sorted(every) == sorted(set(groups.listed_zones()) - {
+        "".join(n) for n in near})
+    assert every["Europe/Paris"] == "Paris" and every["America/Argentina/Buenos_Aires"] == \
+        "Buenos Aires" and every["Asia/Kolkata"] == "Kolkata"
+    assert len(set(every.values())) == len(every)  # no place twice
+    assert "Asia/Calcutta" not in every and "US/Eastern" not in every  # old names of places
+    assert "Asia/Singapore" not in every and "localtime" not in select and "Factory" not in select
+
+
+def test_the_zones_are_listed_by_their_names_in_the_phone_s_language(client):
+    client.set_cookie("language", "zh-Hans")
+    html = client.get("/group").text
+    assert '<option value="Europe/Paris">巴黎' in html
+    assert '<option value="America/Argentina/Buenos_Aires">布宜诺斯艾利斯' in html
+    client.set_cookie("language", "ms")
+    assert '<option value="Europe/Paris">Paris' in client.get("/group").text
+    assert choose_zone(client, "Europe/Paris").status_code == 302
+    client.set_cookie("language", "zh-Hans")
+    assert "现在按巴黎时间显示。" in text(client.get("/group?timezone=changed"))
+
+
+def test_a_zone_not_listed_is_still_taken_and_shown_chosen(client, our_group):
+    """An old name of a place (Asia/Calcutta for Asia/Kolkata) is a zone all
+    the same: a group that has it keeps it, shown selected."""
+    assert choose_zone(client, "Asia/Calcutta").status_code == 302
+    assert zone_of(our_group.id) == "Asia/Calcutta"
+    html = client.get("/group").text
+    assert '<option selected value="Asia/Calcutta">Kolkata' in html
+    assert '<option value="Asia/Kolkata">Kolkata' in html
 
 
 def test_changing_the_zone_changes_what_is_shown_and_is_audited(client, sid, group):
@@ -203,7 +231,7 @@ def test_changing_the_zone_changes_what_is_shown_and_is_audited(client, sid, gro
     assert event.device == "Test phone" and event.session_id is None
 
     page = text(client.get("/group?timezone=changed"))
-    assert "Times are now shown in Europe/London time." in page
+    assert "Times are now shown in London time." in page
     assert "Time zone changed from Penang, Malaysia to London" in page
     assert '<option selected value="Europe/London">' in client.get("/group").text
     assert UTC_DAY in text(client.get(f"/sessions/{sid}"))
@@ -259,9 +287,11 @@ def test_the_group_page_stays_under_60_kb_with_its_css_and_js(client, our_group)
         names = [f"Player with a long name {n:02d}", f"Player with a long name {n + 1:02d}"]
         services.start_session(services.Change(our_group, device="A phone with a long name"),
                                names, EXAMPLE_RULES, first_dealer=names[0])
-    page = client.get("/group").text
-    assert "/static/css/app." in page
-    assert page_weight(page) < WEIGHT_LIMIT
+    for language in ("en", "ms", "zh-Hans"):  # the zones' names in each
+        client.set_cookie("language", language)
+        page = client.get("/group").text
+        assert "/static/css/app." in page
+        assert page_weight(page) < WEIGHT_LIMIT, language
 
 
 # The shared pages

@@ -9,6 +9,7 @@ from flask_babel import gettext as _
 
 from ... import services
 from ...backup import BackupError
+from ..filters import count
 from .problems import joined
 
 
@@ -25,6 +26,9 @@ def refusal(error: Exception) -> str:
                  number=error.number, problems=joined(error.problems))
     if isinstance(error, BackupError) and error.problems:
         return _("%(where)s: %(problems)s.", where=error.where, problems=joined(error.problems))
+    if isinstance(error, BackupError):
+        return _(error.message, **{name: count(value) if type(value) is int else value
+                                   for name, value in error.values.items()})
     if isinstance(error, services.ServiceError):
         return _(error.message, **error.values)
     return str(error)

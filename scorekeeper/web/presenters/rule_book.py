@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from flask_babel import gettext as _
 from wtforms import BooleanField, SelectField
 
 from ...forms.rounds import OUTCOME_HELP
@@ -25,7 +26,7 @@ class BookRule:
 def _shown(field) -> str:
     """A field's value as its form shows it: a choice's words, Yes or No, or the text."""
     if isinstance(field, BooleanField):
-        return "Yes" if field.data else "No"
+        return _("Yes") if field.data else _("No")
     if isinstance(field, SelectField):
         return next(c.label for c in field.choices if c.value == field.data)
     return field._value()
