@@ -22,6 +22,7 @@ from .drafts import (
     set_autosave_rounds,
 )
 from .groups import (
+    DEMO_DEVICE,
     KnownDevice,
     TooManyNewGroups,
     change_passphrase,
@@ -89,6 +90,7 @@ from .streams import StreamCaps, close_stream, open_stream, renew_streams
 from .trail import alike_meanwhile, restored_deletions, saved_meanwhile, where_round_is
 
 __all__ = [
+    "DEMO_DEVICE",
     "DEMO_GROUP",
     "SEAT_TOTALS",
     "AlreadyPlaying",

@@ -31,7 +31,9 @@ from ._common import recount_finished
 from .invites import revoke_every_invite
 from .protocol import N_, Change, ServiceError, applying
 
-DEMO_DEVICE = "Demo"
+# The phone the demo's changes are "from": a label no person gives a phone,
+# worded in the reader's language where it is shown (presenters.changes).
+DEMO_DEVICE = "seed-demo"
 DEMO_CHUNK = 500  # sessions per transaction
 
 

@@ -13,12 +13,14 @@ passes the zone of the shared session's group). A page of no group shows no time
 
 import functools
 import math
+import re
 import unicodedata
 from datetime import datetime
 from decimal import Decimal
 
 from babel import Locale
 from babel.dates import format_datetime, format_skeleton, get_timezone_location
+from babel.lists import format_list
 from babel.numbers import format_decimal
 from flask_babel import gettext as _
 from flask_babel import ngettext
@@ -216,10 +218,21 @@ def isolated(name: str) -> str:
     return name
 
 
+def listed(items) -> Markup:
+    """Names (or other HTML: a name in <strong>) as the page's language lists
+    them: "Ann and Ben", "Ann, Ben, and Cyd"; "Ann dan Ben"; "Ann、Ben和Cyd"
+    (CLDR's patterns, by Babel). Each item goes in as HTML, the words around
+    them escaped."""
+    items = [escape(item) for item in items]
+    slots = [f"\x00{i}\x00" for i in range(len(items))]
+    words = str(escape(format_list(slots, locale=formatting()))) if items else ""
+    return Markup(re.sub(r"\x00(\d+)\x00", lambda slot: items[int(slot[1])], words))
+
+
 def register(app) -> None:
     # The round form's helper line for each outcome (rounds/_form.html).
     app.add_template_global(OUTCOME_HELP, "outcome_help")
     app.add_template_global(place_words)  # a place at a session: "1st", "joint 2nd"
     for fn in (money, signed_money, count, amount, all_whole, long_date, day_time, date_time,
-               iso_time, ago, seconds_until, isolate, isolated, zone_name):
+               iso_time, ago, seconds_until, isolate, isolated, zone_name, listed):
         app.add_template_filter(fn)

@@ -1,6 +1,7 @@
 """The history pages: finished sessions, one session's full record, a player's record."""
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask_babel import gettext as _
 from wtforms.fields.choices import SelectChoice
 
 from .. import queries, services
@@ -24,7 +25,7 @@ def index():
     form = HistoryFilterForm(request.args)
     players = queries.players_on_record(signed_in_group())
     # An <option> holds text only, no <bdi>: names between U+2068 and U+2069.
-    form.player.choices = [SelectChoice("", "All players")] + [
+    form.player.choices = [SelectChoice("", _("All players"))] + [
         SelectChoice(str(p.id), isolated(p.name)) for p in players]
     chosen = None
     if form.validate() and form.player.data:

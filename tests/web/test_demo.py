@@ -20,7 +20,7 @@ from scorekeeper.rules import (
     playing_order,
     score_round,
 )
-from tests.web.helpers import csrf_token
+from tests.web.helpers import csrf_token, visible_text
 from tests.web.probing import finished_count_problems, seat_total_problems
 
 ARGS = ["seed-demo", "--groups", "2", "--sessions", "3", "--rounds", "5", "--seed", "7"]
@@ -172,6 +172,25 @@ def test_the_printed_passphrase_signs_in(app, runner, anonymous):
         "device": "Phone"})
     assert response.status_code == 302
     assert "Demo table 2" in anonymous.get("/").text
+
+
+def test_the_demos_changes_say_where_they_came_from_in_the_readers_language(app, runner,
+                                                                             anonymous):
+    """The demo's changes keep a label of no language; each phone reads it in its own."""
+    seed(runner)
+    with app.app_context():
+        session = sessions_of(demo_groups()[0])[0]
+        assert start_event(session).device == services.DEMO_DEVICE
+        sid = session.id
+    anonymous.post("/sign-in", data={"csrf_token": csrf_token(anonymous), "name": "Demo table 1",
+                                     "passphrase": demo.DEMO_PASSPHRASE, "device": "Phone"})
+    seen = {}
+    for tag in ("en", "ms", "zh-Hans"):
+        anonymous.set_cookie("language", tag)
+        seen[tag] = visible_text(anonymous.get(f"/sessions/{sid}/changes"))
+    assert "from the demo" in seen["en"]
+    assert "dari demo" in seen["ms"] and "来自 演示数据" in seen["zh-Hans"]
+    assert not any(services.DEMO_DEVICE in page for page in seen.values())
 
 
 def test_a_short_passphrase_is_refused(app, runner):

@@ -1,8 +1,9 @@
 from datetime import datetime, timedelta
 
 import pytest
+from markupsafe import Markup
 
-from scorekeeper.web.filters import ago, all_whole, amount, count, money, signed_money
+from scorekeeper.web.filters import ago, all_whole, amount, count, listed, money, signed_money
 
 
 @pytest.mark.parametrize("cents, text, signed", [
@@ -12,6 +13,13 @@ from scorekeeper.web.filters import ago, all_whole, amount, count, money, signed
 def test_money(cents, text, signed):
     assert money(cents) == text
     assert signed_money(cents) == signed
+
+
+def test_a_list_of_names_keeps_each_name_s_markup_and_escapes_the_rest():
+    assert listed([]) == ""
+    assert listed(["Ann"]) == "Ann"
+    assert listed(["Ann", Markup("<b>B&amp;C</b>")]) == "Ann and <b>B&amp;C</b>"
+    assert listed(["<i>", "Ben", "Cyd"]) == "&lt;i&gt;, Ben, and Cyd"
 
 
 def test_amount_is_coloured_by_its_sign():

@@ -28,10 +28,13 @@ from babel.messages.frontend import CommandLineInterface
 from babel.messages.pofile import read_po
 from flask import render_template
 
-from scorekeeper import catalogs
+from scorekeeper import catalogs, queries, services
+from scorekeeper.extensions import db
 from scorekeeper.limits import time_zones
+from scorekeeper.models import GameSession, Group
 from scorekeeper.web import modules, script_strings
 from scorekeeper.web.locales import LANGUAGES, SOURCE
+from tests.web.examples import EXAMPLE_1, EXAMPLE_2, EXAMPLE_3, EXAMPLE_RULES
 from tests.web.helpers import ROOT, csrf_token
 from tests.web.probing import ALPHA, BETA, app_rules, rule_url, site_for_probing
 
@@ -42,9 +45,6 @@ from tests.web.probing import ALPHA, BETA, app_rules, rule_url, site_for_probing
 # script not listed here is checked.
 NOT_YET_MARKED = {
     # Pages (endpoints)
-    "history.index",
-    "history.player",
-    "history.session",
     # Scripts (their path in static/)
 }
 
@@ -424,6 +424,52 @@ def test_the_sessions_pages_refusals_and_their_other_states_are_marked(site):
         assert all(part in shown for part in re.split(r"%\([^)]*\)s", pseudo(message))), message
     assert {what: unmarked_on(html) for what, (_, html) in pages.items()} == {
         what: [] for what in pages}
+
+
+def played_on(site) -> dict[str, object]:
+    """Beta's group, which the other checks here do not read, in the states
+    the probe's data never reaches: its session ended (the night's summary
+    on the scoreboard), more sessions ended than two pages of the history
+    hold (the pager and its box to go to a page), and a session of more
+    rounds than a page holds. The ended sessions' ids, by what they are."""
+    players, device = site.beta.players, "Setup phone"
+    letters = dict(zip("ABC", players, strict=True))
+    with site.app.app_context():
+        group = db.session.get(Group, site.beta.group_id)
+        first = db.session.get(GameSession, site.beta.ids["session"])
+        services.end_session(services.Change.to(first, device=device))
+        for _ in range(2 * queries.PER_PAGE):
+            game = services.start_session(services.Change(group, device=device), players,
+                                          EXAMPLE_RULES, first_dealer=players[0])
+            services.end_session(services.Change.to(game, device=device))
+        long = services.start_session(services.Change(group, device=device), players,
+                                      EXAMPLE_RULES, first_dealer=players[0])
+        for number in range(queries.ROUNDS_PER_PAGE + 1):  # B wins one round in three by a Hu
+            example = (EXAMPLE_1, EXAMPLE_2, EXAMPLE_3)[number % 3]
+            services.record_round(services.Change.to(long, device=device),
+                                  {letters[k]: e for k, e in example.items() if k in letters})
+        services.end_session(services.Change.to(long, device=device))
+        return {"first": first.id, "long": long.id}
+
+
+def test_the_history_pages_and_the_nights_summary_are_marked_in_every_state(site):
+    ended, player = played_on(site), site.beta.ids["player"]
+    phone = site.member(site.beta)
+    paths = ["/history", "/history?page=3", f"/history?player={player}&page=2",
+             f"/history/sessions/{ended['long']}", f"/history/sessions/{ended['long']}?page=2",
+             f"/players/{player}", f"/players/{player}?page=3",
+             f"/sessions/{ended['long']}", f"/sessions/{ended['first']}"]
+    answers = {path: phone.get(path) for path in paths}
+    assert {path: answer.status_code for path, answer in answers.items()} == dict.fromkeys(
+        paths, 200)
+    shown = "".join(answer.text for answer in answers.values())
+    for message in ("← Newer", "Older →", "Page %(number)s of %(pages)s", "Go to page",
+                    "← Earlier", "Later →", "Final places", "Biggest winner", "Biggest loser",
+                    "%(players)s (%(total)s in all)", "Ended %(when)s, after %(rounds)s rounds."):
+        # Each state was shown: the message's words around its values.
+        assert all(part in shown for part in re.split(r"%\([^)]*\)s", pseudo(message))), message
+    assert {path: unmarked_on(answer.text) for path, answer in answers.items()} == {
+        path: [] for path in paths}
 
 
 STRINGS = re.compile(r'<script type="application/json" id="strings">(.*?)</script>', re.S)

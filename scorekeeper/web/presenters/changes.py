@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from flask_babel import gettext as _
-from flask_babel import lazy_ngettext, ngettext
+from flask_babel import lazy_ngettext, ngettext, pgettext
 
 from ...audit import (
     GroupImported,
@@ -44,6 +44,7 @@ from ...limits import TYPING_MINUTES
 from ...models import AuditEvent
 from ...rules import HouseRules, RulesError, preset_of
 from ...rules.cards import format_cards, scan_cards
+from ...services import DEMO_DEVICE
 from ..filters import ago, count, isolated, money_scheme, priced, signed_money, zone_name
 from .rules import preset_words
 
@@ -136,10 +137,14 @@ LAPSE_WORDS = lazy_ngettext(
 
 
 def phone_words(label: str) -> str:
-    """ "Mei" -> "Mei's phone"; "Mei's phone" stays; a blank label is "an unnamed phone"."""
+    """ "Mei" -> "Mei's phone"; "Mei's phone" stays; a blank label is "an
+    unnamed phone", the demo's label "the demo"."""
     label = " ".join((label or "").split())
     if not label:
         return _("an unnamed phone")
+    if label == DEMO_DEVICE:
+        # Translators: where the demo's changes come from: "Round 3 added from the demo".
+        return pgettext("the phone of a change", "the demo")
     if any(word in label.casefold() for word in DEVICE_WORDS):
         return isolated(label)
     owner = label[:-2] if label.endswith(("'s", "\u2019s")) and len(label) > 2 else label
