@@ -105,6 +105,7 @@ def test_a_save_from_another_phone_while_a_hand_is_typed_asks_first(client, ben_
     warning = (f"{TYPING} So far: Dead, AS. Wait for it to come in, or save anyway with D's "
                "hand as this form has it.")
     assert warning in html and warning in section(html, "D")
+    assert section(html, "D").count(TYPING) == 1  # the warning says it; the row no more
     assert 'value="AS"' in section(html, "D") and 'value="3D 4D"' in section(html, "C")
     digest = re.search(r'name="confirmed" value="([0-9a-f]{16})">Save anyway', html)[1]
 
