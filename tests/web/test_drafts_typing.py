@@ -18,8 +18,10 @@ from tests.web.examples import TYPED_1
 from tests.web.helpers import (
     csrf_token,
     form_values,
+    player_ids,
     round_count,
     section,
+    send_hand,
     sent_hand,
     text,
     visible_text,
@@ -147,6 +149,21 @@ def test_a_hand_left_typed_on_a_phone_gone_quiet_counts_as_in_after_the_lapse(
     page = text(client.get(f"/sessions/{sid}/rounds/new"))
     response = client.post(f"/sessions/{sid}/rounds/new", data=form_values(page))
     assert response.status_code == 302 and round_count() == 1
+
+
+def test_the_same_hand_sent_as_left_by_a_page_that_had_not_seen_it_goes_in(
+        client, ben_phone, sid):
+    """Ben's phone sent D's hand as typed as its page was put away, and the
+    request landed late: the page back (a reload) had not seen it and sends
+    the same hand as left, from base 0. It was refused as a conflict with
+    itself ("Ben's phone entered: Dead, AS. Yours: Dead, AS."); now it is in.
+    A different hand from that base is still refused."""
+    sent_hand(ben_phone, sid, "D", "dead", "AS", typing=True)
+    hand = sent_hand(ben_phone, sid, "D", "dead", "AS", base=0)["hand"]
+    assert hand["version"] == 2 and hand["typing"] is None
+    assert place(state(client, sid), "D")["done"] is True
+    other = send_hand(client, sid, player_ids()["D"], "dead", "AS 2S", base=0)
+    assert other.status_code == 409 and other.get_json()["hand"]["cards"] == "AS"
 
 
 def test_with_autosave_a_hand_typed_elsewhere_keeps_the_round_waiting(client, ben_phone, sid):
