@@ -230,7 +230,7 @@ def save_hand(change: Change, player_id: int, outcome: str, cards: str, *,
         raise RoundGone("That player does not play this round.",
                         _unwritten(session, coming, hands))
     same = row is not None and (row.outcome, row.cards) == (outcome, cards)
-    if same and (typing or not row.typing):  # nothing new
+    if row is not None and same and (typing or not row.typing):  # nothing new
         draft = _unwritten(session, coming, hands)
         return Saved(hands[player_id], draft, None if typing else _autosave(change, coming, draft))
     # The same hand, being typed, sent as left from a page that had not seen
