@@ -1,5 +1,5 @@
-"""What the web tests share: a page's forms as a browser would post them, its
-text (whole, or of the elements a simple selector picks), a client's CSRF
+"""What the web tests share: a page's forms as a browser would post them and
+the errors they show, its text (whole, or of the elements a simple selector picks), a client's CSRF
 token, the SQL statements a request runs, a round entered through its form,
 the hand check, the headers every response carries, a free port to serve on,
 and share links and backups made through the pages. Example data is in
@@ -133,6 +133,12 @@ def token_in(html: str) -> str:
 def csrf_token(client, url="/sign-in") -> str:
     """The CSRF token of the client's cookie, read from a page's form."""
     return token_in(client.get(url).text)
+
+
+def error_of(html, field_id):
+    """The error a form shows under field ``field_id``, or None."""
+    match = re.search(rf'<p class="error" id="{field_id}-error">([^<]*)</p>', html)
+    return match and match.group(1)
 
 
 # The text of a page
