@@ -2,7 +2,6 @@
 examples scored whole (validation: test_round_validation.py; money:
 test_round_money.py)."""
 
-
 from scorekeeper.rules import (
     Card,
     Entry,

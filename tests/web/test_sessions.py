@@ -2,8 +2,6 @@
 their CSRF token, pages stay small, every change is audited with the
 phone's name."""
 
-
-
 from scorekeeper import services
 from scorekeeper.extensions import db
 from scorekeeper.models import AuditEvent, GameSession
