@@ -13,7 +13,6 @@ import sqlalchemy as sa
 from scorekeeper.extensions import db
 from scorekeeper.limits import TYPING_LAPSE
 from scorekeeper.models import DraftEntry, GameSession
-from tests.conftest import signed_in_client
 from tests.web.examples import TYPED_1
 from tests.web.helpers import (
     csrf_token,
@@ -31,11 +30,6 @@ pytestmark = pytest.mark.usefixtures("own_tokens")
 
 LAPSE = TYPING_LAPSE.total_seconds()
 TYPING = ("D's hand is being typed on Ben's phone…")
-
-
-@pytest.fixture
-def ben_phone(app, group):
-    return signed_in_client(app, group, device="Ben's phone")
 
 
 def state(client, sid) -> dict:
