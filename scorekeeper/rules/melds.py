@@ -14,7 +14,8 @@ The solver's parts: best_melds (here) leaves out the cards no meld could hold
 (meld_bounds.unmeldable), searches the sweep best first (meld_search) under a
 lower bound on the dead points still to come (meld_bounds), and rebuilds the
 melds from the search's decisions (_replay). The moves both share are in
-meld_moves.
+meld_moves; the search's state keys and the tables it keeps for every hand
+are in meld_keys.
 
 Many jokers. A hand with _MELD_ALL_JOKERS jokers or more can usually meld
 every natural card. Such a hand is first searched with no bound at all and

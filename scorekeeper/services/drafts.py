@@ -232,11 +232,14 @@ def save_hand(change: Change, player_id: int, outcome: str, cards: str, *,
     if player_id not in {p.id for p in coming.order}:
         raise RoundGone(N_("That player does not play this round."),
                         _unwritten(session, coming, hands))
-    if (row is not None and (row.outcome, row.cards) == (outcome, cards)
-            and (typing or not row.typing)):  # nothing new
+    same = row is not None and (row.outcome, row.cards) == (outcome, cards)
+    if row is not None and same and (typing or not row.typing):  # nothing new
         draft = _unwritten(session, coming, hands)
         return Saved(hands[player_id], draft, None if typing else _autosave(change, coming, draft))
-    if row is not None and row.version != base:
+    # The same hand, being typed, sent as left from a page that had not seen
+    # it (a phone back after a reload, its earlier send landed late) is no
+    # conflict: it goes in.
+    if row is not None and not same and row.version != base:
         raise HandConflict(hands[player_id], _unwritten(session, coming, hands))
     players = {p.id for p in coming.order}
     # A hand claims the draft version (above), not the session's, and is not

@@ -93,14 +93,16 @@ def form_rows(form: RoundForm, order: list[Player], dealer: Player, outcome: Out
 def show_entered(rows: list[Row], draft) -> None:
     """Beside each hand of the round filled in together (a services.Draft)
     that the form holds as saved, where and when it was entered, or where it
-    is still being typed."""
+    is still being typed (unless a Save's warning in the row says so already)."""
     hands = {place.player.id: place.hand for place in draft.places if place.hand}
     for row in rows:
         hand = hands.get(row.player.id)
         typed = (row.entry.outcome.data, row.entry.cards.data or "")
         if hand is not None and typed == (hand.outcome, hand.cards):
             if hand.typing:
-                row.typing = typing_words(row.player.name, hand.device)
+                words = typing_words(row.player.name, hand.device)
+                if not any(warning.startswith(words) for warning in row.warnings):
+                    row.typing = words
             else:
                 row.entered = entered_words(hand.device, hand.at)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from scorekeeper.rules import JOKER, Card, HouseRules, RoundError, score_round
+from scorekeeper.rules import JOKER, Card, Entry, HouseRules, RoundError, score_round
 
 SUITS = "SHDC"
 SYMBOL = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
@@ -83,6 +83,29 @@ def one_problem(problems, code):
     codes = [p.code for p in getattr(problems, "problems", problems)]
     assert len(found) == 1, f"expected one {code!r} among {codes}"
     return found[0]
+
+
+NAMES = ["Ann", "Bob", "Cyd", "Dot"]  # a table of four, in playing order
+
+
+def dead(text=""):
+    return Entry("dead", text)
+
+
+def money(score):
+    return dict(score.net_cents)
+
+
+def breakdown(score, player):
+    b = score.breakdown[player]
+    return (b.tier, b.hu, b.joker_ace)
+
+
+def assert_balanced(score):
+    assert sum(score.net_cents.values()) == 0
+    for player, cents in score.net_cents.items():
+        b = score.breakdown[player]
+        assert b.total == b.tier + b.hu + b.joker_ace == cents
 
 
 def round_error(order, entries, rules):

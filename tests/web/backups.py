@@ -1,11 +1,26 @@
-"""What a table sees of a group's sessions, to compare a group with its
-backup imported (test_backup.py, test_backup_import.py)."""
+"""Backups through the pages: a backup imported as a new group through the
+import page's form, and what a table sees of a group's sessions, to compare
+a group with its backup imported (test_backup.py, test_backup_import.py)."""
+
+import io
 
 import sqlalchemy as sa
 
 from scorekeeper import queries, services
 from scorekeeper.extensions import db
 from scorekeeper.models import GameSession
+from tests.web.helpers import csrf_token
+
+NEW_PASSPHRASE = "a brand new passphrase"  # of a group made from a backup
+
+
+def post_import(client, body: bytes, name="Back again", **changes):
+    """Import ``body`` as a new group through the import page's form."""
+    form = {"csrf_token": csrf_token(client, "/groups/import"), "name": name,
+            "passphrase": NEW_PASSPHRASE, "confirm": NEW_PASSPHRASE, "device": "Phone B",
+            "backup": (io.BytesIO(body), "backup.json")}
+    form.update(changes)
+    return client.post("/groups/import", data=form, content_type="multipart/form-data")
 
 
 def picture(app, group_name: str) -> list[dict]:

@@ -49,6 +49,12 @@ def own_tokens(app):
     hooks.remove(forget_token)
 
 
+@pytest.fixture
+def ben_phone(app, group):
+    """A second phone at the table."""
+    return signed_in_client(app, group, device="Ben's phone")
+
+
 # Backups (test_backup.py, test_backup_import.py)
 
 

@@ -1,6 +1,7 @@
-"""The example rounds and evenings shared by the web tests. First the worked
-examples of docs/RULES.md §12: Rummi money rules with clockwise play and tiers
-0,1,2,3; seats A B C D, dealer D."""
+"""The example rounds and evenings shared by the web tests, and sessions made
+of them: through the services (make_session), or as the new-session page
+posts one (new_form). First the worked examples of docs/RULES.md §12: Rummi
+money rules with clockwise play and tiers 0,1,2,3; seats A B C D, dealer D."""
 
 import dataclasses
 
@@ -8,9 +9,11 @@ import sqlalchemy as sa
 
 from scorekeeper import services
 from scorekeeper.extensions import db
-from scorekeeper.models import AuditEvent
+from scorekeeper.forms.sessions import rule_texts
+from scorekeeper.models import AuditEvent, Player
 from scorekeeper.rules import Entry, HouseRules
 from tests.conftest import the_group
+from tests.web.helpers import csrf_token
 
 EXAMPLE_RULES = dataclasses.replace(HouseRules.rummi(), direction="clockwise",
                                     tiers=(0, 1, 2, 3))
@@ -97,3 +100,39 @@ def build_evenings(app) -> None:
             t = plan.transfer
             services.set_paid(services.Change.to(three), t.payer.id, t.payee.id, t.cents, True)
         services.end_session(services.Change.to(three))
+
+
+def make_session(app, rounds=(), names=TABLE, rules=None, dealer=None, currency="RM",
+                 ended=False) -> int:
+    """A session of the tests' group made through the services, Rummi unless
+    ``rules`` say, the last of ``names`` dealing first unless ``dealer`` is
+    given, with ``rounds`` recorded: its id."""
+    with app.app_context():
+        session = services.start_session(services.Change(the_group()),
+                                         list(names), rules or HouseRules.rummi(),
+                                         first_dealer=dealer or names[-1], currency=currency)
+        for entries in rounds:
+            services.record_round(services.Change.to(session), entries)
+        if ended:
+            services.end_session(services.Change.to(session))
+        return session.id
+
+
+def player_id(app, name) -> int:
+    with app.app_context():
+        return db.session.scalar(db.select(Player.id).where(Player.name == name))
+
+
+def new_form(client, seats=(), preset="penang", **changes):
+    """What the new-session page posts: its preset's rules, the seats, any changes."""
+    data = {"csrf_token": csrf_token(client, "/sessions/new"), "preset": preset,
+            "currency": "RM", "first_dealer": "random"}
+    for name, value in rule_texts(getattr(HouseRules, preset)()).items():
+        if value is True:
+            data[name] = "y"
+        elif value is not False:
+            data[name] = value
+    for i, name in enumerate(seats):
+        data[f"seats-{i}"] = name
+    data.update(changes)
+    return data

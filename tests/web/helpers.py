@@ -1,18 +1,18 @@
-"""What the web tests share: a page's forms as a browser would post them, its
-text (whole, or of the elements a simple selector picks), a client's CSRF
-token, the SQL statements a request runs, a round entered through its form,
-the hand check, the headers every response carries, a free port to serve on,
-and share links and backups made through the pages. Example data is in
-examples.py; probing.py probes every URL rule."""
+"""What the web tests share: a page's forms as a browser would post them and
+the errors they show, its text (whole, or of the elements a simple selector
+picks), a client's CSRF token, the SQL statements a request runs, a round
+entered through its form, the hand check, the headers every response
+carries, share links made through the pages, and the hands of a round
+filled in together. Example data is in examples.py, backups made through the
+pages in backups.py, phones over real HTTP in phones.py; probing.py probes
+every URL rule."""
 
 from __future__ import annotations
 
 import base64
 import gzip
 import hashlib
-import io
 import re
-import socket
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from html import unescape
@@ -24,7 +24,7 @@ import sqlalchemy as sa
 from flask import g, has_app_context
 
 from scorekeeper.extensions import db
-from scorekeeper.models import Player, Round
+from scorekeeper.models import GameSession, Player, Round
 from scorekeeper.web.static_files import MINIFIERS
 
 ROOT = Path(__file__).resolve().parents[2]  # the project's folder
@@ -133,6 +133,12 @@ def token_in(html: str) -> str:
 def csrf_token(client, url="/sign-in") -> str:
     """The CSRF token of the client's cookie, read from a page's form."""
     return token_in(client.get(url).text)
+
+
+def error_of(html, field_id):
+    """The error a form shows under field ``field_id``, or None."""
+    match = re.search(rf'<p class="error" id="{field_id}-error">([^<]*)</p>', html)
+    return match and match.group(1)
 
 
 # The text of a page
@@ -416,16 +422,6 @@ def assert_safe_headers(response):
     assert response.headers["X-Frame-Options"] == "DENY"
 
 
-# Serving over real HTTP
-
-
-def free_port() -> int:
-    """A TCP port on 127.0.0.1 that nothing listens on now."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 # Share links
 
 
@@ -441,21 +437,6 @@ def link_urls(client, session_id) -> list[str]:
     """The addresses of the session's working links, as its share page shows them."""
     html = client.get(f"/sessions/{session_id}/share").text
     return re.findall(r'class="share-url" value="([^"]+)" readonly', html)
-
-
-# Backups
-
-
-NEW_PASSPHRASE = "a brand new passphrase"  # of a group made from a backup
-
-
-def post_import(client, body: bytes, name="Back again", **changes):
-    """Import ``body`` as a new group through the import page's form."""
-    form = {"csrf_token": csrf_token(client, "/groups/import"), "name": name,
-            "passphrase": NEW_PASSPHRASE, "confirm": NEW_PASSPHRASE, "device": "Phone B",
-            "backup": (io.BytesIO(body), "backup.json")}
-    form.update(changes)
-    return client.post("/groups/import", data=form, content_type="multipart/form-data")
 
 
 # A round filled in together
@@ -478,9 +459,33 @@ def send_hand(client, session_id: int, player_id: int, outcome: str, cards: str 
                        json=document)
 
 
+def send(client, session_id: int, name: str, outcome: str, cards: str = "", **kwargs):
+    """Player ``name``'s hand sent (send_hand): the answer, whatever it is."""
+    return send_hand(client, session_id, player_ids()[name], outcome, cards, **kwargs)
+
+
 def sent_hand(client, session_id: int, name: str, outcome: str, cards: str = "", **kwargs):
     """Player ``name``'s hand sent (send_hand) and taken: the answer's JSON."""
-    answer = send_hand(client, session_id, player_ids()[name], outcome, cards, **kwargs)
+    answer = send(client, session_id, name, outcome, cards, **kwargs)
     assert answer.status_code == 200, answer.get_json()
     return answer.get_json()
+
+
+def send_all(client, session_id: int, hands: dict) -> None:
+    """Each player's hand of ``hands`` ({name: (outcome, cards)}) sent and taken."""
+    for name, (outcome, cards) in hands.items():
+        assert send(client, session_id, name, outcome, cards).status_code == 200
+
+
+def state(client, session_id: int) -> dict:
+    """The round being filled in, as a phone asks for it (GET .../draft)."""
+    response = client.get(f"/sessions/{session_id}/draft")
+    assert response.status_code == 200 and response.mimetype == "application/json"
+    return response.get_json()
+
+
+def game(session_id: int) -> GameSession:
+    """The session as the database has it now."""
+    db.session.expire_all()
+    return db.session.get(GameSession, session_id)
 

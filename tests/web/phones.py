@@ -20,9 +20,16 @@ from urllib.parse import urlencode
 from werkzeug.serving import WSGIRequestHandler, make_server
 
 from tests.conftest import GROUP_NAME, PASSPHRASE
-from tests.web.helpers import ROOT, free_port, token_in
+from tests.web.helpers import ROOT, token_in
 
 SAVED = (302, 303)
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
 
 
 class _Handler(WSGIRequestHandler):

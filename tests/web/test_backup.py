@@ -34,9 +34,9 @@ from tests.conftest import (
     signed_in_client,
     the_group,
 )
-from tests.web.backups import picture
+from tests.web.backups import NEW_PASSPHRASE, picture, post_import
 from tests.web.examples import CUSTOM, build_evenings
-from tests.web.helpers import NEW_PASSPHRASE, post_import, statements
+from tests.web.helpers import statements
 from tests.web.probing import finished_count_problems, seat_total_problems
 
 # Export

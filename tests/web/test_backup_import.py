@@ -14,8 +14,8 @@ from scorekeeper.backup import MAX_SESSIONS, BackupError, read_backup
 from scorekeeper.extensions import db
 from scorekeeper.models import Group
 from tests.conftest import PASSPHRASE, fresh_app
-from tests.web.backups import picture
-from tests.web.helpers import NEW_PASSPHRASE, post_import, text
+from tests.web.backups import NEW_PASSPHRASE, picture, post_import
+from tests.web.helpers import text
 from tests.web.probing import row_counts
 
 

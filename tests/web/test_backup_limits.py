@@ -21,8 +21,9 @@ from scorekeeper import backup, services
 from scorekeeper.extensions import db
 from scorekeeper.models import AuditEvent, GameSession, Group, Round, RoundEntry
 from tests.conftest import fresh_app, signed_in_client, the_group
+from tests.web.backups import NEW_PASSPHRASE, post_import
 from tests.web.examples import build_evenings
-from tests.web.helpers import NEW_PASSPHRASE, csrf_token, post_import, text
+from tests.web.helpers import csrf_token, text
 from tests.web.probing import row_counts
 
 GROUP_TABLES = ("player_group", "player", "game_session", "seat", "round", "round_entry",

@@ -1,7 +1,9 @@
 """A round filled in together: each phone sends its player's hand (JSON), sees
 its problems at once and the round's on every phone; nothing counts until
-the round is saved; two phones on one hand; a form that missed a hand; the
-house setting that saves the round when the last hand is in."""
+the round is saved; two phones on one hand; a form that missed a hand; who
+entered each hand, kept in a backup. What such a round refuses is in
+test_drafts_refusals.py; the house setting that saves the round when the
+last hand is in, in test_drafts_autosave.py."""
 
 import json
 import re
@@ -15,16 +17,19 @@ from scorekeeper.extensions import db
 from scorekeeper.models import AuditEvent, DraftEntry, GameSession, Group, Seat
 from scorekeeper.rules import Entry
 from tests.conftest import signed_in_client
-from tests.web.examples import EXAMPLE_RULES, TIEN_HU, TYPED_1
+from tests.web.backups import post_import
+from tests.web.examples import TIEN_HU, TYPED_1
 from tests.web.helpers import (
     csrf_token,
     filled,
     form_values,
+    game,
     player_ids,
-    post_import,
     round_count,
     section,
-    send_hand,
+    send,
+    send_all,
+    state,
     text,
 )
 
@@ -32,34 +37,9 @@ from tests.web.helpers import (
 pytestmark = pytest.mark.usefixtures("own_tokens")
 
 
-@pytest.fixture
-def ben_phone(app, group):
-    """A second phone at the table."""
-    return signed_in_client(app, group, device="Ben's phone")
-
-
-def game(session_id) -> GameSession:
-    db.session.expire_all()
-    return db.session.get(GameSession, session_id)
-
-
-def state(client, session_id) -> dict:
-    response = client.get(f"/sessions/{session_id}/draft")
-    assert response.status_code == 200 and response.mimetype == "application/json"
-    return response.get_json()
-
-
 def place(answer: dict, name: str) -> dict:
     return next(p for p in answer["players"] if p["name"] == name)
 
-
-def send(client, session_id, name, outcome, cards="", **kwargs):
-    return send_hand(client, session_id, player_ids()[name], outcome, cards, **kwargs)
-
-
-def send_all(client, session_id, hands: dict) -> None:
-    for name, (outcome, cards) in hands.items():
-        assert send(client, session_id, name, outcome, cards).status_code == 200
 
 
 def written():
@@ -346,195 +326,6 @@ def test_a_hand_remembers_whose_phone_saved_it(client, sid):
     assert place(body, "B")["hand"]["by_player"] and not place(body, "C")["hand"]["by_player"]
 
 
-# The house setting: the last hand in saves the round
-
-
-def autosave(client, on: bool) -> None:
-    data = {"csrf_token": csrf_token(client, "/group")} | ({"autosave": "y"} if on else {})
-    assert client.post("/group/autosave", data=data).status_code == 302
-
-
-def autosave_box(client) -> str:
-    html = client.get("/group").get_data(as_text=True)
-    assert "Save the round as soon as the last player is in" in html
-    return re.search(r'<input[^>]*name="autosave"[^>]*>', html)[0]
-
-
-def test_the_setting_is_off_at_first_and_set_on_the_group_page(client, our_group):
-    assert "checked" not in autosave_box(client)
-    autosave(client, True)
-    assert game_group().autosave_rounds is True
-    assert "checked" in autosave_box(client)
-    autosave(client, False)
-    assert game_group().autosave_rounds is False
-
-
-def game_group() -> Group:
-    db.session.expire_all()
-    return db.session.scalar(sa.select(Group))
-
-
-def test_with_the_setting_the_last_hand_in_saves_the_round(client, ben_phone, sid):
-    autosave(client, True)
-    hands = dict(TYPED_1)
-    last = hands.pop("D")
-    send_all(client, sid, hands)
-    assert round_count() == 0
-    answer = send(ben_phone, sid, "D", *last)
-    body = answer.get_json()
-    assert body["recorded"] == {"number": 1, "url": f"/sessions/{sid}/rounds/1"}
-    assert round_count() == 1
-    assert {e.player.name: e.net_cents for e in game(sid).rounds[0].entries} == {
-        "A": -100, "B": -800, "C": 900, "D": 0}
-    assert db.session.scalar(sa.select(sa.func.count(DraftEntry.id))) == 0
-    added = db.session.scalars(sa.select(AuditEvent).where(AuditEvent.action == "round.add")).one()
-    assert added.device == "Ben's phone"
-    assert dict(RoundAdded.from_json(added.before, added.after).entered_by)["D"] == "Ben's phone"
-
-
-def test_with_the_setting_a_hand_sent_as_it_is_typed_saves_the_round_once_left(client, sid):
-    """A hand goes as it is typed (together.js), its field not yet left: the
-    round waits, the player may not be done. Left, the same hand saves it."""
-    autosave(client, True)
-    hands = dict(TYPED_1)
-    outcome, cards = hands.pop("D")
-    send_all(client, sid, hands)
-    for base, typed in enumerate((cards.split()[0], cards)):  # the field still typed in
-        answer = send(client, sid, "D", outcome, typed, typing=True, base=base)
-        assert answer.status_code == 200 and "recorded" not in answer.get_json()
-    assert round_count() == 0
-    assert state(client, sid)["complete"] is False  # being typed: not in
-    answer = send(client, sid, "D", outcome, cards, base=2)  # the field left: in now
-    assert answer.get_json()["recorded"] == {"number": 1, "url": f"/sessions/{sid}/rounds/1"}
-    assert round_count() == 1
-    assert {e.player.name: e.cards for e in game(sid).rounds[0].entries}["D"] == cards
-
-
-def test_with_the_setting_warnings_still_need_a_tap(client, sid):
-    autosave(client, True)
-    send_all(client, sid, {**TYPED_1, "D": ("dead", "")})
-    assert round_count() == 0
-    assert state(client, sid)["warnings"]
-
-
-def test_without_the_setting_the_last_hand_saves_nothing(client, sid):
-    send_all(client, sid, TYPED_1)
-    assert round_count() == 0
-
-
-# Refusals
-
-
-def test_another_groups_session_is_a_404(app, client, sid):
-    with app.app_context():
-        other = services.create_group("Other table", "other passphrase")
-        services.start_session(services.Change(other), ["X", "Y"], EXAMPLE_RULES, first_dealer="X")
-        stranger = signed_in_client(app, other)
-    assert stranger.get(f"/sessions/{sid}/draft").status_code == 404
-    token = csrf_token(stranger, "/group")
-    answer = send_hand(stranger, sid, player_ids()["A"], "dead", "2S", token=token)
-    assert answer.status_code == 404
-    assert db.session.scalar(sa.select(sa.func.count(DraftEntry.id))) == 0
-
-
-def test_a_player_of_another_group_or_session_is_refused(app, client, sid, our_group):
-    other = services.start_session(services.Change(our_group),
-                                   ["A", "Zed"], EXAMPLE_RULES, first_dealer="A")
-    zed = player_ids()["Zed"]
-    answer = send_hand(client, sid, zed, "dead", "2S")
-    assert answer.status_code == 409
-    assert answer.get_json()["error"] == "That player does not play this round."
-    assert send_hand(client, other.id, zed, "dead", "2S").status_code == 200
-
-
-def test_a_hand_without_its_csrf_token_is_refused(client, sid):
-    answer = client.post(f"/sessions/{sid}/draft/{player_ids()['A']}",
-                         json={"outcome": "dead", "cards": "", "base": 0, "number": 1})
-    assert answer.status_code == 400
-    assert db.session.scalar(sa.select(sa.func.count(DraftEntry.id))) == 0
-
-
-def test_a_finished_session_takes_no_hand(client, sid):
-    services.end_session(services.Change.to(game(sid)))
-    answer = send(client, sid, "A", "dead", "2S", token=csrf_token(client, "/group"))
-    assert answer.status_code == 409 and "ended" in answer.get_json()["error"]
-    assert state(client, sid)["open"] is False
-
-
-GOOD = {"outcome": "dead", "cards": "2S", "base": 0, "number": 1}
-SURROGATE = b'{"outcome": "dead", "cards": "\\ud800 2S", "base": 0, "number": 1}'
-# Bodies that are not JSON the app can read, and what the error says of each.
-UNREADABLE = {
-    "lone surrogate": (SURROGATE, "half of a surrogate pair"),
-    "lone surrogate, as UTF-8 bytes": (SURROGATE.replace(b"\\ud800", b"\xed\xa0\x80"),
-                                       "half of a surrogate pair"),
-    "lone surrogate in a member's name": (
-        json.dumps({**GOOD, "\udfff": 1}).encode(), "half of a surrogate pair"),
-    "100,000 [": (b"[" * 100_000 + b"]" * 100_000, "more than 20 deep"),
-    "100,000 objects": (b'{"a":' * 100_000 + b"1" + b"}" * 100_000, "more than 20 deep"),
-    "NaN": (json.dumps({**GOOD, "base": float("nan")}).encode(), "NaN"),
-    "a 5,000-digit number": (b'{"base": 1' + b"0" * 5000 + b"}", "more than 20 digits"),
-    "not UTF-8": (b'{"cards": "\xff"}', "is not UTF-8"),
-    "not JSON": (b'{"cards": 2S}', "Expecting ',' delimiter at line 1, column 12"),
-}
-
-
-@pytest.mark.parametrize("body", [
-    b"", b"not json", b"[]", b"null", b"12", b'"text"', b"{",
-    json.dumps({**GOOD, "outcome": "won"}).encode(),
-    json.dumps({**GOOD, "outcome": ["dead"]}).encode(),
-    json.dumps({**GOOD, "cards": None}).encode(),
-    json.dumps({**GOOD, "cards": 12}).encode(),
-    json.dumps({**GOOD, "cards": "2S " * 200}).encode(),
-    json.dumps({**GOOD, "cards": "2S\u0000"}).encode(),
-    json.dumps({**GOOD, "base": True}).encode(),
-    json.dumps({**GOOD, "base": 1.0}).encode(),
-    json.dumps({**GOOD, "base": -1}).encode(),
-    json.dumps({**GOOD, "number": 2**40}).encode(),
-    json.dumps({**GOOD, "number": "1"}).encode(),
-    json.dumps({k: v for k, v in GOOD.items() if k != "number"}).encode(),
-    json.dumps({**GOOD, "outcome": "\ud800"}).encode(),
-    *(body for body, _ in UNREADABLE.values()),
-])
-def test_a_bad_body_is_a_400_and_writes_nothing(client, sid, body):
-    answer = post_body(client, sid, body)
-    assert answer.status_code == 400 and answer.is_json and answer.json["error"]
-    assert db.session.scalar(sa.select(sa.func.count(DraftEntry.id))) == 0
-
-
-@pytest.mark.parametrize("name", UNREADABLE)
-def test_json_no_database_can_store_is_a_400_saying_why(client, sid, name):
-    """Half a surrogate pair made a 500 as the hand was written (neither
-    database's text holds one); 100,000 [ overflowed the parser."""
-    body, why = UNREADABLE[name]
-    answer = post_body(client, sid, body)
-    assert answer.status_code == 400
-    assert why in answer.json["error"] and "Nothing was saved" in answer.json["error"]
-    assert db.session.scalar(sa.select(sa.func.count(DraftEntry.id))) == 0
-
-
-@pytest.mark.parametrize("body", [b"false", b"[1, 2]", b'{"name": 5}', b"[" * 100_000])
-def test_json_sent_to_a_form_is_a_400(client, sid, body):
-    """Flask-WTF reads a JSON body as a form's data: ``false`` made a 500."""
-    token = csrf_token(client, f"/sessions/{sid}/players")
-    answer = client.post(f"/sessions/{sid}/players", data=body,
-                         headers={"X-CSRFToken": token, "Content-Type": "application/json"})
-    assert answer.status_code == 400 and "takes a form, not JSON" in answer.json["error"]
-    assert db.session.scalar(sa.select(sa.func.count(Seat.id))) == 4
-
-
-def post_body(client, sid, body: bytes):
-    token = csrf_token(client, f"/sessions/{sid}/rounds/new")
-    return client.post(f"/sessions/{sid}/draft/{player_ids()['A']}", data=body,
-                       headers={"X-CSRFToken": token, "Content-Type": "application/json"})
-
-
-def test_a_round_number_that_is_not_the_coming_one_is_refused(client, sid):
-    assert send(client, sid, "A", "dead", "2S", number=7).status_code == 409
-    assert send(client, sid, "A", "dead", "2S", number=0).status_code == 409
-    assert db.session.scalar(sa.select(sa.func.count(DraftEntry.id))) == 0
-
-
 # The backup
 
 
@@ -566,12 +357,3 @@ def test_a_backup_with_a_bad_entered_by_is_refused(client, anonymous, sid, enter
     response = post_import(anonymous, json.dumps(exported).encode())
     assert response.status_code == 422
     assert message in text(response)
-
-
-def test_a_phone_on_a_round_whose_number_moved_is_told_so(client, sid):
-    services.record_round(services.Change.to(game(sid)), {n: Entry(*e) for n, e in TYPED_1.items()})
-    services.delete_round(services.Change.to(game(sid)), game(sid).rounds[0])
-    answer = send(client, sid, "A", "dead", "2S", number=2)
-    assert answer.status_code == 409
-    assert answer.get_json()["error"] == (
-        "The rounds were changed on another phone: this is round 1 now.")

@@ -27,11 +27,6 @@ from tests.web.helpers import (
 pytestmark = pytest.mark.usefixtures("own_tokens")
 
 
-@pytest.fixture
-def ben_phone(app, group):
-    return signed_in_client(app, group, device="Ben's phone")
-
-
 def state(client, sid) -> dict:
     return client.get(f"/sessions/{sid}/draft").get_json()
 

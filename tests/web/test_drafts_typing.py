@@ -13,13 +13,14 @@ import sqlalchemy as sa
 from scorekeeper.extensions import db
 from scorekeeper.limits import TYPING_LAPSE
 from scorekeeper.models import DraftEntry, GameSession
-from tests.conftest import signed_in_client
 from tests.web.examples import TYPED_1
 from tests.web.helpers import (
     csrf_token,
     form_values,
+    player_ids,
     round_count,
     section,
+    send_hand,
     sent_hand,
     text,
     visible_text,
@@ -29,11 +30,6 @@ pytestmark = pytest.mark.usefixtures("own_tokens")
 
 LAPSE = TYPING_LAPSE.total_seconds()
 TYPING = ("D's hand is being typed on Ben's phone…")
-
-
-@pytest.fixture
-def ben_phone(app, group):
-    return signed_in_client(app, group, device="Ben's phone")
 
 
 def state(client, sid) -> dict:
@@ -105,6 +101,7 @@ def test_a_save_from_another_phone_while_a_hand_is_typed_asks_first(client, ben_
     warning = (f"{TYPING} So far: Dead, AS. Wait for it to come in, or save anyway with D's "
                "hand as this form has it.")
     assert warning in html and warning in section(html, "D")
+    assert section(html, "D").count(TYPING) == 1  # the warning says it; the row no more
     assert 'value="AS"' in section(html, "D") and 'value="3D 4D"' in section(html, "C")
     digest = re.search(r'name="confirmed" value="([0-9a-f]{16})">Save anyway', html)[1]
 
@@ -146,6 +143,21 @@ def test_a_hand_left_typed_on_a_phone_gone_quiet_counts_as_in_after_the_lapse(
     page = text(client.get(f"/sessions/{sid}/rounds/new"))
     response = client.post(f"/sessions/{sid}/rounds/new", data=form_values(page))
     assert response.status_code == 302 and round_count() == 1
+
+
+def test_the_same_hand_sent_as_left_by_a_page_that_had_not_seen_it_goes_in(
+        client, ben_phone, sid):
+    """Ben's phone sent D's hand as typed as its page was put away, and the
+    request landed late: the page back (a reload) had not seen it and sends
+    the same hand as left, from base 0. It was refused as a conflict with
+    itself ("Ben's phone entered: Dead, AS. Yours: Dead, AS."); now it is in.
+    A different hand from that base is still refused."""
+    sent_hand(ben_phone, sid, "D", "dead", "AS", typing=True)
+    hand = sent_hand(ben_phone, sid, "D", "dead", "AS", base=0)["hand"]
+    assert hand["version"] == 2 and hand["typing"] is None
+    assert place(state(client, sid), "D")["done"] is True
+    other = send_hand(client, sid, player_ids()["D"], "dead", "AS 2S", base=0)
+    assert other.status_code == 409 and other.get_json()["hand"]["cards"] == "AS"
 
 
 def test_with_autosave_a_hand_typed_elsewhere_keeps_the_round_waiting(client, ben_phone, sid):

@@ -8,9 +8,8 @@ from scorekeeper.extensions import db
 from scorekeeper.models import GameSession
 from scorekeeper.rules import Entry, HouseRules
 from tests.conftest import GROUP_NAME
-from tests.web.examples import EXAMPLE_RULES, HU, NO_HU, TIE, TIEN_HU
+from tests.web.examples import EXAMPLE_RULES, HU, NO_HU, TIE, TIEN_HU, make_session, player_id
 from tests.web.helpers import csrf_token, parsed, visible_text
-from tests.web.test_sessions import make_session, player_id
 
 
 def cells(row) -> list[str]:
@@ -25,7 +24,7 @@ def message_of(html: str) -> list[str]:
 
 def test_an_ended_session_opens_on_the_nights_summary(app, client):
     # After examples 1 to 3 (Bob's Hu in the third): Cat +11.00, Bob +0.50,
-    # Dan −5.00, Ann −6.50 (tests/web/test_sessions.py reads them off the board).
+    # Dan −5.00, Ann −6.50 (tests/web/test_scoreboard.py reads them off the board).
     sid = make_session(app, rounds=[NO_HU, TIE, HU])
     board = client.get(f"/sessions/{sid}").text
     assert "Final places" not in board

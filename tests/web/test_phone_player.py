@@ -12,8 +12,8 @@ from scorekeeper.extensions import db
 from scorekeeper.models import GameSession, Player
 from scorekeeper.queries import Standing, own_standing
 from scorekeeper.rules import HouseRules
-from tests.conftest import signed_in_client, the_group
-from tests.web.examples import HU, NO_HU, TABLE, TIE
+from tests.conftest import signed_in_client
+from tests.web.examples import HU, NO_HU, TABLE, TIE, make_session, player_id
 from tests.web.helpers import (
     csrf_token,
     form_values,
@@ -29,23 +29,6 @@ from tests.web.helpers import (
 # Bob 0.50 and Cat 4.50.
 EVENING = [NO_HU, TIE, HU]
 YOU = "you</span><span class=\"sessions-vh\"> (this phone's player)</span>"
-
-
-def make_session(app, rounds=(), names=TABLE, rules=None, currency="RM", ended=False) -> int:
-    with app.app_context():
-        session = services.start_session(services.Change(the_group()),
-                                         list(names), rules or HouseRules.rummi(),
-                                         first_dealer=names[-1], currency=currency)
-        for entries in rounds:
-            services.record_round(services.Change.to(session), entries)
-        if ended:
-            services.end_session(services.Change.to(session))
-        return session.id
-
-
-def player_id(app, name) -> int:
-    with app.app_context():
-        return db.session.scalar(db.select(Player.id).where(Player.name == name))
 
 
 def choose(client, sid, value):

@@ -18,8 +18,9 @@ from scorekeeper.models import AuditEvent, ChangeKey, GameSession, Player
 from scorekeeper.services import protocol
 from scorekeeper.web.once import new_key
 from tests.conftest import PASSPHRASE
+from tests.web.backups import post_import
 from tests.web.examples import EXAMPLE_1, TYPED_1, TYPED_2, TYPED_3
-from tests.web.helpers import filled, forms_on, post_import, send_hand, text
+from tests.web.helpers import filled, forms_on, send_hand, text
 
 WRITES_THE_TRAIL = re.compile(r"\s*(INSERT INTO|UPDATE|DELETE FROM) audit_event\b", re.I)
 

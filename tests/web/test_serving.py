@@ -31,8 +31,8 @@ from scorekeeper.logs import JsonFormatter
 from scorekeeper.web import static_files
 from scorekeeper.web.static_files import MINIFIERS
 from tests.conftest import fresh_app
-from tests.web.helpers import ROOT, assert_safe_headers, free_port
-from tests.web.phones import Gunicorn, released_together, serving
+from tests.web.helpers import ROOT, assert_safe_headers
+from tests.web.phones import Gunicorn, free_port, released_together, serving
 
 STATIC = ROOT / "static"
 GUNICORN_CONF = ROOT / "gunicorn.conf.py"

@@ -21,16 +21,9 @@ from scorekeeper.limits import DEFAULT_TIMEZONE
 from scorekeeper.models import AuditEvent, GameSession, Group, Player, ShareLink
 from scorekeeper.web.filters import date_time, day_time, iso_time, local_time, long_date
 from tests.conftest import PASSPHRASE, signed_in_client
+from tests.web.backups import post_import
 from tests.web.examples import EXAMPLE_1, EXAMPLE_2, EXAMPLE_RULES, TYPED_2
-from tests.web.helpers import (
-    WEIGHT_LIMIT,
-    csrf_token,
-    filled,
-    make_link,
-    page_weight,
-    post_import,
-    text,
-)
+from tests.web.helpers import WEIGHT_LIMIT, csrf_token, filled, make_link, page_weight, text
 
 AT = datetime(2026, 11, 21, 16, 17)  # UTC
 UTC_DAY, LOCAL_DAY = "Sat 21 Nov 2026", "Sun 22 Nov 2026"
