@@ -2,9 +2,8 @@
 counts by the language's plural rules, lists of names by its own pattern."""
 
 from scorekeeper.rules import Entry
-from tests.web.examples import EXAMPLE_RULES, HU, NO_HU, TIE, TIEN_HU
+from tests.web.examples import EXAMPLE_RULES, HU, NO_HU, TIE, TIEN_HU, make_session
 from tests.web.helpers import visible_text
-from tests.web.test_sessions import make_session
 
 
 def in_language(client, tag):

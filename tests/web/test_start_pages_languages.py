@@ -7,10 +7,10 @@ import re
 
 import pytest
 
-from tests.web.examples import NO_HU
-from tests.web.helpers import csrf_token, parsed, post_import, visible_text
+from tests.web.backups import post_import
+from tests.web.examples import NO_HU, make_session
+from tests.web.helpers import csrf_token, parsed, visible_text
 from tests.web.test_home import make_session as home_session
-from tests.web.test_sessions import make_session
 
 
 def in_language(client, tag):
