@@ -130,6 +130,20 @@ def print_what_happened(context, happened: list[str]) -> None:
         print(each.locator("body").inner_text(timeout=2_000)[:2_000])
 
 
+def a_session_with_a_round():
+    """A Rummi session for Ann, Ben, Cat and Dan (Ann deals) with round 1
+    saved, Dan going out; the session, to use inside an app context."""
+    from scorekeeper import services
+    from scorekeeper.rules import Entry, HouseRules
+
+    game = services.start_session(services.Change(the_group()), ["Ann", "Ben", "Cat", "Dan"],
+                                  HouseRules.rummi(), "Ann")
+    services.record_round(services.Change.to(game),
+                          {"Ann": Entry("dead", "3C"), "Ben": Entry("dead", "8H"),
+                           "Cat": Entry("dead", "QS"), "Dan": Entry("hu")})
+    return game
+
+
 def sign_in(page, name=GROUP_NAME, passphrase=PASSPHRASE) -> None:
     """Sign the page's browser in through the sign-in form."""
     page.goto("/sign-in")

@@ -8,10 +8,13 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from scorekeeper import services
-from scorekeeper.rules import Entry, HouseRules
-from tests.conftest import the_group
-from tests.e2e.conftest import back_online, controlled, offline, phone_page_problems
+from tests.e2e.conftest import (
+    a_session_with_a_round,
+    back_online,
+    controlled,
+    offline,
+    phone_page_problems,
+)
 
 pytestmark = pytest.mark.service_worker
 
@@ -19,12 +22,7 @@ pytestmark = pytest.mark.service_worker
 @pytest.fixture(scope="module")
 def board(live_app) -> str:
     with live_app.app_context():
-        game = services.start_session(services.Change(the_group()), ["Ann", "Ben", "Cat", "Dan"],
-                                      HouseRules.rummi(), "Ann")
-        services.record_round(services.Change.to(game),
-                              {"Ann": Entry("dead", "3C"), "Ben": Entry("dead", "8H"),
-                               "Cat": Entry("dead", "QS"), "Dan": Entry("hu")})
-        return f"/sessions/{game.id}"
+        return f"/sessions/{a_session_with_a_round().id}"
 
 
 def kept_in(page, tag: str, path: str) -> None:

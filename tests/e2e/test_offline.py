@@ -8,10 +8,18 @@ import pytest
 from playwright.sync_api import expect
 
 from scorekeeper import services
-from scorekeeper.rules import Entry, HouseRules
+from scorekeeper.rules import HouseRules
 from scorekeeper.web.share import share_url
 from tests.conftest import the_group
-from tests.e2e.conftest import controlled, offline, phone_page_problems, see, sign_in, until
+from tests.e2e.conftest import (
+    a_session_with_a_round,
+    controlled,
+    offline,
+    phone_page_problems,
+    see,
+    sign_in,
+    until,
+)
 
 pytestmark = pytest.mark.service_worker
 
@@ -22,11 +30,7 @@ OTHER_GROUP = ("Saturday table", "another passphrase")
 def table(live_app):
     """A session in play with one round, and a share link to it."""
     with live_app.app_context():
-        game = services.start_session(services.Change(the_group()), ["Ann", "Ben", "Cat", "Dan"],
-                                      HouseRules.rummi(), "Ann")
-        services.record_round(services.Change.to(game),
-                              {"Ann": Entry("dead", "3C"), "Ben": Entry("dead", "8H"),
-                               "Cat": Entry("dead", "QS"), "Dan": Entry("hu")})
+        game = a_session_with_a_round()
         link = services.create_share_link(services.Change.to(game, device="Ann's phone"))
         with live_app.test_request_context():
             shared = share_url(link, the_group()).split("://", 1)[1].split("/", 1)[1]
