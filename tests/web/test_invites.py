@@ -378,8 +378,11 @@ def test_across_workers_phones_racing_in_never_pass_the_links_places(app, client
 
     with Gunicorn(app, tmp_path) as server:
         statuses = released_together([join_over_http for _ in range(INVITE_PHONES + 4)])
-        assert statuses.count(302) == INVITE_PHONES
-        assert set(statuses) <= {302, 410}
+        assert set(statuses) <= {302, 410, 429}
+        # On one address, a phone may be refused for now (429) while the
+        # others' tries are still counted; tried again, it gets a place left.
+        again = [join_over_http() for _ in range(statuses.count(429))]
+        assert statuses.count(302) + again.count(302) == INVITE_PHONES
         assert Phone(server.port).request("GET", path)[0] == 410
 
         def wrong_link(n):
