@@ -198,13 +198,14 @@ def group_pages(camera: Camera) -> None:
             services.record_round(phone(done, "Ann"), hands(typed))
         services.delete_round(phone(done, "Ben"), done.rounds[2])
         first = services.settlement(done)[0].transfer
-        services.set_paid(phone(done, "Cat"), first.payer.id, first.payee.id, first.cents,
-                          True)
+        services.pay(phone(done, "Cat"), first.payer.id, first.payee.id, first.cents)
         services.end_session(phone(done, "Ann"))
         playing = services.start_session(services.Change(group, device="Ann's phone"),
                                          ["Ann", "Ben", "Cat", "Dan"], HouseRules.rummi(), "Ben")
         services.record_round(phone(playing, "Ben"), hands({"Ann": "3C", "Dan": "8H",
                                                             "Cat": "QS", "Ben": "JK"}))
+        part = services.settlement(playing)[0].transfer
+        services.pay(phone(playing, "Ben"), part.payer.id, part.payee.id, part.cents // 2)
         link = services.create_share_link(phone(playing, "Ann"))
         with camera.app.test_request_context():
             token = share_url(link, group).rsplit("/", 1)[1]
@@ -213,7 +214,8 @@ def group_pages(camera: Camera) -> None:
     for name, url in {"group": "/group", "changes": f"/sessions/{done_id}/changes",
                       "share-links": f"/sessions/{playing_id}/share",
                       "shared-scoreboard": f"/share/{token}",
-                      "house-rules": f"/sessions/{playing_id}/rules"}.items():
+                      "house-rules": f"/sessions/{playing_id}/rules", "money": "/money",
+                      "settle-part": f"/sessions/{playing_id}/settle"}.items():
         page.goto(url)
         camera.take(page, name)
     page.context.close()
@@ -511,7 +513,8 @@ SCENES = [an_evening, group_pages, getting_in, this_phone_and_last_time, a_form_
 TAKES = {
     an_evening: {"new-group", "invite", "new-session", "round-entry", "round-result",
                  "scoreboard", "settle", "night", "history", "history-session", "player", "home"},
-    group_pages: {"group", "changes", "share-links", "shared-scoreboard", "house-rules"},
+    group_pages: {"group", "changes", "share-links", "shared-scoreboard", "house-rules", "money",
+                  "settle-part"},
     getting_in: {"invite-join", "invite-gone"},
     this_phone_and_last_time: {"this-phone", "new-session-as-last-time"},
     a_form_told_of_a_change: {"live-form-notice"},

@@ -243,6 +243,7 @@ def register_blueprints(app):
         invites,
         language,
         live,
+        money,
         offline,
         rounds,
         sessions,
@@ -264,6 +265,7 @@ def register_blueprints(app):
     app.register_blueprint(rounds.bp)
     app.register_blueprint(drafts.bp)
     app.register_blueprint(history.bp)
+    app.register_blueprint(money.bp)
     app.register_blueprint(offline.bp)
     live.init_app(app)
     filters.register(app)

@@ -324,19 +324,27 @@ def being_typed(typing: bool, at: datetime) -> bool:
 
 
 class Payment(Base):
-    """A settlement transfer marked as paid."""
+    """Money marked as paid from one player to another: for one session's
+    transfer, in whole or in part; or across sessions (``session_id`` None),
+    as "Settle everything" pays (rules/ledger.py says what each pays for).
+    ``currency`` is the session's, or for a payment across sessions the
+    currency of the debts it pays."""
 
     __tablename__ = "payment"
+    __table_args__ = (sa.CheckConstraint("cents > 0", name="payment_cents_positive"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    session_id: Mapped[int] = mapped_column(
+    group_id: Mapped[int] = mapped_column(
+        sa.ForeignKey("player_group.id", ondelete="CASCADE"), index=True)
+    session_id: Mapped[int | None] = mapped_column(
         sa.ForeignKey("game_session.id", ondelete="CASCADE"), index=True)
     payer_id: Mapped[int] = mapped_column(sa.ForeignKey("player.id"))
     payee_id: Mapped[int] = mapped_column(sa.ForeignKey("player.id"))
     cents: Mapped[int] = mapped_column(Cents)
+    currency: Mapped[str] = mapped_column(sa.String(CURRENCY_MAX))
     paid_at: Mapped[datetime] = mapped_column(default=utcnow)
 
-    session: Mapped[GameSession] = relationship(back_populates="payments")
+    session: Mapped[GameSession | None] = relationship(back_populates="payments")
 
 
 class ShareLink(Base):

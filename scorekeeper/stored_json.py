@@ -77,6 +77,11 @@ class Side:
     def whole(self, key: str) -> int:
         return self._read(key, "whole number", lambda v: type(v) is int)  # not bool, not float
 
+    def whole_or_none(self, key: str) -> int | None:
+        """A whole number, or None where the key is not there (a payload of
+        an older version of the app)."""
+        return self.whole(key) if key in self.value else None
+
     def json_object(self, key: str) -> JSON:
         return self._read(key, "an object", lambda v: isinstance(v, dict))
 

@@ -40,6 +40,8 @@ from .rounds import (
     SnapshotEntry,
 )
 from .sessions import (
+    GroupPaid,
+    GroupUnpaid,
     PaymentPaid,
     PaymentUnpaid,
     RulesChanged,
@@ -58,6 +60,8 @@ __all__ = [
     "Action",
     "ClearedHand",
     "GroupImported",
+    "GroupPaid",
+    "GroupUnpaid",
     "HandsCleared",
     "InviteMade",
     "InviteRevoked",
@@ -94,7 +98,7 @@ PAYLOADS: dict[Action, type[Payload]] = {kind.action: kind for kind in (
     InviteMade, InviteRevoked, InviteUsed,
     SessionStarted, RulesChanged, SessionEnded, SessionReopened, SeatJoined, SeatLeft,
     RoundAdded, RoundEdited, RoundDeleted, RoundRestored, HandsCleared, PaymentPaid,
-    PaymentUnpaid, ShareCreated, ShareRevoked)}
+    PaymentUnpaid, GroupPaid, GroupUnpaid, ShareCreated, ShareRevoked)}
 assert set(PAYLOADS) == set(Action), "every action has its payload"
 
 

@@ -20,6 +20,8 @@ class Action(enum.StrEnum):
     GROUP_INVITE = "group.invite"
     GROUP_INVITE_REVOKE = "group.invite_revoke"
     GROUP_INVITE_USE = "group.invite_use"
+    GROUP_PAID = "group.paid"  # across sessions
+    GROUP_UNPAID = "group.unpaid"
     SESSION_START = "session.start"
     SESSION_RULES = "session.rules"
     SESSION_END = "session.end"

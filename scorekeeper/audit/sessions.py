@@ -93,32 +93,68 @@ class SeatLeft(Payload):
 
 
 @dataclass(frozen=True)
-class _Transfer(Payload):
+class Transfer(Payload):
+    """Money marked paid, or taken back: ``owed``, what was owed of the
+    transfer as it was marked (None: all of it, as before part payments)."""
+
     subject_template = "{payer} pays {payee}"
     kept_as: ClassVar[str]  # the column it is kept in: "after" when paid, "before" when undone
     payer: str
     payee: str
     cents: int
+    owed: int | None = None
+
+    def _json(self) -> JSON:
+        kept: JSON = {"payer": self.payer, "payee": self.payee, "cents": self.cents}
+        return kept if self.owed is None else {**kept, "owed": self.owed}
 
     def to_json(self) -> Stored:
-        return Stored.one(self.kept_as, {"payer": self.payer, "payee": self.payee,
-                                         "cents": self.cents})
+        return Stored.one(self.kept_as, self._json())
 
     @classmethod
     def from_json(cls, before: object, after: object) -> Self:
         side = Side.of(cls.kept_as, before, after)
-        return cls(side.text("payer"), side.text("payee"), side.whole("cents"))
+        return cls(side.text("payer"), side.text("payee"), side.whole("cents"),
+                   side.whole_or_none("owed"))
 
 
 @dataclass(frozen=True)
-class PaymentPaid(_Transfer):
+class PaymentPaid(Transfer):
     action = Action.PAYMENT_PAID
     kept_as = "after"
 
 
 @dataclass(frozen=True)
-class PaymentUnpaid(_Transfer):
+class PaymentUnpaid(Transfer):
     action = Action.PAYMENT_UNPAID
+    kept_as = "before"
+
+
+@dataclass(frozen=True)
+class _Across(Transfer):
+    """A payment across sessions ("Settle everything"), in ``currency``."""
+
+    currency: str = ""
+
+    def to_json(self) -> Stored:
+        return Stored.one(self.kept_as, {**self._json(), "currency": self.currency})
+
+    @classmethod
+    def from_json(cls, before: object, after: object) -> Self:
+        side = Side.of(cls.kept_as, before, after)
+        return cls(side.text("payer"), side.text("payee"), side.whole("cents"),
+                   side.whole_or_none("owed"), side.text("currency"))
+
+
+@dataclass(frozen=True)
+class GroupPaid(_Across):
+    action = Action.GROUP_PAID
+    kept_as = "after"
+
+
+@dataclass(frozen=True)
+class GroupUnpaid(_Across):
+    action = Action.GROUP_UNPAID
     kept_as = "before"
 
 

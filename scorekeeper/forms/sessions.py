@@ -16,7 +16,6 @@ from wtforms import (
 )
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import InputRequired, Length, StopValidation, ValidationError
-from wtforms.widgets import HiddenInput
 
 from ..limits import CURRENCY_MAX, ID_MAX, MAX_PLAYERS, MIN_PLAYERS, NAME_MAX, clean_name
 from ..rules import PRESETS, HouseRules
@@ -338,17 +337,6 @@ class PhoneForm(FlaskForm):
                 or not 1 <= int(text) <= ID_MAX:
             raise ValueError(text)
         return int(text)
-
-
-class PaidForm(FlaskForm):
-    payer_id = IntegerField(widget=HiddenInput(), validators=[InputRequired()])
-    payee_id = IntegerField(widget=HiddenInput(), validators=[InputRequired()])
-    cents = IntegerField(widget=HiddenInput(), validators=[InputRequired()])
-    paid = BooleanField("Paid")
-
-    def validate_cents(self, field):
-        if field.data is not None and field.data <= 0:
-            raise ValidationError("An amount is always positive.")
 
 
 class EditRulesForm(HouseRulesForm, VersionForm):

@@ -47,7 +47,7 @@ from .invites import (
     state_of,
     use_invite,
 )
-from .money import Settlement, balances, set_paid, settlement
+from .money import Settlement, balances, debts_of, pay, settlement, unpay
 from .night import Night, night
 from .protocol import (
     Change,
@@ -133,6 +133,7 @@ __all__ = [
     "create_group",
     "create_invite",
     "create_share_link",
+    "debts_of",
     "delete_round",
     "drop_hands",
     "edit_round",
@@ -150,6 +151,7 @@ __all__ = [
     "open_invite",
     "open_stream",
     "passphrase_mark",
+    "pay",
     "phone_player",
     "read_draft",
     "record_round",
@@ -164,7 +166,6 @@ __all__ = [
     "saved_meanwhile",
     "seed_demo_group",
     "set_autosave_rounds",
-    "set_paid",
     "set_passphrase",
     "set_timezone",
     "settlement",
@@ -174,6 +175,7 @@ __all__ = [
     "start_session",
     "state_of",
     "token_hash",
+    "unpay",
     "use_invite",
     "warnings_digest",
     "where_round_is",

@@ -124,8 +124,9 @@ def _write_sessions(group_id: int, players: dict[str, int],
          "active": seat.active}
         for sid, s in zip(session_ids, sessions, strict=True) for seat in s.seats])
     payments = [
-        {"session_id": sid, "payer_id": players[p.payer], "payee_id": players[p.payee],
-         "cents": p.cents, "paid_at": p.paid_at}
+        {"group_id": group_id, "session_id": sid, "payer_id": players[p.payer],
+         "payee_id": players[p.payee], "cents": p.cents, "currency": s.currency,
+         "paid_at": p.paid_at}
         for sid, s in zip(session_ids, sessions, strict=True) for p in s.payments]
     if payments:
         db.session.execute(sa.insert(table(Payment)), payments)

@@ -1,19 +1,17 @@
-"""Money: balances, the fewest transfers, transfers marked paid."""
+"""Money: balances, the fewest transfers, payments marked (in whole or in
+part, for a session or across sessions) and taken back."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..audit import PaymentPaid, PaymentUnpaid
-from ..models import (
-    GameSession,
-    Payment,
-)
-from ..rules import (
-    Transfer,
-    settle,
-)
-from ._common import session_of
+import sqlalchemy as sa
+
+from ..audit import GroupPaid, GroupUnpaid, PaymentPaid, PaymentUnpaid
+from ..extensions import db
+from ..models import GameSession, Payment, Player
+from ..queries.debts import Debts, Owed, group_debts
+from ..rules import Transfer
 from .protocol import N_, Change, ServiceError, applying
 
 
@@ -24,38 +22,92 @@ def balances(session: GameSession) -> dict[int, int]:
 
 @dataclass(frozen=True)
 class Settlement:
+    """One of the session's transfers (the fewest that settle it) as it
+    stands: what is paid of it, in whole or in part (queries/debts.py)."""
+
     transfer: Transfer  # payer and payee are Players
-    paid: bool
+    owed: Owed
+
+    @property
+    def paid(self) -> bool:
+        return not self.owed.left
+
+    @property
+    def part(self) -> bool:
+        """Paid in part: something paid, something left."""
+        return 0 < self.owed.left < self.owed.cents
 
 
-def settlement(session: GameSession) -> list[Settlement]:
-    """The fewest transfers that settle the session, each marked if paid."""
-    players = {seat.player_id: seat.player for seat in session.seats}
-    by_name = {p.name: p for p in players.values()}
-    transfers = settle({players[pid].name: cents for pid, cents in balances(session).items()})
-    paid = {(p.payer_id, p.payee_id, p.cents) for p in session.payments}
-    result = []
-    for t in transfers:
-        payer, payee = by_name[t.payer], by_name[t.payee]
-        result.append(Settlement(Transfer(payer, payee, t.cents),
-                                 (payer.id, payee.id, t.cents) in paid))
-    return result
+def debts_of(session: GameSession) -> Debts:
+    """The group's debts in the session's currency."""
+    found = group_debts(session.group_id, session.currency)
+    return found[0] if found else Debts(session.currency, [], {}, [], [])
 
 
-def set_paid(change: Change, payer_id: int, payee_id: int, cents: int, paid: bool) -> None:
-    """Mark one of the session's transfers as paid, or not paid."""
-    session = session_of(change)
-    due = {(s.transfer.payer.id, s.transfer.payee.id, s.transfer.cents)
-           for s in settlement(session)}
-    key = (payer_id, payee_id, cents)
-    if key not in due:
-        raise ServiceError(N_("That transfer is not part of the settlement any more"))
+def settlement(session: GameSession, debts: Debts | None = None) -> list[Settlement]:
+    """The fewest transfers that settle the session, each as it stands."""
+    debts = debts or debts_of(session)
+    return [Settlement(Transfer(o.payer, o.payee, o.cents), o)
+            for o in debts.of_session(session.id)]
+
+
+def pay(change: Change, payer_id: int, payee_id: int, cents: int,
+        currency: str | None = None) -> None:
+    """Mark ``cents`` paid from one player to another: of the change's
+    session's transfer between them (all that is left of it, or part); or,
+    for the group's change, of "Settle everything"'s transfer in ``currency``."""
+    if cents <= 0:
+        raise ServiceError(N_("An amount is always positive."))
+    session = change.session
+    if session is not None:
+        owed = next((s.owed for s in settlement(session)
+                     if (s.owed.payer.id, s.owed.payee.id) == (payer_id, payee_id)), None)
+        if owed is None or not owed.left:
+            raise ServiceError(N_("That transfer is not part of the settlement any more"))
+        left, currency = owed.left, session.currency
+    else:
+        found = group_debts(change.group.id, currency)
+        plan = found[0].plan if found else []
+        transfer = next((t for t in plan if (t.payer.id, t.payee.id) == (payer_id, payee_id)),
+                        None)
+        if transfer is None or currency is None:
+            raise ServiceError(N_("That transfer is not part of the settlement any more"))
+        left = transfer.cents
+    if cents > left:
+        raise ServiceError(N_("Only %(left)s is still owed."), left=_amount(left, currency))
     with applying(change) as done:
-        names = {seat.player_id: seat.player.name for seat in session.seats}
-        marked = PaymentPaid if paid else PaymentUnpaid
-        done.audit(marked(names[payer_id], names[payee_id], cents))
-        for payment in list(session.payments):
-            if (payment.payer_id, payment.payee_id, payment.cents) == key:
-                session.payments.remove(payment)
-        if paid:
-            session.payments.append(Payment(payer_id=payer_id, payee_id=payee_id, cents=cents))
+        names = _names(change)
+        if session is not None:
+            done.audit(PaymentPaid(names[payer_id], names[payee_id], cents, left))
+        else:
+            done.audit(GroupPaid(names[payer_id], names[payee_id], cents, left, currency))
+        db.session.add(Payment(group_id=change.group.id, session=session, payer_id=payer_id,
+                               payee_id=payee_id, cents=cents, currency=currency))
+
+
+def unpay(change: Change, payment_id: int) -> None:
+    """Take back a payment marked: for the change's session, or, for the
+    group's change, one across sessions."""
+    session = change.session
+    payment = db.session.scalar(sa.select(Payment).where(
+        Payment.id == payment_id, Payment.group_id == change.group.id,
+        Payment.session_id == session.id if session else Payment.session_id.is_(None)))
+    if payment is None:
+        raise ServiceError(N_("That payment was taken back already"))
+    with applying(change) as done:
+        names = _names(change)
+        payer, payee = names[payment.payer_id], names[payment.payee_id]
+        done.audit(PaymentUnpaid(payer, payee, payment.cents) if session else
+                   GroupUnpaid(payer, payee, payment.cents, None, payment.currency))
+        db.session.delete(payment)
+
+
+def _names(change: Change) -> dict[int, str]:
+    return {row.id: row.name for row in db.session.execute(
+        sa.select(Player.id, Player.name).where(Player.group_id == change.group.id))}
+
+
+def _amount(cents: int, currency: str) -> str:
+    """An amount as a refusal's value: "RM 5.50" (amounts read alike in
+    every language the app speaks)."""
+    return f"{currency} {cents // 100}.{cents % 100:02d}"

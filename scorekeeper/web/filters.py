@@ -233,6 +233,6 @@ def register(app) -> None:
     # The round form's helper line for each outcome (rounds/_form.html).
     app.add_template_global(OUTCOME_HELP, "outcome_help")
     app.add_template_global(place_words)  # a place at a session: "1st", "joint 2nd"
-    for fn in (money, signed_money, count, amount, all_whole, long_date, day_time, date_time,
-               iso_time, ago, seconds_until, isolate, isolated, zone_name, listed):
+    for fn in (money, priced, signed_money, count, amount, all_whole, long_date, day_time,
+               date_time, iso_time, ago, seconds_until, isolate, isolated, zone_name, listed):
         app.add_template_filter(fn)

@@ -8,12 +8,12 @@ from flask_babel import gettext as _
 from wtforms.fields.choices import SelectChoice
 
 from .. import queries, services
+from ..forms.money import PayForm, UndoPaymentForm
 from ..forms.sessions import (
     LAST,
     EditRulesForm,
     JoinForm,
     NewSessionForm,
-    PaidForm,
     PhoneForm,
     rule_data,
     rule_texts,
@@ -156,7 +156,9 @@ def render_board(phone_error=None):
     message = night and chat_message(g.game, night.places, night.settlement)
     return render_template("sessions/board.html", game=g.game, board=board, draft=draft,
                            round_href=round_href, own=own, phone_error=phone_error,
-                           night=night, message=message), \
+                           night=night, message=message,
+                           # What is owed across the group's sessions (its nets).
+                           owed=queries.group_nets(g.game.group_id).get(g.game.currency)), \
         422 if phone_error else 200
 
 
@@ -235,29 +237,47 @@ def settle():
     return render_settle()
 
 
-def render_settle(error=None):
+def render_settle(error=None, paying=None):
+    """The settle-up page; ``error`` says why a change was refused, and
+    ``paying`` is the form of a part payment to show back as it was typed."""
     game = g.game
-    plan = services.settlement(game)
+    debts = services.debts_of(game)
+    plan = services.settlement(game, debts)
     me = phone_player()
     table = queries.standings(game)
     # This phone's player's own transfers first, the others in their order.
     mine = [s for s in plan if me in (s.transfer.payer.id, s.transfer.payee.id)]
     return render_template(
         "sessions/settle.html", game=game, standings=table,
-        plan=mine + [s for s in plan if s not in mine], mine=mine,
+        plan=mine + [s for s in plan if s not in mine], mine=mine, debts=debts,
         message=chat_message(game, queries.places(table, queries.by_points(game)), plan),
-        error=error)
+        error=error, paying=paying)
 
 
 @bp.post("/sessions/<int:session_id>/settle/paid")
 @once(redirect_to=_to_transfers)
 def paid():
-    form = PaidForm()
+    form = PayForm()
+    if not form.validate():
+        if form.amount.errors and not form.errors.keys() - {"amount"}:
+            return render_settle(error=form.amount.errors[0], paying=form)
+        abort(400)
+    try:
+        services.pay(changing(), form.payer_id.data, form.payee_id.data, form.paying())
+    except services.ServiceError as error:
+        form.amount.errors = [refusal(error)] if form.amount.data is not None else []
+        return render_settle(error=refusal(error), paying=form)
+    return answered(None)
+
+
+@bp.post("/sessions/<int:session_id>/settle/undo")
+@once(redirect_to=_to_transfers)
+def undo_payment():
+    form = UndoPaymentForm()
     if not form.validate():
         abort(400)
     try:
-        services.set_paid(changing(), form.payer_id.data, form.payee_id.data, form.cents.data,
-                          form.paid.data)
+        services.unpay(changing(), form.payment_id.data)
     except services.ServiceError as error:
         return render_settle(error=refusal(error))
     return answered(None)

@@ -61,7 +61,7 @@ def build_evenings(app) -> None:
             services.record_round(services.Change.to(one, device="Phone A"), entries)
         services.delete_round(services.Change.to(one, device="Phone A"), one.rounds[1])
         first = services.settlement(one)[0].transfer
-        services.set_paid(services.Change.to(one),
+        set_paid(services.Change.to(one),
                           first.payer.id, first.payee.id, first.cents, True)
         services.end_session(services.Change.to(one))
 
@@ -98,8 +98,19 @@ def build_evenings(app) -> None:
                               {"Ann": Entry("hu"), "Bob": Entry("dead", "9D")})
         for plan in services.settlement(three):
             t = plan.transfer
-            services.set_paid(services.Change.to(three), t.payer.id, t.payee.id, t.cents, True)
+            set_paid(services.Change.to(three), t.payer.id, t.payee.id, t.cents, True)
         services.end_session(services.Change.to(three))
+
+
+def set_paid(change, payer_id, payee_id, cents, paid=True) -> None:
+    """A session's transfer marked paid in full, or its payments taken back,
+    as the settle-up page's buttons do."""
+    if paid:
+        services.pay(change, payer_id, payee_id, cents)
+        return
+    for payment in list(change.session.payments):
+        if (payment.payer_id, payment.payee_id) == (payer_id, payee_id):
+            services.unpay(change, payment.id)
 
 
 def make_session(app, rounds=(), names=TABLE, rules=None, dealer=None, currency="RM",

@@ -26,7 +26,7 @@ from scorekeeper.models import (
     Seat,
 )
 from tests.conftest import fresh_app, signed_in_client
-from tests.web.examples import EXAMPLE_1, EXAMPLE_2, EXAMPLE_RULES
+from tests.web.examples import EXAMPLE_1, EXAMPLE_2, EXAMPLE_RULES, set_paid
 from tests.web.helpers import PageForm, forms_on
 
 # Two groups whose names appear nowhere else, so a page that shows one of them
@@ -70,7 +70,7 @@ def build_world(name: str, passphrase: str, players: list[str]) -> World:
                               {letters[k]: e for k, e in example.items() if k in letters})
     services.delete_round(services.Change.to(game, device="Setup phone"), game.rounds[-1])
     transfer = services.settlement(game)[0].transfer
-    services.set_paid(services.Change.to(game, device="Setup phone"),
+    set_paid(services.Change.to(game, device="Setup phone"),
                       transfer.payer.id, transfer.payee.id, transfer.cents, True)
     link = services.create_share_link(services.Change.to(game, device="Setup phone"))
     round_ = game.rounds[0]

@@ -11,10 +11,10 @@ from scorekeeper import audit, services
 from scorekeeper.audit import Action, PayloadError, read_payload
 from scorekeeper.backup import BackupError, read_backup
 from scorekeeper.extensions import db
-from scorekeeper.models import AuditEvent, GameSession, Player
+from scorekeeper.models import AuditEvent, GameSession, Payment, Player
 from scorekeeper.rules import HouseRules
 from tests.conftest import signed_in_client, the_group
-from tests.web.examples import EXAMPLE_1, EXAMPLE_2, build_evenings
+from tests.web.examples import EXAMPLE_1, EXAMPLE_2, build_evenings, set_paid
 from tests.web.helpers import text
 
 
@@ -35,8 +35,13 @@ def every_kind_of_change(session: GameSession) -> None:
     services.leave_session(services.Change.to(session), eve)
     transfer = services.settlement(session)[0].transfer
     for paid in (True, False):
-        services.set_paid(services.Change.to(session),
-                          transfer.payer.id, transfer.payee.id, transfer.cents, paid)
+        set_paid(services.Change.to(session),
+                 transfer.payer.id, transfer.payee.id, transfer.cents, paid)
+    across = services.debts_of(session).plan[0]
+    services.pay(services.Change(session.group), across.payer.id, across.payee.id, across.cents,
+                 session.currency)
+    services.unpay(services.Change(session.group), db.session.scalar(
+        sa.select(Payment.id).where(Payment.session_id.is_(None))))
     services.change_house_rules(services.Change.to(session), HouseRules.penang(), "SGD")
     link = services.create_share_link(services.Change.to(session))
     services.revoke_share_link(services.Change.to(session), link)

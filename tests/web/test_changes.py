@@ -11,7 +11,7 @@ from scorekeeper.rules import Entry, HouseRules
 from scorekeeper.web.once import new_key
 from tests.conftest import signed_in_client
 from tests.web import examples
-from tests.web.examples import TYPED_1, TYPED_2, TYPED_3
+from tests.web.examples import TYPED_1, TYPED_2, TYPED_3, set_paid
 from tests.web.helpers import (
     WEIGHT_LIMIT,
     count_statements,
@@ -82,9 +82,9 @@ def test_the_page_lists_each_kind_of_change_with_its_phone(client, sid):
     services.leave_session(services.Change.to(game(sid), device="Ann's"), db.session.scalar(
         sa.select(Player.id).where(Player.name == "Eve")))
     transfer = services.settlement(game(sid))[0].transfer
-    services.set_paid(services.Change.to(game(sid), device="Raj"),
+    set_paid(services.Change.to(game(sid), device="Raj"),
                       transfer.payer.id, transfer.payee.id, transfer.cents, True)
-    services.set_paid(services.Change.to(game(sid), device="Raj"),
+    set_paid(services.Change.to(game(sid), device="Raj"),
                       transfer.payer.id, transfer.payee.id, transfer.cents, False)
     services.end_session(services.Change.to(game(sid), device="Raj"))
     services.reopen_session(services.Change.to(game(sid), device="Raj"))
@@ -166,7 +166,7 @@ def test_the_changes_are_paged_fifteen_at_a_time(client, sid):
     record(sid, TYPED_1)
     transfer = services.settlement(game(sid))[0].transfer
     for paid in [True, False] * 8:  # 16 more changes: 18 in all
-        services.set_paid(services.Change.to(game(sid)),
+        set_paid(services.Change.to(game(sid)),
                           transfer.payer.id, transfer.payee.id, transfer.cents, paid)
     status, first = changes_page(client, sid)
     assert status == 200 and first.count('class="changes-item"') == 15
@@ -394,7 +394,7 @@ def test_a_save_that_loses_the_race_in_the_service_is_refused_the_same_way(
     record(sid, TYPED_1)
     new_page, edit_page = text(client.get(f"{base}/new")), text(client.get(f"{base}/1/edit"))
     transfer = services.settlement(game(sid))[0].transfer
-    services.set_paid(services.Change.to(game(sid), device="Raj"),
+    set_paid(services.Change.to(game(sid), device="Raj"),
                       transfer.payer.id, transfer.payee.id, transfer.cents, True)
     # The pages' checks (services.check_version) see no change; record_round's
     # and edit_round's own do.

@@ -106,10 +106,9 @@ def payment_marked(sid):
 def payment_unmarked(sid):
     record(sid, EXAMPLE_1)
     (first, *_) = services.settlement(game(sid))
-    services.set_paid(services.Change.to(game(sid)),
-                      first.transfer.payer.id, first.transfer.payee.id,
-                      first.transfer.cents, True)
-    return f"/sessions/{sid}/settle", f"/sessions/{sid}/settle/paid", {}, "payment.unpaid"
+    services.pay(services.Change.to(game(sid)),
+                 first.transfer.payer.id, first.transfer.payee.id, first.transfer.cents)
+    return f"/sessions/{sid}/settle", f"/sessions/{sid}/settle/undo", {}, "payment.unpaid"
 
 
 def player_joins(sid):

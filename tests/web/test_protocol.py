@@ -128,7 +128,9 @@ def test_every_action_is_audited_inside_the_construct_and_every_key_kept(
     post(client, f"/sessions/{sid}/players", f"/sessions/{sid}/players/{eve}/leave")
     settle = f"/sessions/{sid}/settle"
     post(client, settle, f"{settle}/paid")  # marked paid
-    post(client, settle, f"{settle}/paid")  # and not paid again
+    post(client, settle, f"{settle}/undo")  # and taken back
+    post(client, "/money", "/money/paid")  # paid across sessions
+    post(client, "/money", "/money/undo")  # and taken back
     share = f"/sessions/{sid}/share"
     post(client, share, share)
     link = re.search(rf'action="({share}/\d+/revoke)"', client.get(share).text)[1]
@@ -155,9 +157,9 @@ def test_every_action_is_audited_inside_the_construct_and_every_key_kept(
     assert written == set(Action)
     assert set(watch.audited) == set(Action)
     assert watch.outside == []
-    # Every change made from a form that carries a key (16 of them, and the
+    # Every change made from a form that carries a key (18 of them, and the
     # two hands) kept it, in the construct.
-    assert len(watch.keyed) == len(keys) == 18 and set(watch.keyed) == keys
+    assert len(watch.keyed) == len(keys) == 20 and set(watch.keyed) == keys
 
 
 def test_a_change_that_audits_nothing_is_refused_and_writes_nothing(table):

@@ -17,7 +17,7 @@ from scorekeeper.models import (
 )
 from scorekeeper.rules import Entry, HouseRules, RoundError
 from tests.conftest import the_group
-from tests.web.examples import EXAMPLE_1, EXAMPLE_2, EXAMPLE_3, EXAMPLE_RULES
+from tests.web.examples import EXAMPLE_1, EXAMPLE_2, EXAMPLE_3, EXAMPLE_RULES, set_paid
 from tests.web.probing import finished_count_problems, seat_total_problems
 
 
@@ -187,12 +187,14 @@ def test_settlement_marks_transfers_paid_and_ends(table):
     assert [(s.transfer.payer.name, s.transfer.payee.name, s.transfer.cents, s.paid)
             for s in plan] == [("A", "C", 100, False), ("B", "C", 800, False)]
     a_to_c = plan[0].transfer
-    services.set_paid(services.Change.to(table), a_to_c.payer.id, a_to_c.payee.id, 100, True)
+    set_paid(services.Change.to(table), a_to_c.payer.id, a_to_c.payee.id, 100, True)
     assert [s.paid for s in services.settlement(table)] == [True, False]
-    services.set_paid(services.Change.to(table), a_to_c.payer.id, a_to_c.payee.id, 100, False)
+    set_paid(services.Change.to(table), a_to_c.payer.id, a_to_c.payee.id, 100, False)
     assert [s.paid for s in services.settlement(table)] == [False, False]
+    with pytest.raises(services.ServiceError, match=r"Only RM 1\.00 is still owed"):
+        set_paid(services.Change.to(table), a_to_c.payer.id, a_to_c.payee.id, 101, True)
     with pytest.raises(services.ServiceError, match="not part of the settlement"):
-        services.set_paid(services.Change.to(table), a_to_c.payer.id, a_to_c.payee.id, 99, True)
+        set_paid(services.Change.to(table), a_to_c.payee.id, a_to_c.payer.id, 100, True)
     services.end_session(services.Change.to(table))
     assert table.is_finished
     with pytest.raises(services.ServiceError, match="has ended"):
@@ -329,13 +331,13 @@ WRITES = {
               lambda s, change: services.leave_session(change, player_named("B").id),
               "seat.leave", True, False),
     "paid": (lambda s: None,
-             lambda s, change: services.set_paid(change, a_to_c(s).payer.id,
+             lambda s, change: set_paid(change, a_to_c(s).payer.id,
                                                  a_to_c(s).payee.id, a_to_c(s).cents, True),
              "payment.paid", False, True),
-    "unpaid": (lambda s: services.set_paid(services.Change.to(s),
+    "unpaid": (lambda s: set_paid(services.Change.to(s),
                                            a_to_c(s).payer.id, a_to_c(s).payee.id,
                                            a_to_c(s).cents, True),
-               lambda s, change: services.set_paid(change, a_to_c(s).payer.id,
+               lambda s, change: set_paid(change, a_to_c(s).payer.id,
                                                    a_to_c(s).payee.id, a_to_c(s).cents, False),
                "payment.unpaid", True, False),
     "end": (lambda s: None,

@@ -4,7 +4,7 @@ phone's name."""
 
 from scorekeeper import services
 from scorekeeper.extensions import db
-from scorekeeper.models import AuditEvent, GameSession
+from scorekeeper.models import AuditEvent, GameSession, Payment
 from tests.web.examples import HU, NO_HU, TABLE, TIE, make_session, new_form, player_id
 from tests.web.helpers import WEIGHT_LIMIT, csrf_token, page_weight
 
@@ -53,15 +53,20 @@ def test_every_change_made_here_is_audited_with_this_phones_name(app, client):
         due = services.settlement(db.session.get(GameSession, sid))[0].transfer
         transfer = {"payer_id": due.payer.id, "payee_id": due.payee.id, "cents": due.cents}
     token = csrf_token(client, f"/sessions/{sid}/players")
+
+    def the_payment():
+        with app.app_context():
+            return {"payment_id": db.session.scalar(db.select(Payment.id))}
+
     for url, data in [
-        (f"/sessions/{sid}/players", {"name": "Eve", "position": "1"}),
-        (f"/sessions/{sid}/players/{player_id(app, 'Bob')}/leave", {}),
-        (f"/sessions/{sid}/settle/paid", {**transfer, "paid": "y"}),
-        (f"/sessions/{sid}/settle/paid", transfer),
-        (f"/sessions/{sid}/end", {}),
-        (f"/sessions/{sid}/reopen", {}),
+        (f"/sessions/{sid}/players", lambda: {"name": "Eve", "position": "1"}),
+        (f"/sessions/{sid}/players/{player_id(app, 'Bob')}/leave", dict),
+        (f"/sessions/{sid}/settle/paid", lambda: transfer),
+        (f"/sessions/{sid}/settle/undo", the_payment),
+        (f"/sessions/{sid}/end", dict),
+        (f"/sessions/{sid}/reopen", dict),
     ]:
-        assert client.post(url, data={"csrf_token": token, **data}).status_code == 302, url
+        assert client.post(url, data={"csrf_token": token, **data()}).status_code == 302, url
     with app.app_context():
         trail = db.session.execute(
             db.select(AuditEvent.action, AuditEvent.device, AuditEvent.version)

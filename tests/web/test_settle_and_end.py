@@ -4,6 +4,8 @@ reopened."""
 
 import re
 
+import sqlalchemy as sa
+
 from scorekeeper.extensions import db
 from scorekeeper.models import GameSession, Payment
 from tests.conftest import GROUP_NAME
@@ -46,7 +48,7 @@ def test_a_transfer_is_marked_paid_and_back(app, client):
     sid = make_session(app, rounds=[NO_HU])
     ann, cat = player_id(app, "Ann"), player_id(app, "Cat")
     token = csrf_token(client, f"/sessions/{sid}/settle")
-    paid = {"csrf_token": token, "payer_id": ann, "payee_id": cat, "cents": 100, "paid": "y"}
+    paid = {"csrf_token": token, "payer_id": ann, "payee_id": cat, "cents": 100}
     response = client.post(f"/sessions/{sid}/settle/paid", data=paid)
     assert response.status_code == 302
     assert response.location == f"/sessions/{sid}/settle#transfers"
@@ -54,11 +56,18 @@ def test_a_transfer_is_marked_paid_and_back(app, client):
     assert html.count("settle-transfer settle-paid") == 1
     assert '<span aria-hidden="true">✓</span> Paid</p>' in html
     assert "Ann pays Cat RM 1.00 (paid)" in html
-    unpaid = {k: v for k, v in paid.items() if k != "paid"}
-    assert client.post(f"/sessions/{sid}/settle/paid", data=unpaid).status_code == 302
+    assert "RM 1.00 marked paid just now" in html
+    with app.app_context():
+        payment = db.session.scalars(sa.select(Payment)).one()
+        assert (payment.payer_id, payment.payee_id, payment.cents) == (ann, cat, 100)
+        assert (payment.session_id, payment.currency) == (sid, "RM")
+    undo = {"csrf_token": token, "payment_id": payment.id}
+    assert client.post(f"/sessions/{sid}/settle/undo", data=undo).status_code == 302
     assert "settle-paid" not in client.get(f"/sessions/{sid}/settle").text
     with app.app_context():
         assert db.session.query(Payment).count() == 0
+    response = client.post(f"/sessions/{sid}/settle/undo", data=undo)
+    assert "That payment was taken back already" in response.text
 
 
 def test_a_transfer_not_in_the_settlement_is_refused(app, client):
@@ -66,9 +75,12 @@ def test_a_transfer_not_in_the_settlement_is_refused(app, client):
     ann, cat = player_id(app, "Ann"), player_id(app, "Cat")
     token = csrf_token(client, f"/sessions/{sid}/settle")
     response = client.post(f"/sessions/{sid}/settle/paid", data={
-        "csrf_token": token, "payer_id": ann, "payee_id": cat, "cents": 99, "paid": "y"})
+        "csrf_token": token, "payer_id": cat, "payee_id": ann, "cents": 100})
     assert response.status_code == 200
     assert "That transfer is not part of the settlement any more" in response.text
+    response = client.post(f"/sessions/{sid}/settle/paid", data={
+        "csrf_token": token, "payer_id": ann, "payee_id": cat, "cents": 101})
+    assert "Only RM 1.00 is still owed." in response.text
     for bad in ({"payer_id": "x", "payee_id": cat, "cents": 100}, {"payee_id": cat, "cents": 100},
                 {"payer_id": ann, "payee_id": cat, "cents": -5}):
         response = client.post(f"/sessions/{sid}/settle/paid", data={"csrf_token": token, **bad})

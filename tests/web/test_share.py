@@ -14,7 +14,7 @@ from scorekeeper import services
 from scorekeeper.extensions import db
 from scorekeeper.models import AuditEvent, GameSession, Group, Player, ShareLink
 from tests.conftest import GROUP_NAME, signed_in_client, the_group
-from tests.web.examples import EXAMPLE_1, EXAMPLE_2, EXAMPLE_3, EXAMPLE_RULES
+from tests.web.examples import EXAMPLE_1, EXAMPLE_2, EXAMPLE_3, EXAMPLE_RULES, set_paid
 from tests.web.helpers import (
     count_statements,
     csrf_token,
@@ -113,7 +113,7 @@ def test_a_link_shows_the_settlement_with_paid_marks(app, client, anonymous, ses
     with app.app_context():
         session = db.session.get(GameSession, session_id)
         first = services.settlement(session)[0].transfer
-        services.set_paid(services.Change.to(session),
+        set_paid(services.Change.to(session),
                           first.payer.id, first.payee.id, first.cents, True)
     page = anonymous.get(url + "/settle")
     assert page.status_code == 200

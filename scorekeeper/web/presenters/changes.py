@@ -13,6 +13,8 @@ from flask_babel import lazy_ngettext, ngettext, pgettext
 
 from ...audit import (
     GroupImported,
+    GroupPaid,
+    GroupUnpaid,
     HandsCleared,
     InviteMade,
     InviteRevoked,
@@ -263,12 +265,8 @@ def describe(event: AuditEvent, currency: str) -> Change:
                                   players=", ".join(map(isolated, seats)))]
         case SeatLeft(player=player):
             change.title = _("%(player)s left the table", player=isolated(player))
-        case PaymentPaid() | PaymentUnpaid():
-            words = {"payer": isolated(payload.payer), "payee": isolated(payload.payee),
-                         "amount": priced(payload.cents, currency)}
-            change.title = (_("%(payer)s → %(payee)s %(amount)s marked paid", **words)
-                            if isinstance(payload, PaymentPaid) else
-                            _("%(payer)s → %(payee)s %(amount)s marked not paid", **words))
+        case PaymentPaid() | PaymentUnpaid() | GroupPaid() | GroupUnpaid():
+            change.title = _payment_title(payload, currency)
         case HandsCleared(number=number, hands=hands):
             change.title = _("Round %(number)s's hands cleared", number=number)
             change.facts = [
@@ -342,6 +340,25 @@ def _rules_words(house_rules, currency: str) -> str:
         return _("Own rules, money in %(currency)s: %(money)s.", currency=currency, money=money)
     return _("%(preset)s rules, money in %(currency)s: %(money)s.", preset=preset_words(rules),
              currency=currency, money=money)
+
+
+def _payment_title(payload, currency: str) -> str:
+    """ "Ann → Ben RM 3.00 of RM 5.50 marked paid", "… marked not paid"."""
+    if isinstance(payload, GroupPaid | GroupUnpaid):
+        currency = payload.currency
+    words = {"payer": isolated(payload.payer), "payee": isolated(payload.payee),
+             "amount": priced(payload.cents, currency)}
+    across = isinstance(payload, GroupPaid | GroupUnpaid)
+    if isinstance(payload, PaymentUnpaid | GroupUnpaid):
+        return (_("%(payer)s → %(payee)s %(amount)s across sessions marked not paid", **words)
+                if across else _("%(payer)s → %(payee)s %(amount)s marked not paid", **words))
+    if payload.owed is not None and payload.owed != payload.cents:
+        words["owed"] = priced(payload.owed, currency)
+        return (_("%(payer)s → %(payee)s %(amount)s of %(owed)s across sessions marked paid",
+                  **words) if across else
+                _("%(payer)s → %(payee)s %(amount)s of %(owed)s marked paid", **words))
+    return (_("%(payer)s → %(payee)s %(amount)s across sessions marked paid", **words)
+            if across else _("%(payer)s → %(payee)s %(amount)s marked paid", **words))
 
 
 def describe_all(events: list[AuditEvent], currency: str) -> list[Change]:

@@ -1,0 +1,152 @@
+"""Money that follows the group: part payments, what is owed across
+sessions ("Who owes whom"), "Settle everything" and its payments."""
+
+import re
+
+import sqlalchemy as sa
+
+from scorekeeper.extensions import db
+from scorekeeper.models import AuditEvent, Payment
+from tests.web.examples import HU, NO_HU, make_session, player_id
+from tests.web.helpers import csrf_token, visible_text
+
+
+def pay(client, url, **fields):
+    page = url.rsplit("/", 1)[0] if url.endswith(("/paid", "/undo")) else url
+    page = page if "/sessions/" in page else "/money"
+    return client.post(url, data={"csrf_token": csrf_token(client, page), **fields})
+
+
+def this_phone_is(client, sid, player):
+    board = f"/sessions/{sid}"
+    client.post(f"{board}/phone", data={"csrf_token": csrf_token(client, board),
+                                        "player": str(player)})
+
+
+def test_a_transfer_paid_in_part_shows_what_is_left_and_the_rest_can_be_paid(app, client):
+    sid = make_session(app, rounds=[NO_HU])  # Ann pays Cat 1.00, Bob pays Cat 8.00
+    bob, cat = player_id(app, "Bob"), player_id(app, "Cat")
+    settle = f"/sessions/{sid}/settle"
+    response = pay(client, f"{settle}/paid", payer_id=bob, payee_id=cat, cents=800,
+                   amount="3")
+    assert response.status_code == 302
+    html = visible_text(client.get(settle))
+    assert "RM 3.00 paid, RM 5.00 left" in html
+    assert "RM 3.00 marked paid just now Undo" in html
+    assert "Mark the rest as paid" in html
+    assert 'name="cents" value="500"' in client.get(settle).text
+    assert pay(client, f"{settle}/paid", payer_id=bob, payee_id=cat,
+               cents=500).status_code == 302
+    html = visible_text(client.get(settle))
+    assert "Bob pays Cat RM 8.00 ✓ Paid RM 3.00 marked paid" in html
+    with app.app_context():
+        assert sorted(db.session.scalars(sa.select(Payment.cents))) == [300, 500]
+        events = db.session.execute(sa.select(AuditEvent.action, AuditEvent.after)
+                                    .order_by(AuditEvent.id.desc()).limit(2)).all()
+    assert [(e.action, e.after["cents"], e.after["owed"]) for e in events] == \
+        [("payment.paid", 500, 500), ("payment.paid", 300, 800)]
+    changes = visible_text(client.get(f"/sessions/{sid}/changes"))
+    assert "Bob → Cat RM 3.00 of RM 8.00 marked paid" in changes
+    assert "Bob → Cat RM 5.00 marked paid" in changes
+
+
+def test_a_part_payment_refused_says_why_and_keeps_what_was_typed(app, client):
+    sid = make_session(app, rounds=[NO_HU])
+    bob, cat = player_id(app, "Bob"), player_id(app, "Cat")
+    settle = f"/sessions/{sid}/settle"
+    for typed, why in (("abc", "Type an amount like 1.50."),
+                       ("1.234", "Use at most two decimals: whole cents."),
+                       ("0", "Type the amount paid, more than 0.00."),
+                       ("8.01", "Only RM 8.00 is still owed.")):
+        response = pay(client, f"{settle}/paid", payer_id=bob, payee_id=cat, cents=800,
+                       amount=typed)
+        assert response.status_code == 200
+        html = response.text
+        assert why in visible_text(response)
+        field = re.search(rf'<input id="part-{bob}-{cat}"[^>]*>', html)[0]
+        assert f'value="{typed}"' in field and 'aria-invalid="true"' in field
+        assert re.search(r'<details class="settle-part" open>', html)
+    with app.app_context():
+        assert db.session.query(Payment).count() == 0
+
+
+def test_who_owes_whom_adds_up_every_session_less_what_was_paid(app, client):
+    first = make_session(app, rounds=[NO_HU])  # Ann → Cat 1.00, Bob → Cat 8.00
+    make_session(app, rounds=[HU], ended=True)
+    ann, bob, cat = (player_id(app, name) for name in ("Ann", "Bob", "Cat"))
+    pay(client, f"/sessions/{first}/settle/paid", payer_id=bob, payee_id=cat, cents=800,
+        amount="3")
+    this_phone_is(client, first, cat)
+    html = visible_text(client.get("/money"))
+    with app.app_context():
+        from scorekeeper import queries
+        (debts,) = queries.group_debts(db.session.scalar(sa.select(Payment.group_id)))
+        nets = {p.name: cents for p, cents in debts.nets.items()}
+    # Cat, this phone's player, first.
+    rows = re.findall(r"(\w+)(?: \(this phone\))? (is owed|owes) ([\d.]+)", html)
+    assert rows[0][0] == "Cat"
+    assert {name: (1 if verb == "is owed" else -1) * round(float(amount) * 100)
+            for name, verb, amount in rows} == nets
+    assert sum(nets.values()) == 0
+    # Bob's 8.00 to Cat: 3.00 paid, 4.00 cleared by Cat's 4.00 to Bob the next time.
+    assert "Bob pays you RM 1.00 left of RM 8.00" in html
+    assert ann in {t.payer.id for t in debts.plan} or ann in {t.payee.id for t in debts.plan}
+
+
+def test_settle_everything_paid_clears_every_sessions_transfers(app, client):
+    one = make_session(app, rounds=[NO_HU])
+    two = make_session(app, rounds=[HU])
+    html = visible_text(client.get("/money"))
+    assert "Settle everything" in html
+    with app.app_context():
+        from scorekeeper import queries
+        (debts,) = queries.group_debts(db.session.scalar(
+            sa.select(AuditEvent.group_id).limit(1)))
+        plan = [(t.payer.id, t.payee.id, t.cents) for t in debts.plan]
+        sessions_transfers = len(debts.transfers)
+    assert 0 < len(plan) <= sessions_transfers
+    for payer, payee, cents in plan:
+        response = pay(client, "/money/paid", payer_id=payer, payee_id=payee, cents=cents,
+                       currency="RM")
+        assert response.status_code == 302 and response.location == "/money#everything"
+    html = visible_text(client.get("/money"))
+    assert "Nobody owes anything." in html
+    for sid in (one, two):
+        settle = visible_text(client.get(f"/sessions/{sid}/settle"))
+        assert "Not paid yet" not in settle and "Mark as paid" not in settle
+        assert "✓ Settled across sessions" in settle
+    assert "Still owed" not in visible_text(client.get("/"))
+    with app.app_context():
+        assert db.session.scalars(sa.select(Payment.session_id)).all() == [None] * len(plan)
+        across = db.session.scalars(sa.select(Payment.id)).first()
+    assert pay(client, "/money/undo", payment_id=across).status_code == 302
+    assert "Settle everything" in visible_text(client.get("/money"))
+    group = visible_text(client.get("/group"))
+    assert re.search(r"\w+ → \w+ RM [\d.]+ across sessions marked paid", group)
+    assert re.search(r"\w+ → \w+ RM [\d.]+ across sessions marked not paid", group)
+
+
+def test_a_payment_across_sessions_is_refused_past_the_plan(app, client):
+    make_session(app, rounds=[NO_HU])
+    ann, bob, cat = (player_id(app, name) for name in ("Ann", "Bob", "Cat"))
+    response = pay(client, "/money/paid", payer_id=bob, payee_id=cat, cents=900,
+                   currency="RM")
+    assert "Only RM 8.00 is still owed." in visible_text(response)
+    response = pay(client, "/money/paid", payer_id=cat, payee_id=ann, cents=100,
+                   currency="RM")
+    assert "That transfer is not part of the settlement any more" in visible_text(response)
+    response = pay(client, "/money/paid", payer_id=bob, payee_id=cat, cents=800,
+                   currency="SGD")
+    assert "That transfer is not part of the settlement any more" in visible_text(response)
+    with app.app_context():
+        assert db.session.query(Payment).count() == 0
+
+
+def test_the_home_page_says_what_is_still_owed_this_phones_own_first(app, client):
+    sid = make_session(app, rounds=[NO_HU])
+    assert "Still owed" in visible_text(client.get("/"))
+    this_phone_is(client, sid, player_id(app, "Bob"))
+    html = visible_text(client.get("/"))
+    assert "You owe RM 8.00. RM 9.00 is owed in the group, all sessions together." in html
+    this_phone_is(client, sid, player_id(app, "Cat"))
+    assert "You are owed RM 9.00." in visible_text(client.get("/"))
