@@ -49,18 +49,18 @@ def read_photo(data: bytes) -> str:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", Image.DecompressionBombWarning)
-            image = Image.open(io.BytesIO(data))
-            if image.width * image.height > PHOTO_PIXELS:
+            photo = Image.open(io.BytesIO(data))
+            if photo.width * photo.height > PHOTO_PIXELS:
                 raise PayloadError("not_image")
-            image.draft("L", (PHOTO_SIDE, PHOTO_SIDE))  # JPEG: decoded at a fraction
-            image = image.convert("L")
+            photo.draft("L", (PHOTO_SIDE, PHOTO_SIDE))  # JPEG: decoded at a fraction
+            image = photo.convert("L")
             image.thumbnail((PHOTO_SIDE, PHOTO_SIDE))
     except (UnidentifiedImageError, OSError, ValueError, Image.DecompressionBombError,
             Image.DecompressionBombWarning, SyntaxError) as error:
         if isinstance(error, PayloadError):
             raise
         raise PayloadError("not_image") from None
-    for found in zxingcpp.read_barcodes(image, formats=zxingcpp.BarcodeFormat.QRCode):
+    for found in zxingcpp.read_barcodes(image):  # any kind: the text is checked after
         if found.valid and found.text:
             return found.text
     raise PayloadError("no_qr")

@@ -95,7 +95,8 @@ def clean_id(kind: Kind, text: str) -> str:
     with a code saying what is wrong."""
     squeezed = re.sub(r"[\s\-().]", "", text).upper()
     if kind in (Kind.DUITNOW_MOBILE, Kind.PAYNOW_MOBILE):
-        country, local = ("60", r"1\d{8,9}") if kind is Kind.DUITNOW_MOBILE else ("65", r"[89]\d{7}")
+        country, local = (("60", r"1\d{8,9}") if kind is Kind.DUITNOW_MOBILE
+                          else ("65", r"[89]\d{7}"))
         digits = squeezed.removeprefix("+")
         if digits.startswith(country) and re.fullmatch(local, digits[len(country):]):
             return "+" + digits
