@@ -244,6 +244,7 @@ def register_blueprints(app):
         language,
         live,
         offline,
+        payto,
         rounds,
         sessions,
         share,
@@ -264,6 +265,7 @@ def register_blueprints(app):
     app.register_blueprint(rounds.bp)
     app.register_blueprint(drafts.bp)
     app.register_blueprint(history.bp)
+    app.register_blueprint(payto.bp)
     app.register_blueprint(offline.bp)
     live.init_app(app)
     filters.register(app)

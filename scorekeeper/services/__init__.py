@@ -49,6 +49,7 @@ from .invites import (
 )
 from .money import Settlement, balances, set_paid, settlement
 from .night import Night, night
+from .payto import PaytoRefused, clean_payto, payment_codes, read_qr_photo, set_payto
 from .protocol import (
     Change,
     Conflict,
@@ -107,6 +108,7 @@ __all__ = [
     "NeedsConfirmation",
     "Night",
     "Once",
+    "PaytoRefused",
     "Place",
     "Repeated",
     "RoundGone",
@@ -127,6 +129,7 @@ __all__ = [
     "change_house_rules",
     "change_passphrase",
     "check_version",
+    "clean_payto",
     "clear_hands",
     "close_stream",
     "count_import",
@@ -150,8 +153,10 @@ __all__ = [
     "open_invite",
     "open_stream",
     "passphrase_mark",
+    "payment_codes",
     "phone_player",
     "read_draft",
+    "read_qr_photo",
     "record_round",
     "rename_player",
     "renew_streams",
@@ -166,6 +171,7 @@ __all__ = [
     "set_autosave_rounds",
     "set_paid",
     "set_passphrase",
+    "set_payto",
     "set_timezone",
     "settlement",
     "sign_in_phone",

@@ -246,7 +246,7 @@ def render_settle(error=None):
         "sessions/settle.html", game=game, standings=table,
         plan=mine + [s for s in plan if s not in mine], mine=mine,
         message=chat_message(game, queries.places(table, queries.by_points(game)), plan),
-        error=error)
+        codes=services.payment_codes(game, plan), error=error)
 
 
 @bp.post("/sessions/<int:session_id>/settle/paid")
