@@ -110,8 +110,8 @@ def clean_id(kind: Kind, text: str) -> str:
             raise PayloadError("bad_mykad")
         return squeezed
     if kind is Kind.DUITNOW_BUSINESS:
-        # SSM's numbers: 12 digits now, "1234567-X" before 2019.
-        if not re.fullmatch(r"\d{12}|\d{1,7}-?[A-Z]", squeezed):
+        # SSM's numbers: 12 digits now, "1234567-X" before 2019 (kept without its dash).
+        if not re.fullmatch(r"\d{12}|\d{1,7}[A-Z]", squeezed):
             raise PayloadError("bad_business")
         return squeezed
     if kind is Kind.PAYNOW_UEN:
