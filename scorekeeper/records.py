@@ -85,6 +85,8 @@ class EventData:
 class PlayerData:
     name: str
     created_at: datetime
+    payto_kind: str = ""  # payment details (payto.Kind's value; "": none)
+    payto_value: str = ""
 
 
 @dataclass(frozen=True)

@@ -34,7 +34,8 @@ def write_backup(done: Applying, group: Group, backup: Backup) -> None:
     scored again, by backup.read_backup), into ``group``, new and empty."""
     if backup.players:
         db.session.execute(sa.insert(table(Player)), [
-            {"group_id": group.id, "name": p.name, "created_at": p.created_at}
+            {"group_id": group.id, "name": p.name, "created_at": p.created_at,
+             "payto_kind": p.payto_kind, "payto_value": p.payto_value}
             for p in backup.players])
     players = dict(db.session.execute(
         sa.select(Player.name, Player.id).where(Player.group_id == group.id)).all())

@@ -4,6 +4,7 @@ right phone, the pictures behind the sign-in, and the details kept out of
 share pages, the CSV and the logs."""
 
 import io
+import json
 import logging
 import re
 
@@ -13,8 +14,9 @@ from PIL import Image
 
 from scorekeeper import payto
 from scorekeeper.extensions import db
-from scorekeeper.models import AuditEvent, Player
+from scorekeeper.models import AuditEvent, Group, Player
 from scorekeeper.payto.images import qr_png
+from tests.web.backups import post_import
 from tests.web.examples import NO_HU, make_session, player_id
 from tests.web.helpers import csrf_token, make_link, parsed, text
 
@@ -210,3 +212,47 @@ def test_details_never_reach_share_pages_the_csv_or_the_logs(app, client, caplog
     for body in [*(page.text for page in shared), csv.text, caplog.text]:
         assert "6012345678" not in body
         assert not re.search(r"qr-\d+-\d+|payto", body.replace("css/payto", "x"))
+
+
+def test_the_backup_carries_payment_details_there_and_back(app, client, anonymous):
+    sid = make_session(app, rounds=[NO_HU])
+    set_details(client, player_id(app, "Cat"), "bank_qr", qr_text=BANK_QR)
+    set_details(client, player_id(app, "Ann"), "paynow_uen", number="201403121w")
+    exported = client.get("/group/export.json").get_json()
+    assert [p.get("payto") for p in exported["players"]] == [
+        {"kind": "paynow_uen", "value": "201403121W"}, None,
+        {"kind": "bank_qr", "value": BANK_QR}, None]
+    response = post_import(anonymous, json.dumps(exported).encode())
+    assert response.status_code == 302
+    again = anonymous.get("/group/export.json").get_json()
+    again["audit"] = [e for e in again["audit"] if e["action"] != "group.import"]
+    for document in (exported, again):
+        del document["group"], document["exported_at"]
+    assert again == exported
+    # The imported group's settle up shows the bank's code re-issued.
+    imported_sid = sid + 1
+    say_whose(anonymous, imported_sid, player_id_in(app, "Back again", "Cat"))
+    page = parsed(anonymous.get(f"/sessions/{imported_sid}/settle"))
+    assert page.texts(".payto-actions a") == ["Collect RM 1.00 from Ann",
+                                              "Collect RM 8.00 from Bob"]
+
+
+def player_id_in(app, group_name, name):
+    with app.app_context():
+        return db.session.scalar(db.select(Player.id).join(Group).where(
+            Group.name == group_name, Player.name == name))
+
+
+@pytest.mark.parametrize("payto_value, problem", [
+    ({"kind": "venmo", "value": "x"}, "none of duitnow_mobile"),
+    ({"kind": "duitnow_mobile", "value": "12"}, "is not a duitnow_mobile the app takes"),
+    ({"kind": "duitnow_mobile", "value": "0123456789"}, "not written as the app writes it"),
+    ({"kind": "bank_qr", "value": BANK_QR[:-1] + "0"}, "(bad_crc)"),
+    ("DuitNow", "must be an object")])
+def test_a_backups_payment_details_are_checked(app, client, anonymous, payto_value, problem):
+    make_session(app)
+    exported = client.get("/group/export.json").get_json()
+    exported["players"][0]["payto"] = payto_value
+    response = post_import(anonymous, json.dumps(exported).encode())
+    assert response.status_code == 422
+    assert problem in text(response)
