@@ -20,7 +20,7 @@ bp.url_value_preprocessor(load_game_session)
 @bp.url_defaults
 def _session_id(endpoint, values):
     """The codes' URLs on a session's pages need no session_id (the player's page takes none)."""
-    if endpoint == "payto.code":
+    if endpoint in ("payto.code_svg", "payto.code_png"):
         add_session_id(endpoint, values)
 
 
@@ -61,8 +61,22 @@ def _shown(person: Player) -> dict:
     return {"kind": person.payto_kind, "number": person.payto_value}
 
 
-@bp.get("/sessions/<int:session_id>/settle/qr/<int:payer_id>-<int:payee_id>.<any(svg, png):ext>")
-def code(payer_id: int, payee_id: int, ext: str):
+CODE = "/sessions/<int:session_id>/settle/qr/<int:payer_id>-<int:payee_id>"
+
+
+@bp.get(f"{CODE}.svg")
+def code_svg(payer_id: int, payee_id: int):
+    return Response(qr_svg(_payload(payer_id, payee_id)), mimetype="image/svg+xml",
+                    headers=PRIVATE)
+
+
+@bp.get(f"{CODE}.png")
+def code_png(payer_id: int, payee_id: int):
+    return Response(qr_png(_payload(payer_id, payee_id)), mimetype="image/png",
+                    headers=PRIVATE)
+
+
+def _payload(payer_id: int, payee_id: int) -> str:
     """The code paying one of the session's transfers, as the settle-up page
     has it: 404 for a transfer not in the settlement (or paid), or whose
     payee has no details of the session's scheme."""
@@ -71,6 +85,4 @@ def code(payer_id: int, payee_id: int, ext: str):
     payload = codes.get((payer_id, payee_id))
     if payload is None:
         abort(404)
-    if ext == "svg":
-        return Response(qr_svg(payload), mimetype="image/svg+xml", headers=PRIVATE)
-    return Response(qr_png(payload), mimetype="image/png", headers=PRIVATE)
+    return payload
