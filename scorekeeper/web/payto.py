@@ -2,9 +2,20 @@
 signed-in phones only), and the codes of a session's transfers as pictures,
 which the settle-up page shows (templates/sessions/_qr.html)."""
 
-from flask import Blueprint, Response, abort, g, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    g,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from flask_babel import gettext as _
 
 from .. import services
+from ..backup import MAX_BYTES, size_text
 from ..forms.payto import KIND_LABELS, PaytoForm
 from ..models import Player
 from ..payto import Kind
@@ -52,6 +63,21 @@ def details(player_id: int):
             return redirect(url_for(".details", player_id=person.id, saved=1))
     return render_template("payto/details.html", person=person, form=form, saved=False,
                            kinds=KIND_LABELS), 422
+
+
+@bp.errorhandler(413)
+def photo_too_large(error):
+    """A photo over MAX_CONTENT_LENGTH, refused unread: the page again, saying so."""
+    player_id = (request.view_args or {}).get("player_id")
+    if request.endpoint != "payto.details" or player_id is None:
+        return error
+    person = group_row_or_404(Player, player_id)
+    form = PaytoForm(formdata=None, data={"kind": Kind.BANK_QR.value})
+    form.photo.errors = [_("That photo is larger than %(size)s, the most an upload may be: "
+                           "send a screenshot of the QR code instead.",
+                           size=size_text(MAX_BYTES))]
+    return render_template("payto/details.html", person=person, form=form, saved=False,
+                           kinds=KIND_LABELS), 413
 
 
 def _shown(person: Player) -> dict:

@@ -11,6 +11,8 @@ import re
 import pytest
 import zxingcpp
 from PIL import Image
+from werkzeug.datastructures import FileStorage
+from werkzeug.test import encode_multipart
 
 from scorekeeper import payto
 from scorekeeper.extensions import db
@@ -256,3 +258,22 @@ def test_a_backups_payment_details_are_checked(app, client, anonymous, payto_val
     response = post_import(anonymous, json.dumps(exported).encode())
     assert response.status_code == 422
     assert problem in text(response)
+
+
+def test_a_photo_larger_than_an_upload_may_be_is_refused_in_words(app, client):
+    make_session(app)
+    cat = player_id(app, "Cat")
+    page = f"/players/{cat}/payment"
+    # Encoded in memory: werkzeug's test client would put it in a file it never closes.
+    boundary, data = encode_multipart({
+        "csrf_token": csrf_token(client, page), "kind": "bank_qr",
+        "photo": FileStorage(io.BytesIO(b"\xff" * app.config["MAX_CONTENT_LENGTH"]), "qr.jpg",
+                             content_type="image/jpeg")})
+    response = client.post(page, data=data,
+                           content_type=f"multipart/form-data; boundary={boundary}")
+    assert response.status_code == 413
+    assert parsed(response).texts("#photo-error") == [
+        "That photo is larger than 8 MB, the most an upload may be: send a screenshot of "
+        "the QR code instead."]
+    with app.app_context():
+        assert db.session.get(Player, cat).payto_kind == ""
