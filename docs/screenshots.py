@@ -38,6 +38,7 @@ from tests.e2e import test_table_phone as table_phone  # noqa: E402
 from tests.e2e.conftest import (  # noqa: E402
     CHROMIUM,
     PHONE_OPTIONS,
+    a_session_with_a_round,
     back_online,
     controlled,
     see,
@@ -507,8 +508,42 @@ def in_chinese(camera: Camera) -> None:
     main_pages_in(camera, "zh-Hans", "zh")
 
 
+def paying_by_qr(camera: Camera) -> None:
+    """Dan keeps his bank's QR (PayNet's worked example) as his payment
+    details: his page, Ann's settle up ("Pay Dan") and Dan's ("Collect …",
+    the code full screen)."""
+    from scorekeeper.payto import with_crc
+    from scorekeeper.payto.tlv import parse
+
+    bank_qr = with_crc(parse("00020201021126410014A000000615000101065016640209123456789"
+                             "5204000053034585802MY5909AUSERNAME6005BANGI"))
+    with camera.app.app_context():
+        game = a_session_with_a_round()
+        seats = {s.player.name: s.player for s in game.seats}
+        services.set_payto(services.Change(the_group()), seats["Dan"], "bank_qr", bank_qr)
+        sid, ann, dan = game.id, seats["Ann"].id, seats["Dan"].id
+    for name in ("Ann", "Dan"):
+        page = camera.member(f"{name}'s phone")
+        page.goto(f"/sessions/{sid}")
+        page.get_by_text("Whose phone is this?").tap()
+        page.get_by_role("button", name=name, exact=True).tap()
+        expect(page.locator(".board-me-line")).to_contain_text(f"{name} (this phone)")
+        if name == "Ann":
+            page.goto(f"/sessions/{sid}/settle")
+            page.evaluate("document.querySelector('li.settle-transfer').scrollIntoView()")
+            camera.take(page, "settle-qr-pay")
+        else:
+            page.goto(f"/sessions/{sid}/settle#qr-{ann}-{dan}")
+            page.wait_for_function("document.querySelector(':target img').naturalWidth > 0")
+            camera.take(page, "settle-qr-collect")
+            page.goto(f"/players/{dan}/payment")
+            camera.take(page, "payment-details")
+        page.context.close()
+
+
 SCENES = [an_evening, group_pages, getting_in, this_phone_and_last_time, a_form_told_of_a_change,
-          a_round_together, offline_pages, playing_and_the_rules, languages, in_malay, in_chinese]
+          a_round_together, offline_pages, playing_and_the_rules, languages, in_malay, in_chinese,
+          paying_by_qr]
 # What each scene takes, so that a run for one picture plays only its scene.
 TAKES = {
     an_evening: {"new-group", "invite", "new-session", "round-entry", "round-result",
@@ -526,6 +561,7 @@ TAKES = {
     languages: {"languages-ms", "languages-zh"},
     in_malay: {"ms-home", "ms-scoreboard", "ms-round-entry", "ms-settle"},
     in_chinese: {"zh-home", "zh-scoreboard", "zh-round-entry", "zh-settle"},
+    paying_by_qr: {"settle-qr-pay", "settle-qr-collect", "payment-details"},
 }
 
 

@@ -245,6 +245,7 @@ def register_blueprints(app):
         live,
         money,
         offline,
+        payto,
         rounds,
         sessions,
         share,
@@ -266,6 +267,7 @@ def register_blueprints(app):
     app.register_blueprint(drafts.bp)
     app.register_blueprint(history.bp)
     app.register_blueprint(money.bp)
+    app.register_blueprint(payto.bp)
     app.register_blueprint(offline.bp)
     live.init_app(app)
     filters.register(app)

@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from datetime import datetime, timedelta
 from functools import cache
 
+from .payto import Kind, encode, merchant_name, with_crc
 from .records import DemoGroup, EntryData, PaymentData, RoundData, SeatData, SessionData
 from .rules import (
     JOKER,
@@ -85,7 +86,25 @@ def play_group(rng: random.Random, sessions: int, rounds: int, now: datetime) ->
             count = rng.randint(1, rounds) if last else about(rng, rounds)
             yield play_session(rng, players, rules, start, count, finished=not last)
 
-    return DemoGroup(players, since, played())
+    return DemoGroup(players, since, played(), payto_details(rng, players))
+
+
+def payto_details(rng: random.Random, players: list[str]) -> dict[str, tuple[str, str]]:
+    """Payment details for about half the players, so that settle up shows
+    QR codes: DuitNow mobile numbers (+60 12-000 0xxx, made up), and a bank's
+    "receive money" QR in the layout of PayNet's own worked example (its
+    example acquirer, a made-up QR id)."""
+    details = {}
+    for n, name in enumerate(rng.sample(players, (len(players) + 1) // 2)):
+        if n % 2:
+            details[name] = (Kind.DUITNOW_MOBILE.value, f"+60120000{rng.randrange(1000):03d}")
+        else:
+            account = encode([("00", "A0000006150001"), ("01", "501664"),
+                              ("02", f"DEMO{rng.randrange(10 ** 6):06d}")])
+            details[name] = (Kind.BANK_QR.value, with_crc([
+                ("00", "02"), ("01", "11"), ("26", account), ("52", "0000"), ("53", "458"),
+                ("58", "MY"), ("59", merchant_name(name).upper()), ("60", "PENANG")]))
+    return details
 
 
 def choose_players(rng: random.Random) -> list[str]:

@@ -22,6 +22,10 @@ ID_MAX = 2**31 - 1  # the largest id an integer column holds on PostgreSQL
 NAME_MAX = 30
 GROUP_NAME_MAX = 40
 DEVICE_MAX = 30
+# A player's payment details (payto): a DuitNow ID, a PayNow proxy, or the
+# text of their bank's QR (EMVCo payloads run to a few hundred characters).
+PAYTO_KIND_MAX = 20
+PAYTO_MAX = 512
 # Column sizes that the forms and the backup check hold text to as well.
 CURRENCY_MAX = 8
 OUTCOME_MAX = 12  # "no_passport"

@@ -27,6 +27,8 @@ from .limits import (
     KEY_MAX,
     NAME_MAX,
     OUTCOME_MAX,
+    PAYTO_KIND_MAX,
+    PAYTO_MAX,
     PHONE_ID_LENGTH,
     SUBJECT_MAX,
     TOKEN_HASH_LENGTH,
@@ -134,6 +136,13 @@ class Player(Base):
     name: Mapped[str] = mapped_column(sa.String(NAME_MAX))
     name_key: Mapped[str] = mapped_column(sa.String(FOLDED * NAME_MAX), default=_folded_name)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    # How the player is paid by QR (payto.Kind's value; "": no details) and
+    # the DuitNow ID, PayNow proxy or bank QR text. Shown only to the group's
+    # signed-in phones: never on share pages, in logs or in the CSV.
+    payto_kind: Mapped[str] = mapped_column(sa.String(PAYTO_KIND_MAX), default="",
+                                            server_default="")
+    payto_value: Mapped[str] = mapped_column(sa.String(PAYTO_MAX), default="",
+                                             server_default="")
 
     @validates("name")
     def _fold(self, key: str, name: str) -> str:

@@ -4,7 +4,7 @@ what the demo generator plans, both written by services.bulk."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from .rules import HouseRules
@@ -85,6 +85,8 @@ class EventData:
 class PlayerData:
     name: str
     created_at: datetime
+    payto_kind: str = ""  # payment details (payto.Kind's value; "": none)
+    payto_value: str = ""
 
 
 @dataclass(frozen=True)
@@ -109,3 +111,5 @@ class DemoGroup:
     players: list[str]
     since: datetime
     sessions: Iterable[SessionData]
+    # Payment details of some players, by name: (payto.Kind's value, value).
+    payto: dict[str, tuple[str, str]] = field(default_factory=dict)

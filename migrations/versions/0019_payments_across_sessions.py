@@ -9,7 +9,7 @@
 - ``payment.cents`` is positive, checked by the database.
 
 Revision ID: 0019
-Revises: 0017
+Revises: 0018
 Create Date: 2026-11-29 19:00:00
 
 """
@@ -17,7 +17,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0019"
-down_revision = "0017"
+down_revision = "0018"
 branch_labels = None
 depends_on = None
 

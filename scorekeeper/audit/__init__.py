@@ -24,6 +24,7 @@ from .group import (
     InviteRevoked,
     InviteUsed,
     PassphraseChanged,
+    PaytoChanged,
     PlayerAdded,
     PlayerRenamed,
     TimezoneChanged,
@@ -71,6 +72,7 @@ __all__ = [
     "PayloadError",
     "PaymentPaid",
     "PaymentUnpaid",
+    "PaytoChanged",
     "PlayerAdded",
     "PlayerRenamed",
     "RoundAdded",
@@ -94,7 +96,7 @@ __all__ = [
 ]
 
 PAYLOADS: dict[Action, type[Payload]] = {kind.action: kind for kind in (
-    PlayerAdded, PlayerRenamed, PassphraseChanged, TimezoneChanged, GroupImported,
+    PlayerAdded, PlayerRenamed, PaytoChanged, PassphraseChanged, TimezoneChanged, GroupImported,
     InviteMade, InviteRevoked, InviteUsed,
     SessionStarted, RulesChanged, SessionEnded, SessionReopened, SeatJoined, SeatLeft,
     RoundAdded, RoundEdited, RoundDeleted, RoundRestored, HandsCleared, PaymentPaid,

@@ -14,6 +14,7 @@ class Action(enum.StrEnum):
 
     PLAYER_ADD = "player.add"
     PLAYER_RENAME = "player.rename"
+    PLAYER_PAYTO = "player.payto"
     GROUP_PASSPHRASE = "group.passphrase"
     GROUP_TIMEZONE = "group.timezone"
     GROUP_IMPORT = "group.import"

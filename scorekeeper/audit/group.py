@@ -40,6 +40,27 @@ class PlayerRenamed(Payload):
 
 
 @dataclass(frozen=True)
+class PaytoChanged(Payload):
+    """A player's payment details set, changed or taken away: their kinds
+    (payto.Kind's values, "" for none), never the numbers themselves, which
+    only the player's row keeps."""
+
+    action = Action.PLAYER_PAYTO
+    subject_template = "{name}"
+    name: str
+    old: str
+    new: str
+
+    def to_json(self) -> Stored:
+        return Stored({"name": self.name, "kind": self.old}, {"name": self.name, "kind": self.new})
+
+    @classmethod
+    def from_json(cls, before: object, after: object) -> Self:
+        return cls(Side("after", after).text("name"), Side("before", before).text("kind"),
+                   Side("after", after).text("kind"))
+
+
+@dataclass(frozen=True)
 class PassphraseChanged(Payload):
     action = Action.GROUP_PASSPHRASE
     subject_template = "New passphrase"

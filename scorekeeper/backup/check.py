@@ -62,6 +62,7 @@ from .fields import (
     on_time,
     optional_moment_field,
     parse,
+    payto_field,
     player_field,
     text_field,
 )
@@ -149,7 +150,8 @@ def _backup(document, deadline: float) -> Backup:
                                  "player %(first)s."),
                               number=n, name=name, first=seen[name.casefold()])
         seen[name.casefold()] = n
-        players.append(PlayerData(name, moment_field(row, "created_at", f"Player {n}")))
+        players.append(PlayerData(name, moment_field(row, "created_at", f"Player {n}"),
+                                  *payto_field(row, f"Player {n}")))
     known = frozenset(p.name for p in players)
 
     raw_sessions = list_field(document, "sessions", where, MAX_SESSIONS)

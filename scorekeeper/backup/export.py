@@ -12,7 +12,7 @@ from sqlalchemy.orm import selectinload
 
 from ..audit import Action
 from ..extensions import db
-from ..models import AuditEvent, GameSession, Group, Round, wall_clock
+from ..models import AuditEvent, GameSession, Group, Player, Round, wall_clock
 from ..services import group_players
 from .format import FORMAT, VERSION
 
@@ -54,10 +54,18 @@ def export_group(group: Group, now: datetime) -> dict:
         "version": VERSION,
         "exported_at": file_time(now),
         "group": {"name": group.name, "timezone": group.timezone},
-        "players": [{"name": p.name, "created_at": file_time(p.created_at)} for p in players],
+        "players": [_player_document(p) for p in players],
         "sessions": [_session_document(s, names) for s in sessions],
         "audit": [_event_document(e, session_index, event_index) for e in events],
     }
+
+
+def _player_document(player: Player) -> dict:
+    """A player, with their payment details if they have any."""
+    document: dict = {"name": player.name, "created_at": file_time(player.created_at)}
+    if player.payto_kind:
+        document["payto"] = {"kind": player.payto_kind, "value": player.payto_value}
+    return document
 
 
 def _session_document(session: GameSession, names: dict[int, str]) -> dict:

@@ -8,7 +8,8 @@ import time
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
-from ..limits import NAME_MAX, clean_name, unstorable
+from .. import payto
+from ..limits import NAME_MAX, PAYTO_MAX, clean_name, unstorable
 from ..rules import Problem
 from ..rules.house import shown
 from ..stored_json import path_words
@@ -273,3 +274,29 @@ def player_field(obj: dict, key: str, where: str, known: frozenset, among: str =
     if name is None or name not in known:
         raise BackupError(f"{where}: \"{key}\" is {shown(value)}, who is not {among}.")
     return name
+
+
+def payto_field(obj: dict, where: str) -> tuple[str, str]:
+    """A player's payment details, "payto": {"kind": …, "value": …} (absent:
+    none), as the app stores them: a kind it knows, and a value it would take
+    from the form and keep unchanged (an ID already tidied, a bank QR whose
+    CRC is right)."""
+    if "payto" not in obj:
+        return "", ""
+    at = f'{where}\'s "payto"'
+    details = an_object(obj["payto"], at)
+    kind = text_field(details, "kind", at, 20)
+    value = text_field(details, "value", at, PAYTO_MAX)
+    try:
+        chosen = payto.Kind(kind)
+    except ValueError:
+        raise BackupError(f'{at}: "kind" is {shown(kind)}, which is none of '
+                          f"{', '.join(k.value for k in payto.Kind)}.") from None
+    try:
+        tidy = (payto.read_bank_qr(value)[0] if chosen is payto.Kind.BANK_QR
+                else payto.clean_id(chosen, value))
+    except payto.PayloadError as error:
+        raise BackupError(f'{at}: "value" is not a {kind} the app takes ({error.code}).') from None
+    if tidy != value:
+        raise BackupError(f'{at}: "value" is not written as the app writes it: {shown(tidy)}.')
+    return kind, value

@@ -4,7 +4,8 @@ are 0-based indexes into the document's ``sessions`` and ``audit`` lists)::
 
     {"format": "scorekeeper-group", "version": 1, "exported_at": TIME,
      "group": {"name": TEXT, "timezone": IANA NAME},
-     "players": [{"name": TEXT, "created_at": TIME}],
+     "players": [{"name": TEXT, "created_at": TIME,
+                  "payto": {"kind": TEXT, "value": TEXT}}],
      "sessions": [{"started_at": TIME, "ended_at": TIME or null, "version": INT,
                    "currency": TEXT, "house_rules": {HouseRules fields},
                    "first_dealer": NAME,
@@ -24,6 +25,10 @@ are 0-based indexes into the document's ``sessions`` and ``audit`` lists)::
 An event's "before" and "after" are its action's payload as scorekeeper.audit
 writes it (Payload.to_json); an action that module does not know may hold any
 objects.
+
+A player's "payto" (their payment details for paying by QR: a kind of
+payto.Kind and its DuitNow ID, PayNow proxy or bank QR text) is there only
+for a player who has them; backups from before had none.
 
 The group's "timezone" (where its times are shown, e.g. "Asia/Kuala_Lumpur")
 came after the first backups: one without it is imported with DEFAULT_TIMEZONE.

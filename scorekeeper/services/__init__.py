@@ -49,6 +49,7 @@ from .invites import (
 )
 from .money import Settlement, balances, debts_of, pay, settlement, unpay
 from .night import Night, night
+from .payto import PaytoRefused, clean_payto, payment_codes, read_qr_photo, set_payto
 from .protocol import (
     Change,
     Conflict,
@@ -107,6 +108,7 @@ __all__ = [
     "NeedsConfirmation",
     "Night",
     "Once",
+    "PaytoRefused",
     "Place",
     "Repeated",
     "RoundGone",
@@ -127,6 +129,7 @@ __all__ = [
     "change_house_rules",
     "change_passphrase",
     "check_version",
+    "clean_payto",
     "clear_hands",
     "close_stream",
     "count_import",
@@ -152,8 +155,10 @@ __all__ = [
     "open_stream",
     "passphrase_mark",
     "pay",
+    "payment_codes",
     "phone_player",
     "read_draft",
+    "read_qr_photo",
     "record_round",
     "rename_player",
     "renew_streams",
@@ -167,6 +172,7 @@ __all__ = [
     "seed_demo_group",
     "set_autosave_rounds",
     "set_passphrase",
+    "set_payto",
     "set_timezone",
     "settlement",
     "sign_in_phone",

@@ -11,7 +11,7 @@ from datetime import datetime
 
 import sqlalchemy as sa
 
-from ..audit import Action, GroupImported, PlayerAdded, RoundRestored, SessionStarted
+from ..audit import Action, GroupImported, PaytoChanged, PlayerAdded, RoundRestored, SessionStarted
 from ..extensions import db
 from ..models import (
     AuditEvent,
@@ -34,7 +34,8 @@ def write_backup(done: Applying, group: Group, backup: Backup) -> None:
     scored again, by backup.read_backup), into ``group``, new and empty."""
     if backup.players:
         db.session.execute(sa.insert(table(Player)), [
-            {"group_id": group.id, "name": p.name, "created_at": p.created_at}
+            {"group_id": group.id, "name": p.name, "created_at": p.created_at,
+             "payto_kind": p.payto_kind, "payto_value": p.payto_value}
             for p in backup.players])
     players = dict(db.session.execute(
         sa.select(Player.name, Player.id).where(Player.group_id == group.id)).all())
@@ -77,14 +78,20 @@ def next_demo_group_name() -> str:
     return f"{DEMO_GROUP} {max(numbers) + 1}"
 
 
-def write_demo_players(done: Applying, group: Group, names: list[str],
-                       at: datetime) -> dict[str, int]:
-    """The group's players, added at ``at``; their ids by name."""
+def write_demo_players(done: Applying, group: Group, names: list[str], at: datetime,
+                       payto: dict[str, tuple[str, str]]) -> dict[str, int]:
+    """The group's players, added at ``at``, some with payment details
+    (``payto``, by name); their ids by name."""
+    none = ("", "")
     ids = db.session.scalars(
         sa.insert(Player).returning(Player.id, sort_by_parameter_order=True),
-        [{"group_id": group.id, "name": name, "created_at": at} for name in names]).all()
+        [{"group_id": group.id, "name": name, "created_at": at,
+          "payto_kind": payto.get(name, none)[0], "payto_value": payto.get(name, none)[1]}
+         for name in names]).all()
+    events = [PlayerAdded(name) for name in names] + [
+        PaytoChanged(name, "", payto[name][0]) for name in names if name in payto]
     done.audit_rows([{"session_id": None, "at": at, "device": done.change.device,
-                      "version": None, **event_columns(PlayerAdded(name))} for name in names])
+                      "version": None, **event_columns(event)} for event in events])
     return dict(zip(names, ids, strict=True))
 
 

@@ -107,7 +107,7 @@ def seed_demo_group(name: str, passphrase: str, plan: DemoGroup,
     group.created_at = plan.since
     demo = Change(group, device=DEMO_DEVICE)
     with applying(demo) as done:
-        players = bulk.write_demo_players(done, group, plan.players, plan.since)
+        players = bulk.write_demo_players(done, group, plan.players, plan.since, plan.payto)
     sessions = iter(plan.sessions)
     written = rounds = 0
     while batch := list(islice(sessions, chunk)):

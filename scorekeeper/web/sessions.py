@@ -251,7 +251,7 @@ def render_settle(error=None, paying=None):
         "sessions/settle.html", game=game, standings=table,
         plan=mine + [s for s in plan if s not in mine], mine=mine, debts=debts,
         message=chat_message(game, queries.places(table, queries.by_points(game)), plan),
-        error=error, paying=paying)
+        codes=services.payment_codes(game, plan), error=error, paying=paying)
 
 
 @bp.post("/sessions/<int:session_id>/settle/paid")

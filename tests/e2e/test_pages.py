@@ -38,7 +38,7 @@ def seeded(live_app):
                               {"Ann": Entry("dead", "9S"), "Ben": Entry("dead", "2H"),
                                "Cat": Entry("dead", "5C"), "Dan": Entry("hu")})
         services.delete_round(services.Change.to(done, device="Ben's phone"), done.rounds[2])
-        services.set_paid(services.Change.to(done), *_first_transfer(done), True)
+        services.pay(services.Change.to(done), *_first_transfer(done))
         services.end_session(services.Change.to(done))
         playing = services.start_session(services.Change(the_group()), ["Ann", "Ben", "Cat", "Dan"],
                                          HouseRules.rummi(), "Ben")

@@ -49,6 +49,8 @@ def every_kind_of_change(session: GameSession) -> None:
     services.reopen_session(services.Change.to(session))
     services.rename_player(services.Change(session.group), session.seats[0].player, "Ah Seng")
     services.set_timezone(services.Change(session.group), "Asia/Singapore")
+    services.set_payto(services.Change(session.group), session.seats[1].player,
+                       "paynow_mobile", "9123 4567")
     invite, _ = services.create_invite(services.Change(session.group))
     services.use_invite(services.Change(session.group, device="Ben's phone"), invite)
     services.revoke_invite(services.Change(session.group), invite)

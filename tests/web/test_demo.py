@@ -193,6 +193,30 @@ def test_the_demos_changes_say_where_they_came_from_in_the_readers_language(app,
     assert not any(services.DEMO_DEVICE in page for page in seen.values())
 
 
+def test_some_demo_players_have_payment_details_and_settle_up_shows_codes(app, runner,
+                                                                          anonymous):
+    seed(runner)
+    with app.app_context():
+        group = demo_groups()[0]
+        players = list(db.session.scalars(sa.select(Player).where(Player.group_id == group.id)))
+        with_details = [p for p in players if p.payto_kind]
+        assert len(with_details) == (len(players) + 1) // 2
+        assert {p.payto_kind for p in with_details} == {"duitnow_mobile", "bank_qr"}
+        for p in with_details:  # each as the form would take it
+            assert services.clean_payto(p.payto_kind, p.payto_value) == (p.payto_kind,
+                                                                         p.payto_value)
+        assert db.session.query(AuditEvent).filter_by(
+            group_id=group.id, action="player.payto").count() == len(with_details)
+        session = sessions_of(group)[-1]
+        plan = services.settlement(session)
+        to_them = [s for s in plan if s.transfer.payee.payto_kind and not s.paid]
+        sid = session.id
+    anonymous.post("/sign-in", data={"csrf_token": csrf_token(anonymous), "name": "Demo table 1",
+                                     "passphrase": demo.DEMO_PASSPHRASE, "device": "Phone"})
+    html = anonymous.get(f"/sessions/{sid}/settle").text
+    assert to_them and html.count('class="payto-full"') == len(to_them)
+
+
 def test_a_short_passphrase_is_refused(app, runner):
     result = runner.invoke(args=[*ARGS, "--passphrase", "short"])
     assert result.exit_code != 0

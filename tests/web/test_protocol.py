@@ -138,6 +138,8 @@ def test_every_action_is_audited_inside_the_construct_and_every_key_kept(
     post(client, settle, f"/sessions/{sid}/end")
     post(client, f"/sessions/{sid}", f"/sessions/{sid}/reopen")
     post(client, f"/players/{eve}", f"/players/{eve}/name", name="Evelyn")
+    post(client, f"/players/{eve}/payment", f"/players/{eve}/payment", kind="paynow_uen",
+         number="201403121W")
     post(client, "/group", "/group/timezone", timezone="Asia/Singapore")
     post(client, "/group/invite", "/group/invite")
     shown = client.get("/group/invite").text

@@ -23,6 +23,7 @@ from ...audit import (
     PayloadError,
     PaymentPaid,
     PaymentUnpaid,
+    PaytoChanged,
     PlayerAdded,
     PlayerRenamed,
     RoundAdded,
@@ -41,6 +42,7 @@ from ...audit import (
     TimezoneChanged,
     read_payload,
 )
+from ...forms.payto import KIND_LABELS
 from ...forms.rounds import OUTCOME_LABELS
 from ...limits import TYPING_MINUTES
 from ...models import AuditEvent
@@ -279,6 +281,14 @@ def describe(event: AuditEvent, currency: str) -> Change:
         case PlayerRenamed(old=old_name, new=new_name):
             change.title = _("%(old)s renamed %(new)s", old=isolated(old_name),
                              new=isolated(new_name))
+        case PaytoChanged(name=name, old=old_kind, new=new_kind):
+            player = isolated(name)
+            change.title = (
+                _("%(player)s's payment details removed", player=player) if not new_kind
+                else _("%(player)s's payment details set: %(kind)s", player=player,
+                       kind=_kind_words(new_kind)) if not old_kind
+                else _("%(player)s's payment details changed to %(kind)s", player=player,
+                       kind=_kind_words(new_kind)))
         case InviteMade(invite=number, phones=phones, hours=hours):
             change.title = " ".join([
                 _("Invite link %(number)s made,", number=number),
@@ -301,6 +311,11 @@ def describe(event: AuditEvent, currency: str) -> Change:
         case _ if type(payload) in _titles():
             change.title = _titles()[type(payload)]
     return change  # an import, or an action this app never wrote: its subject
+
+
+def _kind_words(kind: str) -> str:
+    """Payment details' kind in words ("DuitNow: mobile number (Malaysia)")."""
+    return str(next((label for k, label in KIND_LABELS.items() if k.value == kind), kind))
 
 
 def typed_words(outcome: str, cards: str) -> str:
