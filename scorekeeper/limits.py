@@ -6,6 +6,8 @@ import functools
 import zoneinfo
 from datetime import timedelta
 
+from .phrases import N_
+
 # The ranges of house rules the app takes are the rules engine's, one table
 # beside HouseRules (HouseRules.check_limits holds rules to it), named here too;
 # so are the players a table seats (the engine's TABLE_SIZES).
@@ -75,12 +77,13 @@ def time_zones() -> frozenset[str]:
 
 def unstorable(text: str) -> str | None:
     """What in ``text`` no database can store, in words ("a NUL character
-    (\\u0000)"), or None: PostgreSQL takes no NUL in text, and no database
-    takes half of a surrogate pair, which is no character."""
+    (\\u0000)", marked N_: the web layer words it), or None: PostgreSQL takes
+    no NUL in text, and no database takes half of a surrogate pair, which is
+    no character."""
     if "\x00" in text:
-        return "a NUL character (\\u0000)"
+        return N_("a NUL character (\\u0000)")
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
-        return "half of a surrogate pair (such as \\ud800)"
+        return N_("half of a surrogate pair (such as \\ud800)")
     return None

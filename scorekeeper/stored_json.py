@@ -8,6 +8,7 @@ import json
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from .phrases import N_
 from .rules.house import shown
 
 JSON = dict[str, Any]
@@ -51,7 +52,7 @@ class Side:
 
     def __init__(self, side: str, value: object, path: tuple[str | int, ...] = ()) -> None:
         if not isinstance(value, dict):
-            raise PayloadError(side, path, "an object", value)
+            raise PayloadError(side, path, N_("an object"), value)
         self.side, self.value, self.path = side, value, path
 
     @classmethod
@@ -68,14 +69,15 @@ class Side:
         return value
 
     def text(self, key: str) -> str:
-        return self._read(key, "text", lambda v: isinstance(v, str))
+        return self._read(key, N_("text"), lambda v: isinstance(v, str))
 
     def texts(self, key: str) -> tuple[str, ...]:
-        return tuple(self._read(key, "list of text", lambda v: isinstance(v, list) and all(
+        return tuple(self._read(key, N_("a list of text"), lambda v: isinstance(v, list) and all(
             isinstance(item, str) for item in v)))
 
     def whole(self, key: str) -> int:
-        return self._read(key, "whole number", lambda v: type(v) is int)  # not bool, not float
+        # Not bool, not float.
+        return self._read(key, N_("a whole number"), lambda v: type(v) is int)
 
     def whole_or_none(self, key: str) -> int | None:
         """A whole number, or None where the key is not there (a payload of
@@ -83,9 +85,9 @@ class Side:
         return self.whole(key) if key in self.value else None
 
     def json_object(self, key: str) -> JSON:
-        return self._read(key, "an object", lambda v: isinstance(v, dict))
+        return self._read(key, N_("an object"), lambda v: isinstance(v, dict))
 
     def objects(self, key: str) -> list[Side]:
-        items = self._read(key, "a list", lambda v: isinstance(v, list))
+        items = self._read(key, N_("a list"), lambda v: isinstance(v, list))
         return [Side(self.side, item, (*self.path, key, n))
                 for n, item in enumerate(items, start=1)]

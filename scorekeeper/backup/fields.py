@@ -1,5 +1,7 @@
 """Reading a JSON document's fields, each refusal (BackupError) naming where
-in the file it is: the parts of the backup check that know nothing of groups."""
+in the file it is: the parts of the backup check that know nothing of groups.
+Every message is a phrase (scorekeeper.phrases) that the web layer words in
+the reader's language; where in the file is a phrase too (places.py)."""
 
 from __future__ import annotations
 
@@ -10,9 +12,10 @@ from datetime import UTC, datetime
 
 from .. import payto
 from ..limits import NAME_MAX, PAYTO_MAX, clean_name, unstorable
+from ..phrases import N_, Nn_, Phrase
 from ..rules import Problem
 from ..rules.house import shown
-from ..stored_json import path_words
+from .places import json_path, owned, quoted
 
 MAX_DEPTH = 20  # lists and objects inside each other
 MAX_DIGITS = 20  # in one number
@@ -26,30 +29,26 @@ FIRST_YEAR, LAST_YEAR = 2000, 2099
 EARLIEST, LATEST = datetime(FIRST_YEAR, 1, 1), datetime(LAST_YEAR + 1, 1, 1)
 
 
-def N_(message: str) -> str:
-    """Marks a message for the catalog (pybabel's default keyword): the
-    backup check has no language; the web layer translates the message with
-    its values when it shows it (web/presenters/refusals.py)."""
-    return message
-
-
 class BackupError(ValueError):
-    """A backup that can't be imported; the message says what is wrong and
-    where: English, with ``%(name)s`` placeholders for its ``values`` where it
-    is marked with N_ (those a file that is no backup meets are; those of a
-    part of a backup, named by its JSON keys, are English only). Where the
-    rules engine refused a part, the message is where, and ``problems`` (the
-    engine's) say what (the web layer words them)."""
+    """A backup that can't be imported. ``phrase`` says what is wrong and
+    where (its ``where`` value, a place in the file); where the rules engine
+    refused a part, ``problems`` (the engine's) say what, the message being
+    "%(where)s: %(problems)s." (the web layer words them). ``str()`` is English."""
 
-    def __init__(self, message: str, problems: Sequence[Problem] = (), **values) -> None:
-        text = message % values if values else message
-        super().__init__(f"{text}: {'; '.join(map(str, problems))}" if problems else text)
-        self.message, self.values = message, values
-        self.where = text
+    def __init__(self, message: str | tuple[str, str], problems: Sequence[Problem] = (),
+                 **values: object) -> None:
+        self.phrase = Phrase(message, **values)
         self.problems = tuple(problems)
+        english = Phrase(message, **values, problems="; ".join(map(str, problems))) \
+            if problems else self.phrase
+        super().__init__(str(english))
 
 
-def on_time(deadline: float, where: str) -> None:
+def refused_by_rules(where: Phrase, problems: Sequence[Problem]) -> BackupError:
+    return BackupError(N_("%(where)s: %(problems)s."), problems, where=where)
+
+
+def on_time(deadline: float, where: Phrase) -> None:
     if time.monotonic() > deadline:
         raise BackupError(N_("Checking this backup takes too long (it stopped at %(where)s): "
                              "its rounds are more or larger than a group's real ones."),
@@ -78,10 +77,6 @@ def parse(data: bytes):
             N_("The file is not JSON (%(why)s at line %(line)s, column %(column)s), "
                "so it is not a Scorekeeper backup."),
             why=error.msg, line=error.lineno, column=error.colno) from None
-    except BackupError:
-        raise
-    except ValueError as error:
-        raise BackupError(f"The file is not valid JSON: {error}.") from None
     _check_nesting_and_text(document)
     return document
 
@@ -90,7 +85,8 @@ def _object_without_twins(pairs: list) -> dict:
     result = {}
     for key, value in pairs:
         if key in result:
-            raise ValueError(f"the key {shown(key)} appears twice in one object")
+            raise BackupError(N_("The file is not valid JSON: the key %(key)s appears twice "
+                                 "in one object."), key=shown(key))
         result[key] = value
     return result
 
@@ -100,8 +96,9 @@ def _whole_number(text: str) -> int:
     int() spends time on it, though the parser can't say where it is; any other
     over INT_MAX is refused by _check_nesting_and_text, which can."""
     if len(text.lstrip("-")) > MAX_DIGITS:
-        raise BackupError(f"The file holds the number {_number(text)}, larger than any in a "
-                          f"Scorekeeper backup: its numbers are at most {INT_MAX:,} in size.")
+        raise BackupError(N_("The file holds the number %(number)s, larger than any in a "
+                             "Scorekeeper backup: its numbers are at most %(most)s in size."),
+                          number=_number(text), most=INT_MAX)
     return int(text)
 
 
@@ -118,7 +115,8 @@ def _number(text: str) -> str:
 
 
 def _no_constant(name: str):
-    raise ValueError(f"{name} is not a number JSON allows")
+    raise BackupError(N_("The file is not valid JSON: %(name)s is not a number JSON allows."),
+                      name=name)
 
 
 def _check_nesting_and_text(document) -> None:
@@ -131,17 +129,19 @@ def _check_nesting_and_text(document) -> None:
         if isinstance(value, str):
             _check_storable(value)
         elif type(value) is int and not -INT_MAX <= value <= INT_MAX:
-            raise BackupError(f"The file holds the number {_number(str(value))} "
-                              f"{_place(document, value)}, larger than any in a Scorekeeper "
-                              f"backup: its numbers are at most {INT_MAX:,} in size.")
+            raise BackupError(N_("The file holds the number %(number)s %(place)s, larger than "
+                                 "any in a Scorekeeper backup: its numbers are at most "
+                                 "%(most)s in size."),
+                              number=_number(str(value)), place=_place(document, value),
+                              most=INT_MAX)
         elif isinstance(value, _Fraction):
-            raise BackupError(f"The file holds the number {_number(value.text)} "
-                              f"{_place(document, value)}, but every number in a Scorekeeper "
-                              "backup is whole (money is in cents).")
+            raise BackupError(N_("The file holds the number %(number)s %(place)s, but every "
+                                 "number in a Scorekeeper backup is whole (money is in cents)."),
+                              number=_number(value.text), place=_place(document, value))
         elif isinstance(value, (list, dict)):
             if depth > MAX_DEPTH:
-                raise BackupError(f"The file nests lists or objects more than {MAX_DEPTH} "
-                                  "deep: a Scorekeeper backup never does.")
+                raise BackupError(N_("The file nests lists or objects more than %(most)s "
+                                     "deep: a Scorekeeper backup never does."), most=MAX_DEPTH)
             if isinstance(value, dict):
                 for key in value:
                     _check_storable(key)
@@ -149,91 +149,112 @@ def _check_nesting_and_text(document) -> None:
             stack.extend((item, depth + 1) for item in value)
 
 
-def _place(document, value) -> str:
+def _place(document, value) -> Phrase:
     """Where ``value`` (that very object) is in ``document``: 'at "sessions"
     item 1, "rounds" item 2, "entries" item 1, "seat"' (counted from 1)."""
     stack: list[tuple[object, tuple[str | int, ...]]] = [(document, ())]
     while stack:
         item, path = stack.pop()
         if item is value:
-            return f"at {path_words(path)}" if path else "as the whole file"
+            break
         if isinstance(item, dict):
             stack.extend((child, (*path, key)) for key, child in item.items())
         elif isinstance(item, list):
             stack.extend((child, (*path, n)) for n, child in enumerate(item, start=1))
-    return ""
+    if not path:
+        return Phrase(N_("as the whole file"))
+    return Phrase(N_("at %(path)s"), path=json_path(path))
 
 
 def _check_storable(text: str) -> None:
     found = unstorable(text)
     if found is not None:
-        raise BackupError(f"The file holds {found}, which can't be stored.")
+        raise BackupError(N_("The file holds %(what)s, which can't be stored."),
+                          what=Phrase(found))
 
 
-def an_object(value, where: str) -> dict:
+def an_object(value, where: Phrase) -> dict:
     if not isinstance(value, dict):
-        raise BackupError(f"{where} must be an object {{…}}, not {kind_of(value)}.")
+        raise BackupError(N_("%(where)s must be an object {…}, not %(kind)s."),
+                          where=where, kind=kind_of(value))
     return value
 
 
-def kind_of(value) -> str:
+# What a value read from JSON is (parse refuses every number but a whole one).
+KINDS = {dict: N_("an object"), list: N_("a list"), str: N_("text"), int: N_("a number"),
+         bool: N_("true or false")}
+
+
+def kind_of(value) -> Phrase | str:
     if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true or false"
-    return {dict: "an object", list: "a list", str: "text", int: "a number",
-            float: "a number"}.get(type(value), "something else")
+        return "null"  # JSON's word, the same in every language
+    return Phrase(KINDS[type(value)])
 
 
-def field(obj: dict, key: str, where: str):
+def field(obj: dict, key: str, where: Phrase):
     if key not in obj:
-        raise BackupError(f"{where}: \"{key}\" is missing.")
+        raise BackupError(N_("%(where)s: %(key)s is missing."), where=where, key=quoted(key))
     return obj[key]
 
 
-def list_field(obj: dict, key: str, where: str, most: int, least: int = 0) -> list:
+def list_field(obj: dict, key: str, where: Phrase, most: int, least: int = 0) -> list:
     value = field(obj, key, where)
     if not isinstance(value, list):
-        raise BackupError(f"{where}: \"{key}\" must be a list, not {kind_of(value)}.")
+        raise BackupError(N_("%(where)s: %(key)s must be a list, not %(kind)s."),
+                          where=where, key=quoted(key), kind=kind_of(value))
     if not least <= len(value) <= most:
-        raise BackupError(f"{where}: \"{key}\" has {len(value)} items; "
-                          f"a backup allows {least} to {most}.")
+        raise items_refused(where, key, len(value), least, most)
     return value
 
 
-def int_field(obj: dict, key: str, where: str, low: int, high: int, *, optional: bool = False):
+def items_refused(where: Phrase, key: str, count: int, least: int, most: int) -> BackupError:
+    return BackupError(Nn_("%(where)s: %(key)s has %(count)s item; a backup allows %(least)s "
+                           "to %(most)s.",
+                           "%(where)s: %(key)s has %(count)s items; a backup allows %(least)s "
+                           "to %(most)s."),
+                       where=where, key=quoted(key), count=count, least=least, most=most)
+
+
+def int_field(obj: dict, key: str, where: Phrase, low: int, high: int, *,
+              optional: bool = False):
     value = obj.get(key) if optional else field(obj, key, where)
     if value is None and optional:
         return None
     if type(value) is not int or not low <= value <= high:
-        raise BackupError(f"{where}: \"{key}\" must be a whole number from {low} to {high}, "
-                          f"not {shown(value)}.")
+        raise BackupError(N_("%(where)s: %(key)s must be a whole number from %(low)s to "
+                             "%(high)s, not %(value)s."),
+                          where=where, key=quoted(key), low=low, high=high, value=shown(value))
     return value
 
 
-def bool_field(obj: dict, key: str, where: str) -> bool:
+def bool_field(obj: dict, key: str, where: Phrase) -> bool:
     value = field(obj, key, where)
     if not isinstance(value, bool):
-        raise BackupError(f"{where}: \"{key}\" must be true or false, not {shown(value)}.")
+        raise BackupError(N_("%(where)s: %(key)s must be true or false, not %(value)s."),
+                          where=where, key=quoted(key), value=shown(value))
     return value
 
 
-def text_field(obj: dict, key: str, where: str, high: int, low: int = 1) -> str:
+def text_field(obj: dict, key: str, where: Phrase, high: int, low: int = 1) -> str:
     value = field(obj, key, where)
     if not isinstance(value, str):
-        raise BackupError(f"{where}: \"{key}\" must be text, not {kind_of(value)}.")
+        raise BackupError(N_("%(where)s: %(key)s must be text, not %(kind)s."),
+                          where=where, key=quoted(key), kind=kind_of(value))
     if not low <= len(value) <= high:
-        raise BackupError(f"{where}: \"{key}\" has {len(value)} characters; "
-                          f"it must have {low} to {high}.")
+        raise BackupError(Nn_("%(where)s: %(key)s has %(count)s character; it must have "
+                              "%(low)s to %(high)s.",
+                              "%(where)s: %(key)s has %(count)s characters; it must have "
+                              "%(low)s to %(high)s."),
+                          where=where, key=quoted(key), count=len(value), low=low, high=high)
     return value
 
 
-def optional_moment_field(obj: dict, key: str, where: str) -> datetime | None:
+def optional_moment_field(obj: dict, key: str, where: Phrase) -> datetime | None:
     """moment_field, or None where the key is missing or null."""
     return None if obj.get(key) is None else moment_field(obj, key, where)
 
 
-def moment_field(obj: dict, key: str, where: str) -> datetime:
+def moment_field(obj: dict, key: str, where: Phrase) -> datetime:
     value = field(obj, key, where)
     if isinstance(value, str) and len(value) <= 40:
         try:
@@ -244,59 +265,71 @@ def moment_field(obj: dict, key: str, where: str) -> datetime:
             pass
         else:
             if not EARLIEST <= moment < LATEST:
-                raise BackupError(f"{where}: \"{key}\" is {shown(value)}, which is not in the "
-                                  f"years {FIRST_YEAR} to {LAST_YEAR} (UTC), as every time of a "
-                                  "Scorekeeper backup is.")
+                # Years as text: never written 2,000.
+                raise BackupError(N_("%(where)s: %(key)s is %(value)s, which is not in the "
+                                     "years %(first)s to %(last)s (UTC), as every time of a "
+                                     "Scorekeeper backup is."),
+                                  where=where, key=quoted(key), value=shown(value),
+                                  first=str(FIRST_YEAR), last=str(LAST_YEAR))
             return moment
-    raise BackupError(f"{where}: \"{key}\" must be a date and time like "
-                      f"2025-05-01T20:15:00Z, not {shown(value)}.")
+    raise BackupError(N_("%(where)s: %(key)s must be a date and time like "
+                         "%(example)s, not %(value)s."),
+                      where=where, key=quoted(key), example="2025-05-01T20:15:00Z",
+                      value=shown(value))
 
 
-def name_at(value, where: str) -> str:
+def name_at(value, where: Phrase) -> str:
     if not isinstance(value, str):
-        raise BackupError(f"{where} must be text, not {kind_of(value)}.")
+        raise BackupError(N_("%(where)s must be text, not %(kind)s."),
+                          where=where, kind=kind_of(value))
     name = clean_name(value)
     if not name:
-        raise BackupError(f"{where} is empty.")
+        raise BackupError(N_("%(where)s is empty."), where=where)
     if len(name) > NAME_MAX:
-        raise BackupError(f"{where} has {len(name)} characters; a name has at most {NAME_MAX}.")
+        raise BackupError(N_("%(where)s has %(count)s characters; a name has at most "
+                             "%(most)s."), where=where, count=len(name), most=NAME_MAX)
     return name
 
 
-GROUP_PLAYER = "one of the group's players"
-SEATED = "at this session's table"
+# Who a player named in a backup must be, as the refusal says.
+GROUP_PLAYER = N_("%(where)s: %(key)s is %(value)s, who is not one of the group's players.")
+SEATED = N_("%(where)s: %(key)s is %(value)s, who is not at this session's table.")
 
 
-def player_field(obj: dict, key: str, where: str, known: frozenset, among: str = SEATED) -> str:
+def player_field(obj: dict, key: str, where: Phrase, known: frozenset,
+                 among: str = SEATED) -> str:
     """The player that ``obj[key]`` names, who must be one of ``known``."""
     value = field(obj, key, where)
     name = clean_name(value) if isinstance(value, str) else None
     if name is None or name not in known:
-        raise BackupError(f"{where}: \"{key}\" is {shown(value)}, who is not {among}.")
+        raise BackupError(among, where=where, key=quoted(key), value=shown(value))
     return name
 
 
-def payto_field(obj: dict, where: str) -> tuple[str, str]:
+def payto_field(obj: dict, where: Phrase) -> tuple[str, str]:
     """A player's payment details, "payto": {"kind": …, "value": …} (absent:
     none), as the app stores them: a kind it knows, and a value it would take
     from the form and keep unchanged (an ID already tidied, a bank QR whose
     CRC is right)."""
     if "payto" not in obj:
         return "", ""
-    at = f'{where}\'s "payto"'
+    at = owned(where, "payto")
     details = an_object(obj["payto"], at)
     kind = text_field(details, "kind", at, 20)
     value = text_field(details, "value", at, PAYTO_MAX)
     try:
         chosen = payto.Kind(kind)
     except ValueError:
-        raise BackupError(f'{at}: "kind" is {shown(kind)}, which is none of '
-                          f"{', '.join(k.value for k in payto.Kind)}.") from None
+        raise BackupError(N_("%(where)s: %(key)s is %(value)s, which is none of %(kinds)s."),
+                          where=at, key=quoted("kind"), value=shown(kind),
+                          kinds=", ".join(quoted(k.value) for k in payto.Kind)) from None
     try:
         tidy = (payto.read_bank_qr(value)[0] if chosen is payto.Kind.BANK_QR
                 else payto.clean_id(chosen, value))
-    except payto.PayloadError as error:
-        raise BackupError(f'{at}: "value" is not a {kind} the app takes ({error.code}).') from None
+    except payto.PayloadError:
+        raise BackupError(N_("%(where)s: %(key)s is not one the app takes as %(kind)s."),
+                          where=at, key=quoted("value"), kind=quoted(kind)) from None
     if tidy != value:
-        raise BackupError(f'{at}: "value" is not written as the app writes it: {shown(tidy)}.')
+        raise BackupError(N_("%(where)s: %(key)s is not written as the app writes it: "
+                             "%(tidy)s."), where=at, key=quoted("value"), tidy=shown(tidy))
     return kind, value

@@ -13,8 +13,12 @@ One link for a table of friends rather than one per phone: a single QR code
 on the table is what makes it quicker than reading out the passphrase; the
 cap and the two hours bound what a photo of it could do elsewhere, and the
 group page shows how many phones it has signed in. Opening a link counts
-against the sign-in limit for the phone's address, as a passphrase does; a
-link that opens takes its try back. A phone signing in is counted in the
+per address under a limit of its own, the sign-in limit's tries and two for
+each of a link's places more (invite_limit): a whole table opening the link
+and answering at once, on a café's one address, is never refused, however its
+tries race, and no passphrase guess is spent on it. A link that opens takes
+its try back: only links that never were, or no longer work, stay counted,
+and guessing a 256-bit token gains nothing. A phone signing in is counted in the
 same UPDATE that checks the link, so phones racing in on several workers
 never get past the cap.
 """
@@ -123,10 +127,10 @@ def _delete_long_expired(now) -> None:
 
 def open_invite(token: str, *, address: str | None) -> Opened:
     """The invite a link's token names, and whether it signs phones in now.
-    Counts against the sign-in limit for ``address`` (TooManyGuesses past
-    it, before the token is looked at); a link that opens takes its try back."""
-    keys = [f"address:{address}"] if address is not None else []
-    with throttle.guessing(_sign_in_limit(), *keys) as guess:
+    Counts against invite_limit for ``address`` (TooManyGuesses past it,
+    before the token is looked at); a link that opens takes its try back."""
+    keys = [f"invite-address:{address}"] if address is not None else []
+    with throttle.guessing(invite_limit(), *keys) as guess:
         invite = None
         if 0 < len(token) <= TOKEN_MAX:
             invite = db.session.scalar(
@@ -180,5 +184,10 @@ def revoke_every_invite(group: Group) -> None:
         .values(revoked_at=utcnow()).execution_options(synchronize_session=False))
 
 
-def _sign_in_limit() -> throttle.Limit:
-    return throttle.Limit.parse(current_app.config["SIGN_IN_LIMIT"], "SIGN_IN_LIMIT")
+def invite_limit() -> throttle.Limit:
+    """Links opened from one address: the sign-in limit (SIGN_IN_LIMIT) and,
+    in the same window, room for a full table whose phones race in at once,
+    each opening the link and posting its answer (both count until the link
+    is seen to work)."""
+    sign_ins = throttle.Limit.parse(current_app.config["SIGN_IN_LIMIT"], "SIGN_IN_LIMIT")
+    return throttle.Limit(sign_ins.attempts + 2 * INVITE_PHONES, sign_ins.window)

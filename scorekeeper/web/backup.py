@@ -24,6 +24,7 @@ from ..models import utcnow
 from .access import client_address, sign_in, signed_in, signed_in_group
 from .filters import local_time
 from .new_groups import (
+    device_typed,
     group_form,
     group_name,
     may_create_group,
@@ -102,12 +103,12 @@ def import_group():
         else:
             try:
                 group = services.import_group(group_name(form), form.passphrase.data, found,
-                                              device=form.device.data,
+                                              device=device_typed(form),
                                               address=client_address())
             except services.ServiceError as problem:
                 error = refusal(problem)
             else:
-                return _signed_in_to_import(group, form.device.data)
+                return _signed_in_to_import(group, device_typed(form))
     return import_page(form, error), 422 if request.method == "POST" else 200
 
 

@@ -33,6 +33,7 @@ from .access import (
 )
 from .devices import known_devices
 from .new_groups import (
+    device_typed,
     group_form,
     group_name,
     may_create_group,
@@ -64,7 +65,7 @@ def new():
         except services.ServiceError as problem:
             error = refusal(problem)
         else:
-            remember_group(group, form.device.data)
+            remember_group(group, device_typed(form))
             return redirect(url_for("invites.index"))  # get the others in
     return render_template("groups/new.html", form=form, error=error,
                            fixed_name=single_group())
@@ -81,7 +82,7 @@ def sign_in():
             error = (_("That group name and passphrase don't match.")
                      if not single_group() else _("That passphrase is not right."))
         else:
-            remember_group(group, form.device.data)
+            remember_group(group, device_typed(form))
             return redirect(safe_next(form.next.data) or url_for("home.index"))
     return render_template("groups/sign_in.html", form=form, error=error,
                            fixed_name=single_group(), may_create=may_create_group())
@@ -111,7 +112,8 @@ def render_settings(passphrase_form=None, device_form=None, timezone_form=None,
         changes=describe_all(queries.group_events(group), currency=""),
         invites=queries.open_invites(group),
         passphrase_form=passphrase_form or PassphraseForm(formdata=None),
-        device_form=device_form or DeviceForm(formdata=None, data={"device": device_label()}),
+        device_form=device_form or DeviceForm(formdata=None, data={
+            "device": phone_choice.shown_name(device_label())}),
         timezone_form=timezone_form or TimeZoneForm(formdata=None,
                                                     data={"timezone": group.timezone}),
         autosave_form=AutosaveForm(formdata=None, data={"autosave": group.autosave_rounds}),
@@ -141,7 +143,7 @@ def change_passphrase():
 def rename_device():
     form = DeviceForm()
     if form.validate():
-        set_device_label(form.device.data)
+        set_device_label(phone_choice.kept_label(form.device.data, device_label()))
         return redirect(url_for(".settings"))
     return render_settings(device_form=form), 422
 

@@ -40,8 +40,10 @@ from .access import (
 from .access import sign_in as remember_group
 from .loading import group_row_or_404
 from .once import answered, changing, once
+from .presenters.changes import phone_words
 
 bp = Blueprint("invites", __name__)
+bp.add_app_template_global(phone_words)  # the invite links' list: "made from Ben's phone"
 
 # The cookie's entry holding the token of a link just made.
 JUST_MADE = "invite_made"
@@ -146,7 +148,7 @@ def join(token):
 
 def _page(invite: Invite, group: Group, **context):
     response = Response(render_template("invites/join.html", invite=invite, group=group,
-                                        nobody=phone_choice.SHARED, **context))
+                                        **context))
     response.headers["X-Robots-Tag"] = "noindex, nofollow"
     return response
 

@@ -8,6 +8,7 @@ from flask_babel import ngettext
 
 from .. import services
 from .access import device_label
+from .phone_choice import kept_label, shown_name
 
 
 def guess_device() -> str:
@@ -34,10 +35,15 @@ def may_create_group() -> bool:
 def group_form(form_class, **data):
     """A form naming a group and this phone: the phone's name filled in, and no
     group name to type on an instance that serves one group."""
-    form = form_class(data={"device": device_label() or guess_device(), **data})
+    form = form_class(data={"device": shown_name(device_label()) or guess_device(), **data})
     if single_group():
         del form.name
     return form
+
+
+def device_typed(form) -> str:
+    """The phone's label that a form of group_form gives (phone_choice.kept_label)."""
+    return kept_label(form.device.data, device_label())
 
 
 def group_name(form) -> str:

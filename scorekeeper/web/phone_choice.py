@@ -12,7 +12,11 @@ from ..forms.groups import NewPlayerForm, WhoForm
 from ..limits import DEVICE_MAX
 from ..models import Player
 
+# The names this module gives a phone, as stored (a phone's label, in its
+# cookie and in the history of changes): in English, as a code is, and worded
+# in the reader's language where shown (presenters/changes.py, phone_words).
 SHARED = "Shared phone"
+NAMED = "{name}'s phone"
 
 
 @dataclass(frozen=True)
@@ -73,5 +77,29 @@ def phone_name(answer: Answer, players: list[Player]) -> str:
         (p.name for p in players if p.id == answer.player_id), None)
     if name is None:
         return SHARED
-    named = f"{name}'s phone"
+    named = NAMED.format(name=name)
     return named if len(named) <= DEVICE_MAX else name[:DEVICE_MAX]
+
+
+def named_for(label: str) -> str | None:
+    """Whose phone a label that phone_name gave names ("Ben's phone" -> "Ben"), or None."""
+    prefix, suffix = NAMED.split("{name}")
+    if label.startswith(prefix) and label.endswith(suffix) and len(label) > len(suffix):
+        return label[len(prefix):len(label) - len(suffix)]
+    return None
+
+
+def shown_name(label: str) -> str:
+    """A phone's label as its own settings show it to edit, in the reader's
+    language where the app gave it ("Shared phone", "Ben's phone")."""
+    if label == SHARED:
+        return _("Shared phone")
+    owner = named_for(label)
+    # Translators: a phone named after its owner: "Mei's phone".
+    return label if owner is None else _("%(name)s's phone", name=owner)
+
+
+def kept_label(typed: str, stored: str) -> str:
+    """The label a phone's name field gives the phone: the ``stored`` one
+    where the field was left as shown_name showed it, else as typed."""
+    return stored if stored and typed == shown_name(stored) else typed

@@ -104,7 +104,7 @@ HOSTILE = {
     "deep nesting": (_raw(b"[" * 10_000 + b"]" * 10_000), "nests lists or objects far too"),
     "nesting past the limit": (_deep_audit, "nests lists or objects more than 20 deep"),
     "long name": (_set(["players", 0, "name"], "A" * 5000),
-                  "Player 1's name has 5000 characters; a name has at most 30."),
+                  "Player 1's name has 5,000 characters; a name has at most 30."),
     "twin names": (_twin_names, "Player 2's name, ann, is already the name of player 1."),
     "unknown player": (_set(["sessions", 0, "seats", 0, "player"], "Zed"),
                        "Session 1, seat 1: \"player\" is 'Zed', who is not one of the group's"),
@@ -115,8 +115,8 @@ HOSTILE = {
     "misnumbered round": (_set(["sessions", 0, "rounds", 1, "number"], 7),
                           "Session 1, round 2 is numbered 7"),
     "too many sessions": (_set(["sessions"], [{}] * (MAX_SESSIONS + 1)),
-                          f'"sessions" has {MAX_SESSIONS + 1} items; a backup allows 0 to '
-                          f'{MAX_SESSIONS}.'),
+                          f'"sessions" has {MAX_SESSIONS + 1:,} items; a backup allows 0 to '
+                          f'{MAX_SESSIONS:,}.'),
     "bad restore": (_bad_restore, "which is not a round deleted from the same session"),
     "NaN": (_raw(b'{"format": "scorekeeper-group", "version": NaN}'), "NaN is not a number"),
     "twin keys": (_raw(b'{"format": "scorekeeper-group", "format": 1}'), "appears twice"),

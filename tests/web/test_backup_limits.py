@@ -295,7 +295,7 @@ def test_an_amount_in_a_payload_over_what_a_column_takes_is_refused_with_its_ran
     assert response.status_code == 422
     assert error_of(response) == (
         f'Audit event {index + 1}\'s "after": "cents" must be a whole number from '
-        f"-1000000000 to 1000000000, not {sign * 2_000_000_000}.")
+        f"-1,000,000,000 to 1,000,000,000, not {sign * 2_000_000_000}.")
     assert group_rows(app) == rows
 
 

@@ -52,5 +52,5 @@ def test_points_are_counted_in_each_language(client, sid):
     assert " 1 point " in english or " points " in english
     chinese = visible_text(in_language(client, "zh-Hans").get(f"/sessions/{sid}/changes"))
     malay = visible_text(in_language(client, "ms").get(f"/sessions/{sid}/changes"))
-    assert " 分 " in chinese and "points" not in chinese and "Mei's phone" in chinese
+    assert " 分 " in chinese and "points" not in chinese and "Mei 的手机" in chinese
     assert " mata " in malay and "points" not in malay

@@ -201,7 +201,9 @@ def test_refusals_word_the_engines_problems(app):
         assert refusal(services.Unscorable(3, unscorable, new_rules=True)) == (
             "Round 3 can't be scored under these rules: Ann went out (Hu) but has a card "
             "entered: 5S")
-        assert refusal(BackupError("Session 1's house rules", rules.problems)) == (
+        refused_part = BackupError("%(where)s: %(problems)s.", rules.problems,
+                                   where="Session 1's house rules")
+        assert refusal(refused_part) == (
             'Session 1\'s house rules: "packs" must be a whole number from 1 to 4, not 9.')
         assert refusal(services.ServiceError("This session has ended")) == (
             "This session has ended")

@@ -50,6 +50,7 @@ from ...rules import HouseRules, RulesError, preset_of
 from ...rules.cards import format_cards, scan_cards
 from ...services import DEMO_DEVICE
 from ..filters import ago, count, isolated, money_scheme, priced, signed_money, zone_name
+from ..phone_choice import SHARED, named_for
 from .rules import preset_words
 
 # A label that names the device ("Mei's phone", "Kitchen tablet", "手机",
@@ -142,13 +143,19 @@ LAPSE_WORDS = lazy_ngettext(
 
 def phone_words(label: str) -> str:
     """ "Mei" -> "Mei's phone"; "Mei's phone" stays; a blank label is "an
-    unnamed phone", the demo's label "the demo"."""
+    unnamed phone", the demo's label "the demo". The names the app gives a
+    phone (phone_choice.phone_name: "Shared phone", "Mei's phone") are stored
+    in English and worded in the reader's language."""
     label = " ".join((label or "").split())
     if not label:
         return _("an unnamed phone")
     if label == DEMO_DEVICE:
         # Translators: where the demo's changes come from: "Round 3 added from the demo".
         return pgettext("the phone of a change", "the demo")
+    if label == SHARED:
+        return _("Shared phone")
+    if (owner := named_for(label)) is not None:
+        return _("%(name)s's phone", name=isolated(owner))
     if any(word in label.casefold() for word in DEVICE_WORDS):
         return isolated(label)
     owner = label[:-2] if label.endswith(("'s", "\u2019s")) and len(label) > 2 else label

@@ -1,14 +1,17 @@
 """Refusals that carry the rules engine's problems, in words: house rules
 past the limits the app takes, a round that can't be scored, a part of a
 backup the engine refused. Any other refusal of a service says its own
-message (marked N_ in the service), translated here with its values."""
+message (marked N_ in the service), translated here with its values; a
+backup's, a phrase (scorekeeper.phrases), worded here with the places in it."""
 
 from __future__ import annotations
 
 from flask_babel import gettext as _
+from flask_babel import ngettext
 
 from ... import services
 from ...backup import BackupError
+from ...phrases import Phrase
 from ..filters import count
 from .problems import joined
 
@@ -25,10 +28,21 @@ def refusal(error: Exception) -> str:
         return _("Round %(number)d can't be scored: %(problems)s",
                  number=error.number, problems=joined(error.problems))
     if isinstance(error, BackupError) and error.problems:
-        return _("%(where)s: %(problems)s.", where=error.where, problems=joined(error.problems))
+        return worded(error.phrase, problems=joined(error.problems))
     if isinstance(error, BackupError):
-        return _(error.message, **{name: count(value) if type(value) is int else value
-                                   for name, value in error.values.items()})
+        return worded(error.phrase)
     if isinstance(error, services.ServiceError):
         return _(error.message, **error.values)
     return str(error)
+
+
+def worded(phrase: Phrase, **more: str) -> str:
+    """A phrase in the reader's language, its phrases within it worded in
+    turn, its whole numbers as the language writes them; ``more`` values
+    already in words."""
+    values = {name: worded(value) if isinstance(value, Phrase)
+              else count(value) if type(value) is int else value
+              for name, value in phrase.values.items()} | more
+    if isinstance(phrase.message, tuple):
+        return ngettext(*phrase.message, phrase.values["count"], **values)
+    return _(phrase.message, **values)
