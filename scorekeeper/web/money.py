@@ -1,13 +1,13 @@
 """The group's money across sessions: who owes whom, "Settle everything"
 and its payments, in whole or in part, and taking one back."""
 
-from flask import Blueprint, abort, render_template, url_for
+from flask import Blueprint, render_template, url_for
 
-from .. import queries, services
-from ..forms.money import PayAcrossForm, UndoPaymentForm
+from .. import queries
+from ..forms.money import PayAcrossForm
 from .access import phone_player_id, require_group, signed_in_group
-from .once import answered, changing, once
-from .presenters.refusals import refusal
+from .once import once
+from .payments import mark_paid, take_back
 
 bp = Blueprint("money", __name__)
 bp.url_value_preprocessor(require_group)
@@ -40,27 +40,10 @@ def render_money(error=None, paying=None):
 @once(redirect_to=_to_plan)
 def paid():
     form = PayAcrossForm()
-    if not form.validate():
-        if form.amount.errors and not form.errors.keys() - {"amount"}:
-            return render_money(error=form.amount.errors[0], paying=form)
-        abort(400)
-    try:
-        services.pay(changing(), form.payer_id.data, form.payee_id.data, form.paying(),
-                     form.currency.data)
-    except services.ServiceError as error:
-        form.amount.errors = [refusal(error)] if form.amount.data is not None else []
-        return render_money(error=refusal(error), paying=form)
-    return answered(None)
+    return mark_paid(form, render_money, form.currency.data)
 
 
 @bp.post("/money/undo")
 @once(redirect_to=_to_plan)
 def undo():
-    form = UndoPaymentForm()
-    if not form.validate():
-        abort(400)
-    try:
-        services.unpay(changing(), form.payment_id.data)
-    except services.ServiceError as error:
-        return render_money(error=refusal(error))
-    return answered(None)
+    return take_back(render_money)

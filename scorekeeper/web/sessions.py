@@ -8,7 +8,7 @@ from flask_babel import gettext as _
 from wtforms.fields.choices import SelectChoice
 
 from .. import queries, services
-from ..forms.money import PayForm, UndoPaymentForm
+from ..forms.money import PayForm
 from ..forms.sessions import (
     LAST,
     EditRulesForm,
@@ -25,6 +25,7 @@ from .filters import isolated
 from .loading import add_session_id, load_game_session
 from .once import answered, changing, new_key, once
 from .paging import page_number
+from .payments import mark_paid, take_back
 from .presenters.message import chat_message
 from .presenters.refusals import refusal
 from .presenters.rules import last_time_summary, pays_lines
@@ -257,30 +258,13 @@ def render_settle(error=None, paying=None):
 @bp.post("/sessions/<int:session_id>/settle/paid")
 @once(redirect_to=_to_transfers)
 def paid():
-    form = PayForm()
-    if not form.validate():
-        if form.amount.errors and not form.errors.keys() - {"amount"}:
-            return render_settle(error=form.amount.errors[0], paying=form)
-        abort(400)
-    try:
-        services.pay(changing(), form.payer_id.data, form.payee_id.data, form.paying())
-    except services.ServiceError as error:
-        form.amount.errors = [refusal(error)] if form.amount.data is not None else []
-        return render_settle(error=refusal(error), paying=form)
-    return answered(None)
+    return mark_paid(PayForm(), render_settle)
 
 
 @bp.post("/sessions/<int:session_id>/settle/undo")
 @once(redirect_to=_to_transfers)
 def undo_payment():
-    form = UndoPaymentForm()
-    if not form.validate():
-        abort(400)
-    try:
-        services.unpay(changing(), form.payment_id.data)
-    except services.ServiceError as error:
-        return render_settle(error=refusal(error))
-    return answered(None)
+    return take_back(render_settle)
 
 
 @bp.post("/sessions/<int:session_id>/reopen")
