@@ -98,7 +98,7 @@ def document(group: str, players: list[dict], sessions: list[dict], audit: list[
              timezone: str = "Asia/Kuala_Lumpur") -> dict:
     return {"format": backup.FORMAT, "version": backup.VERSION, "exported_at": file_time(NOW),
             "group": {"name": group, "timezone": timezone}, "players": players,
-            "sessions": sessions, "audit": audit}
+            "sessions": sessions, "payments": [], "audit": audit}
 
 
 # The real shape: demo play, and the history of changes the services write

@@ -49,6 +49,17 @@ class PaymentData:
 
 
 @dataclass(frozen=True)
+class AcrossData:
+    """A payment across sessions ("Settle everything"), in its currency."""
+
+    payer: str
+    payee: str
+    cents: int
+    currency: str
+    paid_at: datetime
+
+
+@dataclass(frozen=True)
 class SessionData:
     started_at: datetime
     ended_at: datetime | None
@@ -97,6 +108,7 @@ class Backup:
     players: list[PlayerData]
     sessions: list[SessionData]
     events: list[EventData]
+    payments: list[AcrossData]  # across sessions: a session's own are its
 
     @property
     def rounds(self) -> int:

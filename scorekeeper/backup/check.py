@@ -18,6 +18,7 @@ from ..limits import (
 )
 from ..phrases import N_, Nn_, Phrase
 from ..records import (
+    AcrossData,
     Backup,
     EntryData,
     EventData,
@@ -154,11 +155,12 @@ def _backup(document, deadline: float) -> Backup:
         if total > most:
             raise BackupError(TOO_MANY[key], total=total, most=most)
     sessions = [_session(raw, n, known, deadline) for n, raw in enumerate(raw_sessions, start=1)]
+    across = _across(document, known)
 
     events: list[EventData] = []
     for n, raw in enumerate(raw_events, start=1):
         events.append(read_event(raw, n, sessions, events, deadline))
-    return Backup(group_name, zone, exported_at, players, sessions, events)
+    return Backup(group_name, zone, exported_at, players, sessions, events, across)
 
 
 def _zone(group: dict) -> str:
@@ -172,6 +174,30 @@ def _zone(group: dict) -> str:
                           where=GROUP, key=quoted("timezone"), value=shown(name),
                           example=quoted("Asia/Kuala_Lumpur"))
     return name
+
+
+def _across(document: dict, known: frozenset) -> list[AcrossData]:
+    """The payments across sessions (a backup from before them has none)."""
+    if "payments" not in document:
+        return []
+    payments = []
+    for k, raw in enumerate(list_field(document, "payments", BACKUP, MAX_ALL_PAYMENTS),
+                            start=1):
+        where = Phrase(N_("Payment %(number)s across sessions"), number=k)
+        row = an_object(raw, where)
+        payer, payee = (player_field(row, key, where, known, GROUP_PLAYER)
+                        for key in ("payer", "payee"))
+        if payer == payee:
+            raise BackupError(N_("%(where)s: %(payer)s pays themselves."),
+                              where=where, payer=payer)
+        cents = int_field(row, "cents", where, 1, CENTS_MAX)
+        currency = text_field(row, "currency", where, CURRENCY_MAX).strip()
+        if not currency:
+            raise BackupError(N_("%(where)s: %(key)s is blank."), where=where,
+                              key=quoted("currency"))
+        payments.append(AcrossData(payer, payee, cents, currency,
+                                   moment_field(row, "paid_at", where)))
+    return payments
 
 
 def _session(raw, n: int, known: frozenset, deadline: float) -> SessionData:

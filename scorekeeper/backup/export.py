@@ -12,7 +12,7 @@ from sqlalchemy.orm import selectinload
 
 from ..audit import Action
 from ..extensions import db
-from ..models import AuditEvent, GameSession, Group, Player, Round, wall_clock
+from ..models import AuditEvent, GameSession, Group, Payment, Player, Round, wall_clock
 from ..services import group_players
 from .format import FORMAT, VERSION
 
@@ -41,7 +41,7 @@ def player_names(group: Group) -> dict[int, str]:
 
 
 def export_group(group: Group, now: datetime) -> dict:
-    """Everything the group has, as the JSON document above (seven statements)."""
+    """Everything the group has, as the JSON document above (eight statements)."""
     players = group_players(group.id)
     names = {p.id: p.name for p in players}
     sessions = load_sessions(group)
@@ -56,6 +56,12 @@ def export_group(group: Group, now: datetime) -> dict:
         "group": {"name": group.name, "timezone": group.timezone},
         "players": [_player_document(p) for p in players],
         "sessions": [_session_document(s, names) for s in sessions],
+        "payments": [{"payer": names[p.payer_id], "payee": names[p.payee_id], "cents": p.cents,
+                      "currency": p.currency, "paid_at": file_time(p.paid_at)}
+                     for p in db.session.scalars(
+                         sa.select(Payment).where(Payment.group_id == group.id,
+                                                  Payment.session_id.is_(None))
+                         .order_by(Payment.id))],
         "audit": [_event_document(e, session_index, event_index) for e in events],
     }
 

@@ -18,6 +18,8 @@ are 0-based indexes into the document's ``sessions`` and ``audit`` lists)::
                                             "net_cents": INT}]}],
                    "payments": [{"payer": NAME, "payee": NAME, "cents": INT,
                                  "paid_at": TIME}]}],
+     "payments": [{"payer": NAME, "payee": NAME, "cents": INT, "currency": TEXT,
+                   "paid_at": TIME}],
      "audit": [{"at": TIME, "device": TEXT, "action": TEXT, "subject": TEXT,
                 "session": INDEX or null, "version": INT or null,
                 "before": OBJECT or null, "after": OBJECT or null}]}
@@ -32,6 +34,9 @@ for a player who has them; backups from before had none.
 
 The group's "timezone" (where its times are shown, e.g. "Asia/Kuala_Lumpur")
 came after the first backups: one without it is imported with DEFAULT_TIMEZONE.
+A session's "payments" pay its own transfers, in whole or in part; the
+document's "payments", paid across sessions ("Settle everything"), came later
+too: one without them has none.
 """
 FORMAT = "scorekeeper-group"
 VERSION = 1

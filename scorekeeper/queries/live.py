@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import sqlalchemy as sa
 
 from ..extensions import db
-from ..models import DraftEntry, GameSession
+from ..models import DraftEntry, GameSession, Payment
 
 # A session's (version, draft_version): what a page that shows it was built
 # on; then the phone whose change took that version (GameSession.changed_by).
@@ -43,7 +43,7 @@ class Playing:
 
 
 def playing(group_id: int) -> Playing:
-    """The group's sessions in play, in one statement."""
+    """The group's sessions in play, and its payments, in two statements."""
     rows = db.session.execute(
         sa.select(GameSession.id, GameSession.version, GameSession.draft_version,
                   sa.func.count(DraftEntry.id))
@@ -52,23 +52,40 @@ def playing(group_id: int) -> Playing:
         .where(GameSession.group_id == group_id, GameSession.ended_at.is_(None))
         .group_by(GameSession.id, GameSession.version, GameSession.draft_version)
         .order_by(GameSession.id)).all()
-    return Playing(_group_state((row[0], row[1], row[2]) for row in rows),
+    return Playing(_group_state(((row[0], row[1], row[2]) for row in rows),
+                                _payments([group_id]).get(group_id)),
                    {row[0]: row[3] for row in rows if row[3]})
 
 
 def group_states(group_ids: list[int]) -> dict[int, str]:
-    """The groups' states, in one statement: a word for each session in play,
-    "<id>.<version>.<draft version>", so that a session started or ended, a
-    round saved, a player joining or a hand saved makes another state; ""
-    for a group with none (or no longer there: its streams' sign-ins end)."""
+    """The groups' states, in two statements: a word for each session in
+    play, "<id>.<version>.<draft version>", so that a session started or
+    ended, a round saved, a player joining or a hand saved makes another
+    state; and one for its payments, "paid:<count>.<last id>", so that a
+    payment marked or taken back, of any session or across sessions, does
+    too; "" for a group with neither (or no longer there: its streams'
+    sign-ins end)."""
     rows = db.session.execute(
         sa.select(GameSession.group_id, GameSession.id, GameSession.version,
                   GameSession.draft_version)
         .where(GameSession.group_id.in_(group_ids), GameSession.ended_at.is_(None))
         .order_by(GameSession.group_id, GameSession.id)).all()
-    return {group_id: _group_state(row[1:] for row in rows if row[0] == group_id)
+    paid = _payments(group_ids)
+    return {group_id: _group_state((row[1:] for row in rows if row[0] == group_id),
+                                   paid.get(group_id))
             for group_id in group_ids}
 
 
-def _group_state(sessions: Iterable[tuple[int, int, int]]) -> str:
-    return " ".join(f"{id_}.{version}.{draft}" for id_, version, draft in sessions)
+def _payments(group_ids: list[int]) -> dict[int, tuple[int, int]]:
+    """Each group's count of payments and its last payment's id (a group with none is missing)."""
+    return {row[0]: (row[1], row[2]) for row in db.session.execute(
+        sa.select(Payment.group_id, sa.func.count(Payment.id), sa.func.max(Payment.id))
+        .where(Payment.group_id.in_(group_ids)).group_by(Payment.group_id))}
+
+
+def _group_state(sessions: Iterable[tuple[int, int, int]],
+                 payments: tuple[int, int] | None) -> str:
+    words = [f"{id_}.{version}.{draft}" for id_, version, draft in sessions]
+    if payments:
+        words.append("paid:{}.{}".format(*payments))
+    return " ".join(words)

@@ -40,6 +40,11 @@ def write_backup(done: Applying, group: Group, backup: Backup) -> None:
     players = dict(db.session.execute(
         sa.select(Player.name, Player.id).where(Player.group_id == group.id)).all())
     session_ids = _write_sessions(group.id, players, backup.sessions)
+    if backup.payments:
+        db.session.execute(sa.insert(table(Payment)), [
+            {"group_id": group.id, "session_id": None, "payer_id": players[p.payer],
+             "payee_id": players[p.payee], "cents": p.cents, "currency": p.currency,
+             "paid_at": p.paid_at} for p in backup.payments])
     events = [{"session_id": None if e.session is None else session_ids[e.session],
                "at": e.at, "device": e.device, "action": e.action, "subject": e.subject,
                "before": e.before, "after": e.after, "version": e.version}

@@ -40,10 +40,9 @@ def index():
     group = current_group()
     asking = group is not None and not phone_chosen()  # "Which player are you?"
     playing = queries.open_sessions(group, 1, PLAYING_SHOWN) if group else None
-    # What the page follows live (its group's stream), and the hands in of
-    # each round being entered: no statement when nothing is played.
-    now = queries.playing(group.id) if group and playing and playing.items \
-        else queries.Playing("", {})
+    # What the page follows live (its group's stream: sessions in play and
+    # payments), and the hands in of each round being entered.
+    now = queries.playing(group.id) if group else queries.Playing("", {})
     return render_template(
         "home/index.html", form=form, arrangement=arrangement,
         checking="cards" in request.args, group=group,

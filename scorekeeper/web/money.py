@@ -29,6 +29,7 @@ def render_money(error=None, paying=None):
     debts = [d for d in queries.group_debts(signed_in_group().id) if d.nets or d.across]
     return render_template(
         "money/index.html", debts=debts, me=me, error=error, paying=paying,
+        live_state=queries.playing(signed_in_group().id).state,
         # This phone's player first, then the others, most owed first.
         nets={d.currency: sorted(d.nets.items(), key=lambda net: (net[0].id != me, -net[1]))
               for d in debts},

@@ -138,12 +138,15 @@ ODD_VALUES = [None, "", "x", -1, 10 ** 12, 1.5, [], {}, [{}], True, "ZZ",
               "2150-01-01T00:00:00Z"]
 
 
-def broken_documents(document):
+def broken_documents(document, under=()):
     """The document spoiled at each shape of path (the first session's rounds
     stand for the others', an audit action's payload for its kind's): the
-    value deleted, and set to two of ODD_VALUES, taken in turn."""
+    value deleted, and set to two of ODD_VALUES, taken in turn; only inside
+    ``under``, if given."""
     seen: set[tuple] = set()
     for path in _paths(document):
+        if path[:len(under)] != under:
+            continue
         shape = _shape(path) if path[0] != "audit" or len(path) < 2 else (
             document["audit"][path[1]]["action"], *_shape(path[2:]))
         if shape in seen:
@@ -182,6 +185,7 @@ DEEP = [
     lambda d: _event(d, "round.add")["after"].update(entered_by={"Zed": "Phone A"}),
     lambda d: _event(d, "round.add")["after"].update(entered_by={"Ann": "P" * 99}),
     lambda d: _event(d, "round.add")["after"].update(dealer="Zed"),
+    lambda d: _event(d, "round.add")["after"].update(dealer=" "),
     lambda d: _event(d, "round.add")["after"]["entries"][0].update(turn=9),
     lambda d: _event(d, "round.add")["after"]["entries"][0].update(cards="ZZ"),
     lambda d: _event(d, "round.add")["after"].update(entries=[]),
@@ -255,6 +259,15 @@ def test_every_refusal_of_a_broken_backup_is_a_message_of_the_catalog_worded_who
                 for message in read(POT) if message.id}
     names = {p["name"] for p in backup_document["players"]} | set(OUTCOMES)
     documents = [json.dumps(each).encode() for each in broken_documents(backup_document)]
+    # A payment across sessions, which the evenings have none of.
+    across = copy.deepcopy(backup_document)
+    across["payments"] = [{"payer": "Ann", "payee": "Bob", "cents": 150, "currency": "RM",
+                           "paid_at": "2026-11-20T22:00:00Z"}]
+    documents += [json.dumps(each).encode() for each in broken_documents(across, ("payments",))]
+    for spoil in ({"payee": "Ann"}, {"currency": " "}):
+        spoiled = copy.deepcopy(across)
+        spoiled["payments"][0].update(spoil)
+        documents.append(json.dumps(spoiled).encode())
     documents += [json.dumps(_deeply_broken(copy.deepcopy(backup_document), spoil)).encode()
                   for spoil in DEEP]
     documents += [make(copy.deepcopy(backup_document)) for make, _ in HOSTILE.values()]

@@ -1,12 +1,16 @@
 """Money that follows the group: part payments, what is owed across
 sessions ("Who owes whom"), "Settle everything" and its payments."""
 
+import json
 import re
 
 import sqlalchemy as sa
 
+from scorekeeper import queries, services
 from scorekeeper.extensions import db
 from scorekeeper.models import AuditEvent, Payment
+from tests.conftest import GROUP_NAME
+from tests.web.backups import post_import
 from tests.web.examples import HU, NO_HU, make_session, player_id
 from tests.web.helpers import csrf_token, visible_text
 
@@ -79,7 +83,6 @@ def test_who_owes_whom_adds_up_every_session_less_what_was_paid(app, client):
     this_phone_is(client, first, cat)
     html = visible_text(client.get("/money"))
     with app.app_context():
-        from scorekeeper import queries
         (debts,) = queries.group_debts(db.session.scalar(sa.select(Payment.group_id)))
         nets = {p.name: cents for p, cents in debts.nets.items()}
     # Cat, this phone's player, first.
@@ -99,7 +102,6 @@ def test_settle_everything_paid_clears_every_sessions_transfers(app, client):
     html = visible_text(client.get("/money"))
     assert "Settle everything" in html
     with app.app_context():
-        from scorekeeper import queries
         (debts,) = queries.group_debts(db.session.scalar(
             sa.select(AuditEvent.group_id).limit(1)))
         plan = [(t.payer.id, t.payee.id, t.cents) for t in debts.plan]
@@ -150,3 +152,68 @@ def test_the_home_page_says_what_is_still_owed_this_phones_own_first(app, client
     assert "You owe RM 8.00. RM 9.00 is owed in the group, all sessions together." in html
     this_phone_is(client, sid, player_id(app, "Cat"))
     assert "You are owed RM 9.00." in visible_text(client.get("/"))
+
+
+def test_a_payment_marked_or_taken_back_is_news_on_the_groups_stream(app, client):
+    sid = make_session(app, rounds=[NO_HU], ended=True)  # no session in play
+    bob, cat = player_id(app, "Bob"), player_id(app, "Cat")
+
+    def state():
+        with app.app_context():
+            group_id = db.session.scalar(sa.select(AuditEvent.group_id).limit(1))
+            return queries.group_states([group_id])[group_id]
+
+    before = state()
+    pay(client, f"/sessions/{sid}/settle/paid", payer_id=bob, payee_id=cat, cents=800)
+    paid = state()
+    with app.app_context():
+        payment = db.session.scalar(sa.select(Payment.id))
+    pay(client, f"/sessions/{sid}/settle/undo", payment_id=payment)
+    assert paid != before
+    assert state() == before  # as it was: the same payments
+    # The pages that follow the group's stream are built on the same state.
+    assert f'data-live-playing="{state()}"' in client.get("/money").text
+    assert f'data-live-playing="{state()}"' in client.get("/").text
+
+
+def owed_by_name(app, group_name):
+    """Who owes whom in a group, players by name: each currency's nets,
+    sessions' transfers as they stand, plan and payments across sessions."""
+    with app.app_context():
+        group = services.find_group(group_name)
+        return [(d.currency, {p.name: c for p, c in d.nets.items()},
+                 [(o.payer.name, o.payee.name, o.cents, o.paid, o.cleared)
+                  for o in d.transfers],
+                 [(t.payer.name, t.payee.name, t.cents) for t in d.plan],
+                 [(a.payer.name, a.payee.name, a.payment.cents, a.unused) for a in d.across])
+                for d in queries.group_debts(group.id)]
+
+
+def test_part_payments_and_payments_across_sessions_come_back_from_a_backup(
+        app, client, anonymous):
+    first = make_session(app, rounds=[NO_HU])
+    make_session(app, rounds=[HU, NO_HU], ended=True)
+    make_session(app, rounds=[HU], currency="SGD")
+    bob, cat = player_id(app, "Bob"), player_id(app, "Cat")
+    pay(client, f"/sessions/{first}/settle/paid", payer_id=bob, payee_id=cat, cents=800,
+        amount="2.50")
+    with app.app_context():
+        group_id = db.session.scalar(sa.select(AuditEvent.group_id).limit(1))
+        plan = {d.currency: d.plan[0] for d in queries.group_debts(group_id)}
+    for currency, t in plan.items():
+        pay(client, "/money/paid", payer_id=t.payer.id, payee_id=t.payee.id, cents=t.cents,
+            currency=currency, amount="1.10")
+    exported = client.get("/group/export.json").get_json()
+    assert [(p["currency"], p["cents"]) for p in exported["payments"]] == \
+        [(currency, 110) for currency in plan]
+    before = owed_by_name(app, GROUP_NAME)
+    assert len(before) == 2 and all(d[4] for d in before)
+
+    response = post_import(anonymous, json.dumps(exported).encode(), name="Back again")
+    assert response.status_code == 302
+    assert owed_by_name(app, "Back again") == before
+    again = anonymous.get("/group/export.json").get_json()
+    again["audit"] = [e for e in again["audit"] if e["action"] != "group.import"]
+    for document in (exported, again):
+        del document["group"], document["exported_at"]
+    assert again == exported
