@@ -49,7 +49,14 @@ from .invites import (
 )
 from .money import Settlement, balances, debts_of, pay, settlement, unpay
 from .night import Night, night
-from .payto import PaytoRefused, clean_payto, payment_codes, read_qr_photo, set_payto
+from .payto import (
+    PaytoRefused,
+    clean_payto,
+    payment_codes,
+    plan_codes,
+    read_qr_photo,
+    set_payto,
+)
 from .protocol import (
     Change,
     Conflict,
@@ -157,6 +164,7 @@ __all__ = [
     "pay",
     "payment_codes",
     "phone_player",
+    "plan_codes",
     "read_draft",
     "read_qr_photo",
     "record_round",

@@ -4,11 +4,14 @@ that settle a session's transfers with them (scorekeeper.payto builds them)."""
 
 from __future__ import annotations
 
+from datetime import date
+
 from .. import payto
 from ..audit import PaytoChanged
 from ..limits import PAYTO_MAX
-from ..models import GameSession, Player, wall_clock
+from ..models import GameSession, Group, Player, utcnow, wall_clock
 from ..payto.images import read_photo
+from ..queries.debts import group_debts
 from .money import Settlement
 from .protocol import N_, Change, ServiceError, applying
 
@@ -92,19 +95,38 @@ def payment_codes(session: GameSession,
     whose payee has details of the session's scheme, by (payer id, payee id),
     for what is still owed of it. None for a currency that neither
     DuitNow nor PayNow takes."""
-    scheme = payto.scheme_for(session.currency)
+    return codes_for(session.currency,
+                     wall_clock(session.started_at, session.group.timezone).date(),
+                     [(s.transfer.payer, s.transfer.payee, s.owed.left)
+                      for s in plan if not s.paid])
+
+
+def codes_for(currency: str, day: date,
+              transfers: list[tuple[Player, Player, int]]) -> dict[tuple[int, int], str] | None:
+    """The codes paying ``transfers`` (payer, payee, cents) in ``currency``,
+    with the reference of ``day``, for those whose payee has details of its
+    scheme, by (payer id, payee id); None for a currency neither scheme takes."""
+    scheme = payto.scheme_for(currency)
     if scheme is None:
         return None
-    ref = payto.reference(wall_clock(session.started_at, session.group.timezone).date())
+    ref = payto.reference(day)
     codes = {}
-    for s in plan:
-        payee = s.transfer.payee
-        if s.paid or not payee.payto_kind:
+    for payer, payee, cents in transfers:
+        if not payee.payto_kind:
             continue
         try:
-            codes[s.transfer.payer.id, payee.id] = payto.payload_for(
+            codes[payer.id, payee.id] = payto.payload_for(
                 payto.Kind(payee.payto_kind), payee.payto_value, scheme,
-                payto.Request(s.owed.left, ref, payee.name))
+                payto.Request(cents, ref, payee.name))
         except (payto.PayloadError, ValueError):
             continue  # details of the other scheme (a DuitNow ID at a game in S$): no code
     return codes
+
+
+def plan_codes(group: Group, currency: str) -> dict[tuple[int, int], str]:
+    """The codes of Settle everything's transfers in ``currency`` (queries.debts),
+    with today's reference where the group plays."""
+    found = group_debts(group.id, currency)
+    plan = found[0].plan if found else []
+    return codes_for(currency, wall_clock(utcnow(), group.timezone).date(),
+                     [(t.payer, t.payee, t.cents) for t in plan]) or {}

@@ -20,6 +20,7 @@ from ..forms.payto import KIND_LABELS, PaytoForm
 from ..models import Player
 from ..payto import Kind
 from ..payto.images import qr_png, qr_svg
+from .access import signed_in_group
 from .loading import add_session_id, group_row_or_404, load_game_session
 from .once import changing
 from .presenters.refusals import refusal
@@ -109,6 +110,30 @@ def _payload(payer_id: int, payee_id: int) -> str:
     game = g.game
     codes = services.payment_codes(game, services.settlement(game)) or {}
     payload = codes.get((payer_id, payee_id))
+    if payload is None:
+        abort(404)
+    return payload
+
+
+ACROSS = "/money/qr/<currency>/<int:payer_id>-<int:payee_id>"
+
+
+@bp.get(f"{ACROSS}.svg")
+def across_svg(currency: str, payer_id: int, payee_id: int):
+    return Response(qr_svg(_across_payload(currency, payer_id, payee_id)),
+                    mimetype="image/svg+xml", headers=PRIVATE)
+
+
+@bp.get(f"{ACROSS}.png")
+def across_png(currency: str, payer_id: int, payee_id: int):
+    return Response(qr_png(_across_payload(currency, payer_id, payee_id)),
+                    mimetype="image/png", headers=PRIVATE)
+
+
+def _across_payload(currency: str, payer_id: int, payee_id: int) -> str:
+    """The code paying one of Settle everything's transfers in ``currency``,
+    as Who owes whom has it; 404 as for a session's."""
+    payload = services.plan_codes(signed_in_group(), currency).get((payer_id, payee_id))
     if payload is None:
         abort(404)
     return payload

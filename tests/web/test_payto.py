@@ -281,3 +281,21 @@ def test_a_photo_larger_than_an_upload_may_be_is_refused_in_words(app, client):
         "the QR code instead."]
     with app.app_context():
         assert db.session.get(Player, cat).payto_kind == ""
+
+
+def test_who_owes_whom_gives_settle_everythings_transfers_their_codes(app, client, anonymous):
+    make_session(app, rounds=[NO_HU])  # Ann pays Cat 1.00, Bob pays Cat 8.00
+    make_session(app, rounds=[NO_HU], ended=True)  # the same again: 2.00 and 16.00 in all
+    ann, cat = player_id(app, "Ann"), player_id(app, "Cat")
+    set_details(client, cat, "duitnow_mobile", number="0123456789")
+    page = parsed(client.get("/money"))
+    payloads = page.texts("textarea.payto-payload")
+    assert len(payloads) == 2 and all("5405" in p or "5404" in p for p in payloads)
+    first = f"/money/qr/RM/{ann}-{cat}"
+    assert page.select(f"section#qr-{ann}-{cat} img")[0].attrs["src"] == f"{first}.svg"
+    png = client.get(f"{first}.png")
+    assert "no-store" in png.headers["Cache-Control"]
+    assert decoded(png.data) == payloads[0] and "54042.00" in payloads[0]
+    assert client.get(f"/money/qr/RM/{cat}-{ann}.png").status_code == 404
+    assert client.get(f"/money/qr/XYZ/{ann}-{cat}.png").status_code == 404
+    assert anonymous.get(f"{first}.png").status_code == 302  # to sign in
