@@ -92,6 +92,7 @@ def pages(group: Group) -> dict[str, str]:
         "history": "/history",
         "player": f"/players/{regular}",
         "home": "/",
+        "who owes whom": "/money",
     }
 
 

@@ -171,6 +171,10 @@ class GameSession(Base):
         # A player's record sums their seats by currency: on PostgreSQL the join
         # reads the currencies from this index instead of every session's row.
         sa.Index("ix_game_session_id_currency", "id", "currency"),
+        # The sessions whose money is still open, for what the group owes
+        # (queries/debts.py), without passing over the years of those settled.
+        sa.Index("ix_game_session_unsettled", "group_id", "currency",
+                 sqlite_where=sa.text("NOT settled"), postgresql_where=sa.text("NOT settled")),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -189,6 +193,10 @@ class GameSession(Base):
     started_at: Mapped[datetime] = mapped_column(default=utcnow)
     ended_at: Mapped[datetime | None]
     currency: Mapped[str] = mapped_column(sa.String(CURRENCY_MAX), default="RM")
+    # Its own payments pay its transfers exactly (services/money.py): it owes
+    # nothing, and what the group owes leaves it out. A change of its rounds
+    # sets it back (services.protocol: a change that moves money).
+    settled: Mapped[bool] = mapped_column(default=False, server_default=sa.false())
     # Built from its JSON once, as the row loads (the column keeps its name).
     rules: Mapped[HouseRules] = mapped_column("house_rules", HouseRulesType)
     first_dealer_id: Mapped[int] = mapped_column(sa.ForeignKey("player.id"))

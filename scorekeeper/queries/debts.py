@@ -1,6 +1,7 @@
 """What the group's players still owe each other: every session's transfers
 against the payments marked since (rules/ledger.py), in each currency the
-group plays in. Three statements whatever the years of history."""
+group plays in. Three statements, reading only the sessions not settled by
+their own payments (GameSession.settled), whatever the years of history."""
 
 from __future__ import annotations
 
@@ -80,8 +81,9 @@ def group_debts(group_id: int, currency: str | None = None) -> list[Debts]:
     seats = (sa.select(Seat.session_id, Seat.player_id, Seat.net_cents, GameSession.started_at,
                        GameSession.ended_at, GameSession.currency)
              .join(GameSession, GameSession.id == Seat.session_id)
-             .where(GameSession.group_id == group_id, Seat.net_cents != 0))
-    payments = sa.select(Payment).where(Payment.group_id == group_id).order_by(Payment.id)
+             .where(GameSession.group_id == group_id, ~GameSession.settled, Seat.net_cents != 0))
+    payments = (sa.select(Payment).where(Payment.group_id == group_id, _not_settled())
+                .order_by(Payment.id))
     if currency is not None:
         seats = seats.where(GameSession.currency == currency)
         payments = payments.where(Payment.currency == currency)
@@ -132,16 +134,23 @@ def group_nets(group_id: int) -> dict[str, dict[int, int]]:
     for currency, player_id, cents in db.session.execute(
             sa.select(GameSession.currency, Seat.player_id, sa.func.sum(Seat.net_cents))
             .join(GameSession, GameSession.id == Seat.session_id)
-            .where(GameSession.group_id == group_id)
+            .where(GameSession.group_id == group_id, ~GameSession.settled)
             .group_by(GameSession.currency, Seat.player_id)):
         nets[currency][player_id] += cents
     for currency, payer_id, payee_id, cents in db.session.execute(
             sa.select(Payment.currency, Payment.payer_id, Payment.payee_id,
                       sa.func.sum(Payment.cents))
-            .where(Payment.group_id == group_id)
+            .where(Payment.group_id == group_id, _not_settled())
             .group_by(Payment.currency, Payment.payer_id, Payment.payee_id)):
         nets[currency][payer_id] += cents
         nets[currency][payee_id] -= cents
     return {currency: {pid: cents for pid, cents in by_player.items() if cents}
             for currency, by_player in nets.items()
             if any(by_player.values())}
+
+
+def _not_settled() -> sa.ColumnElement[bool]:
+    """A payment across sessions, or of a session not settled by its own
+    payments (GameSession.settled: those sum to nothing for each player)."""
+    return sa.or_(Payment.session_id.is_(None), sa.exists().where(
+        GameSession.id == Payment.session_id, ~GameSession.settled))

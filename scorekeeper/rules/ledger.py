@@ -13,13 +13,14 @@ counted twice, since each of its cents clears one debt's cent at most."""
 
 from __future__ import annotations
 
-from collections import defaultdict
-from collections.abc import Hashable, Iterable, Sequence
+from collections import Counter, defaultdict
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Generic
 
 from .players import P
+from .settlement import settle
 
 
 @dataclass(frozen=True)
@@ -141,3 +142,14 @@ def _a_circle(edges: Iterable[tuple[P, P]]) -> list[tuple[P, P]] | None:
                 path.append(step)
                 nexts.append(iter(after.get(step, ())))
     return None
+
+
+def settled_alone(balances: Mapping[P, int], payments: Iterable[tuple[P, P, int]]) -> bool:
+    """Whether a session's own payments (payer, payee, cents) pay its
+    transfers (``settle(balances)``) exactly, each in full and nothing more:
+    then it owes nothing, and the group's ledger can leave it out."""
+    due = Counter({(t.payer, t.payee): t.cents for t in settle(balances)})
+    paid: Counter[tuple[P, P]] = Counter()
+    for payer, payee, cents in payments:
+        paid[payer, payee] += cents
+    return due == paid

@@ -6,6 +6,7 @@ statements, no ORM object per row."""
 from __future__ import annotations
 
 import re
+from collections import defaultdict
 from collections.abc import Sequence
 from datetime import datetime
 
@@ -25,6 +26,7 @@ from ..models import (
     table,
 )
 from ..records import Backup, SessionData
+from ..rules.ledger import settled_alone
 from ._common import total_seats_in_bulk
 from .protocol import Applying, event_columns
 
@@ -113,6 +115,15 @@ def write_demo_sessions(done: Applying, group_id: int, players: dict[str, int],
     return sum(len(s.rounds) for s in batch)
 
 
+def _settled(session: SessionData) -> bool:
+    """Whether the session's own payments pay its transfers exactly."""
+    balances: dict[str, int] = defaultdict(int)
+    for round_ in session.rounds:
+        for entry in round_.entries:
+            balances[entry.player] += entry.net_cents
+    return settled_alone(balances, [(p.payer, p.payee, p.cents) for p in session.payments])
+
+
 def _write_sessions(group_id: int, players: dict[str, int],
                     sessions: Sequence[SessionData]) -> list[int]:
     """Sessions written in bulk, with their seats, rounds, entries, payments
@@ -123,7 +134,7 @@ def _write_sessions(group_id: int, players: dict[str, int],
     db.session.execute(sa.insert(table(GameSession)), [
         {"group_id": group_id, "version": s.version, "started_at": s.started_at,
          "ended_at": s.ended_at, "currency": s.currency, "house_rules": s.house_rules,
-         "first_dealer_id": players[s.first_dealer]} for s in sessions])
+         "first_dealer_id": players[s.first_dealer], "settled": _settled(s)} for s in sessions])
     # Their ids, in the order written: rows inserted one after another take
     # rising ids (SQLite gives the largest + 1, under its write lock; a
     # PostgreSQL sequence rises within a connection), and they are the group's

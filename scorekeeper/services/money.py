@@ -10,8 +10,9 @@ import sqlalchemy as sa
 from ..audit import GroupPaid, GroupUnpaid, PaymentPaid, PaymentUnpaid
 from ..extensions import db
 from ..models import GameSession, Payment, Player
-from ..queries.debts import Debts, Owed, group_debts
-from ..rules import Transfer
+from ..queries.debts import Debts, Owed, SessionRef, group_debts
+from ..rules import Transfer, settle
+from ..rules.ledger import settled_alone
 from .protocol import N_, Change, ServiceError, applying
 
 
@@ -45,10 +46,31 @@ def debts_of(session: GameSession) -> Debts:
 
 
 def settlement(session: GameSession, debts: Debts | None = None) -> list[Settlement]:
-    """The fewest transfers that settle the session, each as it stands."""
+    """The fewest transfers that settle the session, each as it stands: of a
+    session settled by its own payments, from its own rows alone."""
+    if session.settled:
+        return _settled(session)
     debts = debts or debts_of(session)
     return [Settlement(Transfer(o.payer, o.payee, o.cents), o)
             for o in debts.of_session(session.id)]
+
+
+def _settled(session: GameSession) -> list[Settlement]:
+    players = {seat.player_id: seat.player for seat in session.seats}
+    ref = SessionRef(session.id, session.started_at, session.is_finished)
+    result = []
+    for t in settle(balances(session)):
+        paid = tuple(p for p in session.payments if (p.payer_id, p.payee_id) == (t.payer, t.payee))
+        owed = Owed(ref, players[t.payer], players[t.payee], t.cents, t.cents, 0, paid)
+        result.append(Settlement(Transfer(owed.payer, owed.payee, t.cents), owed))
+    return result
+
+
+def _settle_alone(session: GameSession, without: Payment | None = None) -> None:
+    """Whether the session is settled by its own payments, as they now stand."""
+    session.settled = settled_alone(
+        balances(session), [(p.payer_id, p.payee_id, p.cents) for p in session.payments
+                            if p is not without])
 
 
 def pay(change: Change, payer_id: int, payee_id: int, cents: int,
@@ -83,6 +105,8 @@ def pay(change: Change, payer_id: int, payee_id: int, cents: int,
             done.audit(GroupPaid(names[payer_id], names[payee_id], cents, left, currency))
         db.session.add(Payment(group_id=change.group.id, session=session, payer_id=payer_id,
                                payee_id=payee_id, cents=cents, currency=currency))
+        if session is not None:
+            _settle_alone(session)
 
 
 def unpay(change: Change, payment_id: int) -> None:
@@ -100,6 +124,8 @@ def unpay(change: Change, payment_id: int) -> None:
         done.audit(PaymentUnpaid(payer, payee, payment.cents) if session else
                    GroupUnpaid(payer, payee, payment.cents, None, payment.currency))
         db.session.delete(payment)
+        if session is not None:
+            _settle_alone(session, without=payment)
 
 
 def _names(change: Change) -> dict[int, str]:

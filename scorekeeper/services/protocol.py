@@ -125,7 +125,8 @@ class Applying:
     events and key belong to (a session started sets its own), ``result``
     what it returns, from which its key's answer is made."""
 
-    def __init__(self, change: Change, *, claim: bool, audited: bool) -> None:
+    def __init__(self, change: Change, *, claim: bool, audited: bool,
+                 moves_money: bool = False) -> None:
         self.change = change
         self.session = change.session
         self.result: Any = None
@@ -133,11 +134,13 @@ class Applying:
         self._claiming = claim and change.session is not None
         self._since: int | None = None  # the version claimed from
         self._audited = not audited  # True once audited, or if nothing is to be
+        self._moves_money = moves_money
 
     def __enter__(self) -> Applying:
         if self._claiming:
             assert self.session is not None
-            self._since = _claim(self.session, self.change.seen, self.change.phone)
+            self._since = _claim(self.session, self.change.seen, self.change.phone,
+                                 self._moves_money)
         return self
 
     def audit(self, payload: Payload) -> None:
@@ -193,13 +196,16 @@ class Applying:
                 raise Conflict(self._since) from None
 
 
-def applying(change: Change, *, claim: bool = True, audited: bool = True) -> Applying:
+def applying(change: Change, *, claim: bool = True, audited: bool = True,
+             moves_money: bool = False) -> Applying:
     """The protocol around a change's writes (``with applying(change) as
     done:``). ``claim=False``: the session's version stays (a share link,
     which no page of the session shows; a hand, which takes the session's
     draft version itself). ``audited=False`` is for a hand alone: its round
-    is audited when it is saved."""
-    return Applying(change, claim=claim, audited=audited)
+    is audited when it is saved. ``moves_money``: the change moves the
+    session's balances (its rounds, its rules), so it is settled no more,
+    written by the claim itself."""
+    return Applying(change, claim=claim, audited=audited, moves_money=moves_money)
 
 
 def applied(group_id: int, key: str) -> dict | None:
@@ -271,7 +277,8 @@ def check_version(session: GameSession, version: int | None, *, fresh: bool = Fa
         raise Conflict(version)
 
 
-def _claim(session: GameSession, version: int | None, phone: str) -> int:
+def _claim(session: GameSession, version: int | None, phone: str,
+           unsettle: bool = False) -> int:
     """Take the session's next version for this change, in the name of
     ``phone``, or raise Conflict if another phone changed it since
     ``version``; the version claimed from.
@@ -285,7 +292,8 @@ def _claim(session: GameSession, version: int | None, phone: str) -> int:
     claimed = cast(sa.CursorResult, db.session.execute(
         sa.update(GameSession)
         .where(GameSession.id == session.id, GameSession.version == seen)
-        .values(version=GameSession.version + 1, changed_by=phone)
+        .values(version=GameSession.version + 1, changed_by=phone,
+                **({"settled": False} if unsettle else {}))
         .execution_options(synchronize_session=False)
     )).rowcount
     if claimed != 1:
@@ -293,6 +301,8 @@ def _claim(session: GameSession, version: int | None, phone: str) -> int:
         raise Conflict(version if version is not None else seen)
     set_committed_value(session, "version", seen + 1)
     set_committed_value(session, "changed_by", phone)
+    if unsettle:
+        set_committed_value(session, "settled", False)
     return seen
 
 

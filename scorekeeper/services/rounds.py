@@ -227,7 +227,7 @@ def record_round(change: Change, entries: dict[str, Entry], confirmed: str | Non
     if draft is None:  # asked before anything is written
         _confirm(warnings, confirmed, change)
     rows = _entry_values(active_players(session), coming.order, entries, score)
-    with applying(change) as done:
+    with applying(change, moves_money=True) as done:
         entered_by, typing = _take_draft(session, coming.order, entries, draft, change)
         if draft is not None:  # with the hands being typed as the draft is taken
             _confirm(warnings, confirmed, change, typing)
@@ -319,7 +319,7 @@ def edit_round(change: Change, round_: Round, entries: dict[str, Entry],
     order = [e.player for e in sorted(round_.entries, key=lambda e: e.turn)]
     score = _score(order, entries, session.rules, confirmed)
     before = round_snapshot(round_)
-    with applying(change) as done:
+    with applying(change, moves_money=True) as done:
         _write_score(round_, _round_seats(round_), order, entries, score)
         _rescore_after(session, round_.number)
         total_seats(session)
@@ -335,7 +335,7 @@ def delete_round(change: Change, round_: Round) -> None:
     check_open(session)
     number = round_.number
     before = round_snapshot(round_)
-    with applying(change) as done:
+    with applying(change, moves_money=True) as done:
         session.rounds.remove(round_)
         db.session.flush()
         for later in session.rounds:
@@ -365,7 +365,7 @@ def restore_round(change: Change, deletion: AuditEvent) -> Round:
     if deletion.id in restored_deletions(session):
         raise ServiceError(N_("That round has been restored already"))
     number, dealer, entries = _deleted_round(session, deletion)
-    with applying(change) as done:
+    with applying(change, moves_money=True) as done:
         number = min(number, len(session.rounds) + 1)
         for later in sorted(session.rounds, key=lambda r: -r.number):
             if later.number >= number:
@@ -458,7 +458,7 @@ def change_house_rules(change: Change, rules: HouseRules, currency: str) -> None
         except RoundError as error:
             raise Unscorable(round_.number, error.problems, new_rules=True) from None
     was = session.rules.to_json(), session.currency
-    with applying(change) as done:
+    with applying(change, moves_money=True) as done:
         session.rules = rules  # frozen: a new HouseRules is how the row changes
         session.currency = currency.strip() or session.currency
         for round_, score in zip(session.rounds, scores, strict=True):

@@ -184,3 +184,40 @@ def test_0012_ends_the_sign_ins_named_by_id(app, runner):
         assert db.session.get(Group, 1).name == "Friday"
     assert runner.invoke(args=["db", "downgrade", "0011"]).exit_code == 0
     assert runner.invoke(args=["db", "upgrade"]).exit_code == 0
+
+
+def test_0019_and_0020_carry_payments_into_their_group_and_mark_sessions_settled(app, runner):
+    """0019 gives the payments there are their group and currency (their
+    session's); 0020 marks settled the sessions their own payments pay exactly."""
+    with app.app_context():
+        drop_everything()
+    assert runner.invoke(args=["db", "upgrade", "0018"]).exit_code == 0
+    with app.app_context(), db.engine.begin() as connection:
+        connection.execute(sa.text(
+            "INSERT INTO player_group (id, name, name_key, passphrase_hash, timezone, created_at)"
+            " VALUES (1, 'One', 'one', 'x', 'UTC', '2026-01-01')"))
+        connection.execute(sa.text(
+            "INSERT INTO player (id, group_id, name, name_key, created_at) VALUES"
+            " (1, 1, 'Ann', 'ann', '2026-01-01'), (2, 1, 'Ben', 'ben', '2026-01-01')"))
+        connection.execute(sa.text(
+            "INSERT INTO game_session (id, group_id, version, started_at, ended_at, currency,"
+            " house_rules, first_dealer_id) VALUES"
+            " (1, 1, 1, '2026-01-01', '2026-01-02', 'RM', '{}', 1),"
+            " (2, 1, 1, '2026-01-03', NULL, 'SGD', '{}', 1)"))
+        connection.execute(sa.text(
+            "INSERT INTO seat (session_id, player_id, position, active, net_cents) VALUES"
+            " (1, 1, 0, TRUE, -500), (1, 2, 1, TRUE, 500), (2, 1, 0, TRUE, 300),"
+            " (2, 2, 1, TRUE, -300)"))
+        connection.execute(sa.text(
+            "INSERT INTO payment (session_id, payer_id, payee_id, cents, paid_at) VALUES"
+            " (1, 1, 2, 200, '2026-01-02'), (1, 1, 2, 300, '2026-01-02'),"
+            " (2, 2, 1, 100, '2026-01-04')"))
+    assert runner.invoke(args=["db", "upgrade"]).exit_code == 0
+    with app.app_context():
+        rows = db.session.execute(sa.text(
+            "SELECT session_id, group_id, currency FROM payment ORDER BY id")).all()
+        assert [tuple(row) for row in rows] == [(1, 1, "RM"), (1, 1, "RM"), (2, 1, "SGD")]
+        assert dict(db.session.execute(sa.select(GameSession.id, GameSession.settled)).all()) \
+            == {1: True, 2: False}
+    assert runner.invoke(args=["db", "downgrade", "0018"]).exit_code == 0
+    assert runner.invoke(args=["db", "upgrade"]).exit_code == 0

@@ -8,7 +8,7 @@ import sqlalchemy as sa
 
 from scorekeeper import queries, services
 from scorekeeper.extensions import db
-from scorekeeper.models import AuditEvent, Payment
+from scorekeeper.models import AuditEvent, GameSession, Payment
 from tests.conftest import GROUP_NAME
 from tests.web.backups import post_import
 from tests.web.examples import HU, NO_HU, make_session, player_id
@@ -217,3 +217,37 @@ def test_part_payments_and_payments_across_sessions_come_back_from_a_backup(
     for document in (exported, again):
         del document["group"], document["exported_at"]
     assert again == exported
+
+
+def test_a_session_its_own_payments_pay_exactly_is_settled_until_its_money_moves(app, client):
+    sid = make_session(app, rounds=[NO_HU])  # Ann pays Cat 1.00, Bob pays Cat 8.00
+    other = make_session(app, rounds=[HU], currency="SGD")  # nothing to clear against
+
+    def settled():
+        with app.app_context():
+            return db.session.get(GameSession, sid).settled
+
+    ann, bob, cat = (player_id(app, name) for name in ("Ann", "Bob", "Cat"))
+    settle = f"/sessions/{sid}/settle"
+    pay(client, f"{settle}/paid", payer_id=ann, payee_id=cat, cents=100)
+    pay(client, f"{settle}/paid", payer_id=bob, payee_id=cat, cents=800, amount="3")
+    assert not settled()
+    pay(client, f"{settle}/paid", payer_id=bob, payee_id=cat, cents=500)
+    assert settled()
+    page = visible_text(client.get(settle))
+    assert page.count("✓ Paid") == 2 and "Mark as paid" not in page
+    # Left out of what the group owes: the other session's debts alone.
+    with app.app_context():
+        owing = queries.group_debts(db.session.scalar(sa.select(GameSession.group_id)))
+        assert {o.session.id for debts in owing for o in debts.transfers} == {other}
+    with app.app_context():
+        last = db.session.scalars(sa.select(Payment.id).order_by(Payment.id.desc())).first()
+    pay(client, f"{settle}/undo", payment_id=last)
+    assert not settled()
+    assert "RM 3.00 paid, RM 5.00 left" in visible_text(client.get(settle))
+    pay(client, f"{settle}/paid", payer_id=bob, payee_id=cat, cents=500)
+    assert settled()
+    with app.app_context():
+        services.record_round(services.Change.to(db.session.get(GameSession, sid)), HU)
+    assert not settled()
+    assert "Mark as paid" in visible_text(client.get(settle))
