@@ -51,6 +51,9 @@ export async function save(form, submitter) {
   backgroundSync()?.then((/** @type {any} */ registration) => registration.sync.register(SEND_CHANGES))
     .catch(() => {});  // the page sends it, as where there is none
   if (!isRound(item)) {
+    // This page stays, says so, and is told if the worker sends it (a
+    // listener added once however often).
+    navigator.serviceWorker?.addEventListener("message", sentByWorker);
     await showWaiting(await store.waiting());
     find(".queue").scrollIntoView({block: "nearest"});
     watch();
@@ -256,7 +259,7 @@ function follow(form, items) {
 }
 
 export async function start() {
-  // First: the worker's news of rounds sent, taken below, may come as it writes it.
+  // First: the worker's news of changes sent, taken below, may come as it writes it.
   navigator.serviceWorker?.addEventListener("message", sentByWorker);
   /** @type {HTMLFormElement} */
   const form = document.querySelector("form.round-form[data-queue]");
