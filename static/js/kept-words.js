@@ -7,13 +7,12 @@ import {gettext} from "./strings.js";
 
 /** @typedef {import("./core/store.js").Payment} Payment */
 
-/** "Ann → Ben RM 5.50 marked paid". @param {Payment} payment */
+/** "Ann → Ben RM 5.50 marked paid", or "marked not paid" (one taken back), as
+ * the history of changes says it. @param {Payment} payment */
 function paying(payment) {
   const {payer, payee, amount} = payment;
   return payment.undo
-    // Translators: a payment taken back, kept on the phone to send: "Ann → Ben RM 5.50 taken back".
-    ? gettext("%(payer)s → %(payee)s %(amount)s taken back", {payer, payee, amount})
-    // Translators: a payment kept on the phone to send: "Ann → Ben RM 5.50 marked paid".
+    ? gettext("%(payer)s → %(payee)s %(amount)s marked not paid", {payer, payee, amount})
     : gettext("%(payer)s → %(payee)s %(amount)s marked paid", {payer, payee, amount});
 }
 
@@ -28,9 +27,9 @@ export function waitingLine(item) {
       : gettext("Round %(number)s, waiting to be sent", {number});
   }
   const change = paying(/** @type {Payment} */ (item.payment));
+  if (item.refused) return gettext("%(change)s: not saved", {change});
   // Translators: "Ann → Ben RM 5.50 marked paid: waiting to be sent".
-  return item.refused ? gettext("%(change)s: not saved", {change})
-    : gettext("%(change)s: waiting to be sent", {change});
+  return gettext("%(change)s: waiting to be sent", {change});
 }
 
 /**
