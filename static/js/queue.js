@@ -2,17 +2,18 @@
 // on this phone (core/store.js) and sent by themselves once it is back
 // (core/sending.js). One the server refuses comes back as it would have
 // online: its page (a round's form as typed, a payment's page), and why.
-// offline.js loads this module when a change waits or one is made offline. Tells
-// "queue:follow" ({number, version}) as a new round's form moves on past the
-// rounds that wait before it.
+// offline.js loads this module when a change waits or one is made offline.
+// What rounds do to a session's pages: queue-rounds.js; what a payment says:
+// kept-words.js.
 
 import {isRound, kept, news} from "./core/changes.js";
 import {REFUSED, SENT, WAITING} from "./core/names.js";
 import {CHANGES_SENT, SEND_CHANGES, sendKept} from "./core/outbox.js";
-import {body, field, following, retryDelay} from "./core/sending.js";
+import {body, field, retryDelay} from "./core/sending.js";
 import * as store from "./core/store.js";
-import {find, make, tell} from "./dom.js";
+import {find, make} from "./dom.js";
 import {paymentRefused, paymentSent, waitingLine} from "./kept-words.js";
+import {boardAfter, follow, roundSent} from "./queue-rounds.js";
 import {gettext} from "./strings.js";
 
 const main = find("#main");
@@ -168,19 +169,7 @@ function showSent() {
   if (!sent.length) return;
   sessionStorage.setItem(SENT, JSON.stringify(said().filter((item) => !ofThisSession(item))));
   for (const item of sent) {
-    if (!isRound(item)) {
-      main.prepend(say(paymentSent(item)));
-      continue;
-    }
-    // Sent after another phone had saved the same round: its page says so.
-    const before = new URL(item.url, location.href).searchParams.has("saved");
-    const number = item.number;
-    const note = say((before ? gettext("Round %(number)s, kept on this phone, had been saved from another phone: it counts once.", {number})
-      : gettext("Round %(number)s, kept on this phone, is sent and saved.", {number})) + " ");
-    const link = make("a", "", gettext("See round %(number)s", {number}));
-    link.href = item.url;
-    note.append(link);
-    main.prepend(note);
+    main.prepend(isRound(item) ? roundSent(item, say) : say(paymentSent(item)));
   }
 }
 
@@ -214,48 +203,10 @@ async function showWaiting(items) {
       : gettext("Sent when the network is back while the app is open: if you close it, open the app when the network is back.")) + " " +
       (rounds.length ? gettext("The pad has counted the cards; the rest is checked as it is sent (the hands' sets and runs, the points, and whether another phone saved a round meanwhile). If something is wrong, its form comes back here with what was typed.")
         : gettext("It is checked as it is sent: if another phone changed the same payment meanwhile, this page comes back saying why."))));
-  // The scoreboard as last seen (data-round: the round it shows next): the
-  // next round is the one after them, and who deals it waits for them.
-  const last = rounds.filter((item) => !item.refused).at(-1);
-  const next = last && find(".board-next[data-round]", main);
-  const coming = next && Number(next.dataset.round);
-  if (next && coming <= last.number) {
-    next.dataset.round = last.number + 1;
-    find("h2", next).textContent = gettext("Round %(number)s", {number: last.number + 1});
-    for (const line of next.querySelectorAll("p")) line.remove();
-    next.append(make("p", "board-waits",
-                     gettext("Who deals shows once round %(number)s is sent.", {number: last.number})));
-  }
-  for (const link of next ? main.querySelectorAll("a[href$='/rounds/new']") : []) {
-    link.textContent = gettext("Enter round %(number)s", {number: Math.max(coming, last.number + 1)});
-  }
+  boardAfter(rounds, main);
   const bar = main.querySelector(".offline-bar");
   if (bar) bar.after(box);
   else main.prepend(box);
-}
-
-// A new round's form whose rounds before it wait on this phone: it is for the
-// round after them (the page, kept offline, was made for the first). Not after
-// one refused: that may yet be dropped.
-function follow(form, items) {
-  const {number, version} = form.elements;
-  const next = number && following(items, form.dataset.queue, Number(version.value));
-  if (!next) return;
-  number.value = next.number;
-  version.value = next.version;
-  const heading = gettext("Round %(number)s", {number: next.number});
-  find("h1").textContent = heading;
-  const app = document.title.lastIndexOf(" · ");  // the app's name, after the page's
-  document.title = app < 0 ? heading : heading + document.title.slice(app);
-  const order = document.querySelector(".round-order");
-  if (order) {
-    order.textContent = gettext("Round %(number)s waits on this phone: who deals shows once it is sent.",
-                                {number: next.number - 1});
-  }
-  for (const button of form.querySelectorAll("button[type=submit]:not([name])")) {
-    button.textContent = gettext("Save round %(number)s", {number: next.number});
-  }
-  tell(document, "queue:follow", next);
 }
 
 export async function start() {
