@@ -6,7 +6,7 @@
 // What rounds do to a session's pages: queue-rounds.js; what a payment says:
 // kept-words.js.
 
-import {isRound, kept, news} from "./core/changes.js";
+import {isRound, kept, news, withNews} from "./core/changes.js";
 import {REFUSED, SENT, WAITING} from "./core/names.js";
 import {CHANGES_SENT, SEND_CHANGES, sendKept} from "./core/outbox.js";
 import {body, field, retryDelay} from "./core/sending.js";
@@ -121,11 +121,10 @@ function showRefused(item, token) {
 }
 
 const said = () => JSON.parse(sessionStorage.getItem(SENT) || "[]");
-// Rounds sent (store.js's Sent), to be said on the page shown next.
+// Changes sent (store.js's Sent), to be said on the page shown next.
 function record(sent) {
   const before = said();  // the worker may have sent one too: said once
-  sessionStorage.setItem(SENT, JSON.stringify([...before, ...sent.filter(
-    (item) => !before.some((known) => known.url === item.url))]));
+  sessionStorage.setItem(SENT, JSON.stringify(withNews(before, sent)));
 }
 
 // The worker sent rounds by itself (sw-sync.js): as if this page had (its
@@ -220,12 +219,19 @@ export async function start() {
   const resent = items.find((item) => item.id === refused);
   if (resent && !isRound(resent)) {
     // A payment sent again as the page itself: this page is the server's
-    // answer, saying why it was refused, or (applied this time) as it is now.
+    // answer. Applied this time, it went on to the payment's page, as it is
+    // now; else it is its form's address, saying why (.sessions-alert; a key
+    // too old, a page of its own).
     await drop(resent.id);
     items = await store.waiting();
-    const why = main.querySelector(".sessions-alert");
-    if (why) why.before(say(paymentRefused(resent)));
-    else record([news({...resent, saved: location.pathname})]);
+    if (location.pathname === resent.board) {
+      record([news({...resent, saved: location.pathname})]);
+    } else {
+      const note = say(paymentRefused(resent));
+      const why = main.querySelector(".sessions-alert");
+      if (why) why.before(note);
+      else main.prepend(note);
+    }
   } else if (resent && !form && ofThisSession(resent) && document.querySelector("[data-round-result]")) {
     // Sent again as the page itself, the round was saved this time: this is
     // its result. Those after it go now, as after a Save.

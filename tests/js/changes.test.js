@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import {test} from "node:test";
 
-import {isRound, kept, kindOf, news} from "../../static/js/core/changes.js";
+import {isRound, kept, kindOf, news, withNews} from "../../static/js/core/changes.js";
 import {following} from "../../static/js/core/sending.js";
 
 /** @type {[string, string][]} */
@@ -56,6 +56,7 @@ test("a payment sent is news with what it says, at the page it went on to", () =
                      fields: paying, at: 5, payment: shown});
   assert.deepEqual(news({...item, saved: "/sessions/1/settle#transfers"}),
                    {kind: "payment", url: "/sessions/1/settle#transfers", board: "/sessions/1/settle",
+                    key: "1764403200.abc",
                     payment: {payer: "Ann", payee: "Ben", amount: "RM 5.50", undo: false}});
 });
 
@@ -66,4 +67,13 @@ test("payments waiting do not move a round's form on", () => {
   const round = kept({url: "/sessions/1/rounds/new", queue: "/sessions/1", at: 5,
                       fields: [["number", "3"], ["version", "12"]]});
   assert.deepEqual(following([round, payment], "/sessions/1", 12), {number: 4, version: 13});
+});
+
+test("news is said once each: two payments going on to the same page are two", () => {
+  const first = {url: "/sessions/1/settle", key: "k1"};
+  const second = {url: "/sessions/1/settle", key: "k2"};
+  assert.deepEqual(withNews([first], [first, second]), [first, second]);
+  // News kept before keys were in it: by its page.
+  const old = {url: "/sessions/1/rounds/4"};
+  assert.deepEqual(withNews([old], [{url: "/sessions/1/rounds/4"}]), [old]);
 });

@@ -43,10 +43,23 @@ export function kept({url, queue, fields, at, payment}) {
 
 /**
  * A change sent, as the page shown next says it (store.js's Sent): its
- * page's address (url), its queue (board), and what it was.
+ * page's address (url), its queue (board), its key, and what it was.
  * @param {Item} item
  */
 export function news(item) {
   const {kind = ROUND, number, payment, saved = "", board} = item;
-  return {kind, url: saved, board, ...(payment ? {payment} : {number})};
+  const key = item.fields.find(([name]) => name === "key")?.[1];
+  return {kind, url: saved, board, ...(key ? {key} : {}), ...(payment ? {payment} : {number})};
+}
+
+/**
+ * The news ``known`` with ``sent`` added, each change once (the page and the
+ * worker may both tell it): by its key (two payments go on to the same page),
+ * else, as news kept before keys were in it, by its page.
+ * @template {{url: string, key?: string}} T @param {T[]} known @param {T[]} sent
+ */
+export function withNews(known, sent) {
+  const same = (/** @type {T} */ one, /** @type {T} */ other) =>
+    (one.key ?? one.url) === (other.key ?? other.url);
+  return [...known, ...sent.filter((item) => !known.some((seen) => same(seen, item)))];
 }

@@ -78,9 +78,9 @@ export const drop = (/** @type {number} */ id) =>
 
 /**
  * A change sent, as the page shown next says it (changes.js ``news``): its
- * kind, its page's address (url), its queue (board), and a round's number or
- * the payment.
- * @typedef {{kind: string, url: string, board: string, number?: number,
+ * kind, its page's address (url), its queue (board), its key, and a round's
+ * number or the payment.
+ * @typedef {{kind: string, url: string, board: string, key?: string, number?: number,
  *   payment?: Payment}} Sent
  */
 
