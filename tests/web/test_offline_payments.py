@@ -92,3 +92,13 @@ def test_a_payment_sent_again_with_its_key_is_applied_once(app, client):
     assert answers[0].headers["Location"] == answers[1].headers["Location"]
     with app.app_context():
         assert list(db.session.scalars(sa.select(Payment.cents))) == [300]
+
+
+def test_a_name_written_right_to_left_is_isolated_in_what_the_phone_says(app, client):
+    """The phone writes the names into its own sentence ("X → Y RM 1.00 marked
+    paid"): one that could reorder the words around it comes isolated, as in
+    the server's plain text."""
+    names = ["Ann", "Bob", "عائشة", "Dan"]
+    make_session(app, rounds=[dict(zip(names, NO_HU.values(), strict=True))], names=names)
+    payees = {payment["payee"] for _, _, payment in kept_forms(client.get("/money").text)}
+    assert payees == {"\u2068عائشة\u2069"}
