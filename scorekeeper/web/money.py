@@ -6,7 +6,7 @@ from flask import Blueprint, render_template, url_for
 from .. import queries, services
 from ..forms.money import PayAcrossForm
 from .access import phone_player_id, require_group, signed_in_group
-from .once import once
+from .once import fresh_token, once
 from .payments import mark_paid, take_back
 
 bp = Blueprint("money", __name__)
@@ -19,7 +19,7 @@ def _to_plan(_=None) -> str:
 
 @bp.get("/money")
 def index():
-    return render_money()
+    return fresh_token() or render_money()
 
 
 def render_money(error=None, paying=None):

@@ -36,6 +36,7 @@ from functools import wraps
 from typing import Any
 
 from flask import abort, g, make_response, redirect, render_template, request, url_for
+from flask_wtf.csrf import generate_csrf
 from werkzeug.exceptions import HTTPException
 
 from .. import services
@@ -131,6 +132,17 @@ def answered(result: Any):
     """The answer to a change made (``result``: what it returned), as its
     repeats are answered."""
     return _answer(g.change_answer(result))
+
+
+def fresh_token() -> dict | None:
+    """A GET asking for JSON, of a page whose changes a phone may keep to
+    send later (a round's form, a payment's page: core/sending.js): the
+    CSRF token they are sent with, which may have expired while they waited.
+    None for any other request: the view answers it."""
+    if request.method == "GET" and request.accept_mimetypes.best_match(
+            ["text/html", "application/json"]) == "application/json":
+        return {"token": generate_csrf()}
+    return None
 
 
 def _this_once() -> services.Once | None:

@@ -8,7 +8,6 @@ from dataclasses import dataclass
 
 from flask import Blueprint, abort, flash, g, redirect, render_template, request, url_for
 from flask_babel import gettext as _
-from flask_wtf.csrf import generate_csrf
 
 from .. import queries, services
 from ..audit import Action
@@ -18,7 +17,7 @@ from ..rules import Entry, RoundError, format_cards, parse_cards
 from ..rules.cards import scan_cards
 from .access import phone_player_id
 from .loading import add_session_id, load_game_session
-from .once import answered, changing, once, refused
+from .once import answered, changing, fresh_token, once, refused
 from .presenters.changes import Change, describe_all
 from .presenters.problems import all_words
 from .presenters.refusals import refusal
@@ -56,10 +55,8 @@ def _board(_=None) -> str:
 @bp.route("/new", methods=["GET", "POST"])
 @once(redirect_to=_round_page)
 def new():
-    if request.method == "GET" and request.accept_mimetypes.best_match(
-            ["text/html", "application/json"]) == "application/json":
-        # The token a round kept on a phone is sent with (core/sending.js).
-        return {"token": generate_csrf()}
+    if token := fresh_token():
+        return token
     if g.game.is_finished:
         return _closed()
     coming = queries.upcoming(g.game)

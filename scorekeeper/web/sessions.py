@@ -23,7 +23,7 @@ from ..rules import PRESETS, RulesError
 from .access import phone_player_id, set_phone_player, signed_in_group
 from .filters import isolated
 from .loading import add_session_id, load_game_session
-from .once import answered, changing, new_key, once
+from .once import answered, changing, fresh_token, new_key, once
 from .paging import page_number
 from .payments import mark_paid, take_back
 from .presenters.message import chat_message
@@ -235,7 +235,7 @@ def leave(player_id):
 
 @bp.get("/sessions/<int:session_id>/settle")
 def settle():
-    return render_settle()
+    return fresh_token() or render_settle()
 
 
 def render_settle(error=None, paying=None):

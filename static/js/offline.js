@@ -8,7 +8,7 @@ const script = find("script[data-worker]");
 const UNSENT = gettext("No network: nothing was sent. What you typed is still here; send it again when the phone is back online.");
 let sending = null;  // the form being sent, and its button
 const loadQueue = () => import("./queue.js");
-const queued = (form) => form.matches("form.round-form[data-queue]");
+const queued = (form) => form.matches("form[data-queue]");
 const waiting = () => Number(localStorage.getItem(WAITING)) > 0;
 const unsent = ({form, button}) => notSent(form, UNSENT, button);
 
@@ -20,7 +20,7 @@ function keep({form, button}) {
 if (waiting() || sessionStorage.getItem(SENT)) loadQueue().then((module) => module.start());
 
 if ("serviceWorker" in navigator) {
-  const sync = "SyncManager" in window;  // sw-sync.js sends rounds kept
+  const sync = "SyncManager" in window;  // sw-sync.js sends changes kept
   navigator.serviceWorker.register(script.dataset[sync ? "syncWorker" : "worker"],
     {scope: script.dataset.scope, type: sync ? "module" : "classic", updateViaCache: "none"})
     .catch(() => {});  // no worker: the app works online as before
@@ -34,8 +34,8 @@ if ("serviceWorker" in navigator) {
   });
 }
 
-// Offline, a form is not sent; a new round is kept, as is one behind rounds
-// that wait (they go first).
+// Offline, a form is not sent; a change queued (a new round, a payment:
+// data-queue) is kept, as is one behind changes that wait (they go first).
 document.addEventListener("submit", (event) => {
   const form = /** @type {HTMLFormElement} */ (event.target);
   if (event.defaultPrevented || form.method !== "post") return;

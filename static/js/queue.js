@@ -1,19 +1,24 @@
-// Rounds saved with no network: kept on this phone (core/store.js) and sent
-// by themselves once it is back (core/sending.js). A round the server refuses
-// comes back as it would have online: its form, as typed, and why. offline.js
-// loads this module when a round waits or one is saved offline. Tells
-// "queue:follow" ({number, version}) as a new round's form moves on past the
-// rounds that wait before it.
+// Changes made with no network, rounds and payments (core/changes.js): kept
+// on this phone (core/store.js) and sent by themselves once it is back
+// (core/sending.js). One the server refuses comes back as it would have
+// online: its page (a round's form as typed, a payment's page), and why.
+// offline.js loads this module when a change waits or one is made offline.
+// What rounds do to a session's pages: queue-rounds.js; what a payment says:
+// kept-words.js.
 
+import {isRound, kept, news, withNews} from "./core/changes.js";
 import {REFUSED, SENT, WAITING} from "./core/names.js";
-import {ROUNDS_SENT, SEND_ROUNDS, sendKept} from "./core/outbox.js";
-import {body, field, following, retryDelay} from "./core/sending.js";
+import {CHANGES_SENT, SEND_CHANGES, sendKept} from "./core/outbox.js";
+import {body, field, retryDelay} from "./core/sending.js";
 import * as store from "./core/store.js";
-import {find, make, tell} from "./dom.js";
+import {find, make} from "./dom.js";
+import {paymentRefused, paymentSent, waitingLine} from "./kept-words.js";
+import {boardAfter, follow, roundSent} from "./queue-rounds.js";
 import {gettext} from "./strings.js";
 
 const main = find("#main");
-// A session's pages are under its scoreboard's path.
+// The pages a change is shown on are under its queue's path (a session's
+// pages under its scoreboard's, for its rounds).
 const ofThisSession = (item) => location.pathname.startsWith(item.board);
 const clock = (ms) => new Date(ms).toTimeString().slice(0, 5);
 let refusedHere = 0;  // the round refused whose form this page is (ids start at 1)
@@ -28,25 +33,32 @@ const drop = (id) => counted(store.drop(id));
 
 // Saving
 
-// The round form's Save, with no network or behind rounds still waiting: the
-// round joins the queue, and the phone goes to the scoreboard, which says so.
+// A form with data-queue sent with no network, or behind changes still
+// waiting: it joins the queue. A round's Save goes on to the scoreboard,
+// which says so; a payment's page says so itself.
 export async function save(form, submitter) {
   const fields = /** @type {[string, string][]} */ (
     [...new FormData(form, submitter)].filter(([, value]) => typeof value === "string"));
-  const value = (name) => form.elements[name]?.value;
-  const item = {board: form.dataset.queue, url: form.action, number: Number(value("number")),
-                version: Number(value("version")), fields, at: Date.now(), refused: false};
-  const twice = (await store.waiting()).find((kept) => field(kept, "key") === field(item, "key"));
+  const item = kept({url: form.action, queue: form.dataset.queue, fields, at: Date.now(),
+                     payment: form.dataset.payment});
+  const twice = (await store.waiting()).find((known) => field(known, "key") === field(item, "key"));
   const again = refusedHere || twice?.id;
-  if (again) item.id = again;  // a refused round put right, or Save tapped twice
+  if (again) item.id = again;  // a refused round put right, or a form sent twice
   await keep(item);
   if (navigator.onLine && await send({saving: true})) return;
   // Not sent from here: the worker sends it once the network is back. Asked
   // for only now, as a sync fired at once (online) would take the round from
   // this page's sending, which alone goes on to its result.
-  backgroundSync()?.then((/** @type {any} */ registration) => registration.sync.register(SEND_ROUNDS))
+  backgroundSync()?.then((/** @type {any} */ registration) => registration.sync.register(SEND_CHANGES))
     .catch(() => {});  // the page sends it, as where there is none
-  if (navigator.serviceWorker?.controller) {
+  if (!isRound(item)) {
+    // This page stays, says so, and is told if the worker sends it (a
+    // listener added once however often).
+    navigator.serviceWorker?.addEventListener("message", sentByWorker);
+    await showWaiting(await store.waiting());
+    find(".queue").scrollIntoView({block: "nearest"});
+    watch();
+  } else if (navigator.serviceWorker?.controller) {
     location.assign(item.board);  // the worker shows it as last seen
   } else {
     form.before(say(gettext("Round %(number)s is kept on this phone. Keep this page open: it is sent when the network is back.", {number: item.number})));
@@ -109,21 +121,17 @@ function showRefused(item, token) {
 }
 
 const said = () => JSON.parse(sessionStorage.getItem(SENT) || "[]");
-// A round sent (store.js's Item, saved), as it is said.
-const news = (item) => ({number: item.number, url: item.saved, board: item.board});
-
-// Rounds sent (store.js's Sent), to be said on the page shown next.
+// Changes sent (store.js's Sent), to be said on the page shown next.
 function record(sent) {
   const before = said();  // the worker may have sent one too: said once
-  sessionStorage.setItem(SENT, JSON.stringify([...before, ...sent.filter(
-    (item) => !before.some((known) => known.url === item.url))]));
+  sessionStorage.setItem(SENT, JSON.stringify(withNews(before, sent)));
 }
 
 // The worker sent rounds by itself (sw-sync.js): as if this page had (its
 // news for the next page taken: told here). One refused comes back as its
 // form, from here (the worker has no page to show).
 async function sentByWorker(event) {
-  if (!event.data?.[ROUNDS_SENT]) return;
+  if (!event.data?.[CHANGES_SENT]) return;
   const {sent, refused} = event.data;
   await store.takeSent();
   if (sent.length) record(sent.map(news));
@@ -160,15 +168,7 @@ function showSent() {
   if (!sent.length) return;
   sessionStorage.setItem(SENT, JSON.stringify(said().filter((item) => !ofThisSession(item))));
   for (const item of sent) {
-    // Sent after another phone had saved the same round: its page says so.
-    const before = new URL(item.url, location.href).searchParams.has("saved");
-    const number = item.number;
-    const note = say((before ? gettext("Round %(number)s, kept on this phone, had been saved from another phone: it counts once.", {number})
-      : gettext("Round %(number)s, kept on this phone, is sent and saved.", {number})) + " ");
-    const link = make("a", "", gettext("See round %(number)s", {number}));
-    link.href = item.url;
-    note.append(link);
-    main.prepend(note);
+    main.prepend(isRound(item) ? roundSent(item, say) : say(paymentSent(item)));
   }
 }
 
@@ -183,69 +183,33 @@ async function showWaiting(items) {
   const list = make("ul");
   for (const item of mine) {
     const number = item.number;
-    const line = make("li", "", item.refused ? gettext("Round %(number)s was not saved", {number})
-      : gettext("Round %(number)s, waiting to be sent", {number}));
+    const line = make("li", "", waitingLine(item));
     // Translators: after "Round 3, waiting to be sent": when it was entered, "(entered 21:04)".
     line.append(make("span", "queue-when", " " + gettext("(entered %(time)s)", {time: clock(item.at)})));
     if (item.refused) {
-      const why = make("button", "button round-secondary", gettext("See round %(number)s and why", {number}));
+      const why = make("button", "button round-secondary", isRound(item)
+        ? gettext("See round %(number)s and why", {number}) : gettext("See why"));
       why.type = "button";
       why.addEventListener("click", () => send({only: item.id}));
       line.append(why);
     }
     list.append(line);
   }
-  box.append(list, make("p", "queue-checks", mine.some((item) => item.refused)
+  const rounds = mine.filter(isRound);
+  box.append(list, make("p", "queue-checks", rounds.some((item) => item.refused)
     ? gettext("A round not saved stays on this phone until it is put right and saved, or dropped; the rounds after it wait for it.")
     : (backgroundSync() ? gettext("Will be sent when the network is back, even if you close the app.")
       : gettext("Sent when the network is back while the app is open: if you close it, open the app when the network is back.")) + " " +
-      gettext("The pad has counted the cards; the rest is checked as it is sent (the hands' sets and runs, the points, and whether another phone saved a round meanwhile). If something is wrong, its form comes back here with what was typed.")));
-  // The scoreboard as last seen (data-round: the round it shows next): the
-  // next round is the one after them, and who deals it waits for them.
-  const last = mine.filter((item) => !item.refused).at(-1);
-  const next = last && find(".board-next[data-round]", main);
-  const coming = next && Number(next.dataset.round);
-  if (next && coming <= last.number) {
-    next.dataset.round = last.number + 1;
-    find("h2", next).textContent = gettext("Round %(number)s", {number: last.number + 1});
-    for (const line of next.querySelectorAll("p")) line.remove();
-    next.append(make("p", "board-waits",
-                     gettext("Who deals shows once round %(number)s is sent.", {number: last.number})));
-  }
-  for (const link of next ? main.querySelectorAll("a[href$='/rounds/new']") : []) {
-    link.textContent = gettext("Enter round %(number)s", {number: Math.max(coming, last.number + 1)});
-  }
+      (rounds.length ? gettext("The pad has counted the cards; the rest is checked as it is sent (the hands' sets and runs, the points, and whether another phone saved a round meanwhile). If something is wrong, its form comes back here with what was typed.")
+        : gettext("It is checked as it is sent: if another phone changed the same payment meanwhile, this page comes back saying why."))));
+  boardAfter(rounds, main);
   const bar = main.querySelector(".offline-bar");
   if (bar) bar.after(box);
   else main.prepend(box);
 }
 
-// A new round's form whose rounds before it wait on this phone: it is for the
-// round after them (the page, kept offline, was made for the first). Not after
-// one refused: that may yet be dropped.
-function follow(form, items) {
-  const {number, version} = form.elements;
-  const next = number && following(items, form.dataset.queue, Number(version.value));
-  if (!next) return;
-  number.value = next.number;
-  version.value = next.version;
-  const heading = gettext("Round %(number)s", {number: next.number});
-  find("h1").textContent = heading;
-  const app = document.title.lastIndexOf(" · ");  // the app's name, after the page's
-  document.title = app < 0 ? heading : heading + document.title.slice(app);
-  const order = document.querySelector(".round-order");
-  if (order) {
-    order.textContent = gettext("Round %(number)s waits on this phone: who deals shows once it is sent.",
-                                {number: next.number - 1});
-  }
-  for (const button of form.querySelectorAll("button[type=submit]:not([name])")) {
-    button.textContent = gettext("Save round %(number)s", {number: next.number});
-  }
-  tell(document, "queue:follow", next);
-}
-
 export async function start() {
-  // First: the worker's news of rounds sent, taken below, may come as it writes it.
+  // First: the worker's news of changes sent, taken below, may come as it writes it.
   navigator.serviceWorker?.addEventListener("message", sentByWorker);
   /** @type {HTMLFormElement} */
   const form = document.querySelector("form.round-form[data-queue]");
@@ -253,7 +217,22 @@ export async function start() {
   sessionStorage.removeItem(REFUSED);
   let items = await store.waiting();
   const resent = items.find((item) => item.id === refused);
-  if (resent && !form && ofThisSession(resent) && document.querySelector("[data-round-result]")) {
+  if (resent && !isRound(resent)) {
+    // A payment sent again as the page itself: this page is the server's
+    // answer. Applied this time, it went on to the payment's page, as it is
+    // now; else it is its form's address, saying why (.sessions-alert; a key
+    // too old, a page of its own).
+    await drop(resent.id);
+    items = await store.waiting();
+    if (location.pathname === resent.board) {
+      record([news({...resent, saved: location.pathname})]);
+    } else {
+      const note = say(paymentRefused(resent));
+      const why = main.querySelector(".sessions-alert");
+      if (why) why.before(note);
+      else main.prepend(note);
+    }
+  } else if (resent && !form && ofThisSession(resent) && document.querySelector("[data-round-result]")) {
     // Sent again as the page itself, the round was saved this time: this is
     // its result. Those after it go now, as after a Save.
     await drop(resent.id);
@@ -287,7 +266,11 @@ export async function start() {
 
 // Sends once the network is back: told by the "online" event, which is not
 // always fired, so also by looking now and then, and as the phone is woken.
+let watching = false;
+
 function watch() {
+  if (watching) return;
+  watching = true;
   let online = navigator.onLine;
   const look = () => {
     if (navigator.onLine && !online) {

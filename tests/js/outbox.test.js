@@ -63,7 +63,7 @@ test("a round refused stays, marked, and is shown; the next waits for it", async
   serve({k12: 409});
   /** @type {[number, string | null][]} */
   const shown = [];
-  const result = await sendKept({refused: (item, token) => { shown.push([item.number, token]); }});
+  const result = await sendKept({refused: (item, token) => { shown.push([item.number ?? 0, token]); }});
   assert.deepEqual(shown, [[12, "fresh"]]);
   assert.equal(result.refused?.number, 12);
   assert.deepEqual((await waiting()).map((item) => [item.number, item.refused]),
@@ -78,11 +78,11 @@ test("a round the worker is refused is sent again by the next page, which shows 
   serve({k12: 409});
   /** @type {number[]} */
   const shown = [];
-  await sendKept({refused: (item) => { shown.push(item.number); }});
+  await sendKept({refused: (item) => { shown.push(item.number ?? 0); }});
   assert.deepEqual(shown, [12]);
   assert.deepEqual((await waiting()).map((item) => item.told), [true]);
   serve({k12: 409});
-  await sendKept({refused: (item) => { shown.push(item.number); }});
+  await sendKept({refused: (item) => { shown.push(item.number ?? 0); }});
   assert.deepEqual(asked, []);  // shown once: it waits for its form now
 });
 
@@ -98,4 +98,47 @@ test("no network, a server down, or another sign-in's session: all wait", async 
   globalThis.fetch = async () => { throw new TypeError("Failed to fetch"); };
   assert.equal((await sendKept()).later, true);
   assert.equal((await waiting()).length, 2);
+});
+
+const payment = (/** @type {string} */ key, page = "/sessions/1/settle") => ({
+  kind: "payment", board: page, url: `${page}/paid`, token: page,
+  payment: {payer: "Ann", payee: "Ben", amount: "RM 5.50", undo: false},
+  fields: /** @type {[string, string][]} */ ([["key", key], ["csrf_token", "old"], ["cents", "550"]]),
+  at: 0, refused: false,
+});
+
+test("payments go by the same routine, their token from their page, in a queue of their own", async () => {
+  await keep(round(12));
+  await keep(payment("p1"));
+  await keep(payment("p2", "/money"));
+  serve({k12: 409, p2: 200});
+  /** @type {string[]} */
+  const shown = [];
+  await sendKept({refused: (item) => { shown.push(String(item.number)); }});
+  // The round refused stops its session's rounds, not the payments after it.
+  assert.deepEqual(asked.slice(0, 2), ["GET /sessions/1/rounds/new application/json",
+                                       "POST /sessions/1/rounds/new k12 fresh"]);
+  assert.deepEqual(shown, ["12"]);
+  serve();
+  const result = await sendKept();
+  assert.deepEqual(asked, ["GET /sessions/1/settle application/json",
+                           "POST /sessions/1/settle/paid p1 fresh",
+                           "GET /money application/json",
+                           "POST /money/paid p2 fresh"]);
+  assert.deepEqual(result.sent.map((item) => item.kind), ["payment", "payment"]);
+  assert.deepEqual((await waiting()).map((item) => item.kind ?? "round"), ["round"]);
+});
+
+test("a payment refused on arrival is kept, marked, and shown with its fresh token", async () => {
+  await keep(payment("p1"));
+  globalThis.fetch = /** @type {any} */ (async (/** @type {string} */ url, /** @type {any} */ init = {}) => {
+    if (!init.method) return {status: 200, ok: true, json: async () => ({token: "fresh"})};
+    return {status: 200, ok: true, redirected: false, url};  // its page again, saying why
+  });
+  /** @type {[string | undefined, string | null][]} */
+  const shown = [];
+  const result = await sendKept({refused: (item, token) => { shown.push([item.payment?.amount, token]); }});
+  assert.equal(result.refused?.kind, "payment");
+  assert.deepEqual(shown, [["RM 5.50", "fresh"]]);
+  assert.deepEqual((await waiting()).map((item) => [item.refused, item.told]), [[true, true]]);
 });

@@ -60,8 +60,8 @@ test("the rounds the worker sent are news for the page shown next, taken once", 
   await tellSent([{...round(12), saved: "/sessions/1/rounds/12"},
                   {...round(13), saved: "/sessions/1/rounds/13?saved=4"}]);
   assert.deepEqual(await takeSent(), [
-    {number: 12, url: "/sessions/1/rounds/12", board: "/sessions/1"},
-    {number: 13, url: "/sessions/1/rounds/13?saved=4", board: "/sessions/1"}]);
+    {kind: "round", key: "k12", number: 12, url: "/sessions/1/rounds/12", board: "/sessions/1"},
+    {kind: "round", key: "k13", number: 13, url: "/sessions/1/rounds/13?saved=4", board: "/sessions/1"}]);
   assert.deepEqual(await takeSent(), []);  // said once
 });
 

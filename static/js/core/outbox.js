@@ -1,21 +1,23 @@
-// The rounds kept on the phone (store.js) sent by the protocol of sending.js:
+// The changes kept on the phone (store.js: rounds and payments) sent by the
+// protocol of sending.js:
 // one routine for the page (queue.js) and for the service worker, which sends
 // them by itself where the browser has Background Sync (sw-sync.js).
 
-import {post, sendInOrder} from "./sending.js";
+import {post, sendInOrder, tokenFrom} from "./sending.js";
 import * as store from "./store.js";
 
 /** @typedef {import("./store.js").Item} Item */
 
-/** The Background Sync tag the page asks for as it keeps a round it could not
- * send, and the worker sends on. */
-export const SEND_ROUNDS = "send-rounds";
-/** The worker's message to the pages open: ``{[ROUNDS_SENT]: true, sent: Item[],
- * refused: the id of a round refused, or null}``. */
-export const ROUNDS_SENT = "roundsSent";
+/** The Background Sync tag the page asks for as it keeps a change it could not
+ * send, and the worker sends on (named when only rounds were kept: syncs
+ * phones registered then still fire by it). */
+export const SEND_CHANGES = "send-rounds";
+/** The worker's message to the pages open: ``{[CHANGES_SENT]: true, sent: Item[],
+ * refused: the id of a change refused, or null}``. */
+export const CHANGES_SENT = "roundsSent";
 
 /**
- * Sends what waits, in order. A round saved leaves the phone (``item.saved``:
+ * Sends what waits, in order. A change saved leaves the phone (``item.saved``:
  * the address of its page); one refused stays, marked so, and
  * ``refused(item, token)`` shows it (the page sends its form as the page).
  * Without ``refused`` (the worker) it stays untold, and the next sender that
@@ -26,7 +28,7 @@ export const ROUNDS_SENT = "roundsSent";
 export async function sendKept(options = {}) {
   // One sender at a time on the phone, its pages' and its worker's alike (Web
   // Locks): the page seeing the network back and the worker's sync event
-  // would otherwise send the same round at once. The next reads the store
+  // would otherwise send the same change at once. The next reads the store
   // after the first, and passes over what it saved or marked refused.
   const locks = globalThis.navigator?.locks;
   return locks ? locks.request(SENDING, () => sendWaiting(options)) : sendWaiting(options);
@@ -48,7 +50,7 @@ async function sendWaiting({only = null, sent = [], refused} = {}) {
       item.refused = true;
       item.told = Boolean(refused);
       await store.keep(item);
-      await refused?.(item, tokens[item.url] ?? null);
+      await refused?.(item, tokens[tokenFrom(item)] ?? null);
     }
     return answer;
   }, {only, sent, untold: Boolean(refused)});

@@ -1,18 +1,31 @@
-// The rounds kept on this phone to be sent (IndexedDB), in the order they
-// were entered (their ids); the news of those the service worker sent with
-// no page to say it (SENT_STORE), for the next page; and forgetting
+// The changes kept on this phone to be sent (IndexedDB, its store still
+// named ROUNDS, as phones keep it), rounds and payments (changes.js), in the
+// order they were made (their ids); the news of those the service worker sent
+// with no page to say it (SENT_STORE), for the next page; and forgetting
 // everything the phone keeps of a group when it signs out.
 
+import {news} from "./changes.js";
 import {forgetHands} from "./hands.js";
 import {DATABASE, PAGES, REFUSED, ROUNDS, SENT, SENT_STORE, WAITING} from "./names.js";
 
 /**
- * A round kept: its session's scoreboard path (board), its form's (url), its
- * number, the session's version it is sent at, the form's fields as sent,
+ * A payment kept, as the phone says it: who pays whom, the amount with its
+ * currency ("RM 5.50"), and whether it is one taken back (undo).
+ * @typedef {{payer: string, payee: string, amount: string, undo: boolean}} Payment
+ */
+
+/**
+ * A change kept (changes.js): its kind (none: a round, kept before payments
+ * came), its queue's path (board: a round's session's scoreboard, a payment's
+ * page; each queue's changes go in order), its form's address (url), where a
+ * fresh CSRF token comes from (token; none: url), the form's fields as sent,
  * when it was kept (ms) and whether the server refused it; if so, whether a
  * page has shown its form (told: false when the service worker, with no page
- * to show it on, was refused); once sent, the address of its page (saved).
- * @typedef {{id?: number, board: string, url: string, number: number, version: number,
+ * to show it on, was refused); once sent, the address of its page (saved). A
+ * round has its number and the session's version it is sent at; a payment
+ * what it says.
+ * @typedef {{id?: number, kind?: string, board: string, url: string, token?: string,
+ *   number?: number, version?: number, payment?: Payment,
  *   fields: [string, string][], at: number, refused: boolean, told?: boolean,
  *   saved?: string}} Item
  */
@@ -53,10 +66,10 @@ async function transact(mode, work, name = ROUNDS) {
   }
 }
 
-/** Every round kept, in the order entered. @returns {Promise<Item[]>} */
+/** Every change kept, in the order made. @returns {Promise<Item[]>} */
 export const waiting = () => transact("readonly", (store) => store.getAll());
 
-/** Keeps ``item`` (as a new round, or in place of the one of its id); its id. */
+/** Keeps ``item`` (as a new change, or in place of the one of its id); its id. */
 export const keep = (/** @type {Item} */ item) =>
   transact("readwrite", (store) => store.put(item)).then(Number);
 
@@ -64,9 +77,11 @@ export const drop = (/** @type {number} */ id) =>
   transact("readwrite", (store) => store.delete(id));
 
 /**
- * A round sent, as the page shown next says it: its number, its page's
- * address (url) and its session's scoreboard (board).
- * @typedef {{number: number, url: string, board: string}} Sent
+ * A change sent, as the page shown next says it (changes.js ``news``): its
+ * kind, its page's address (url), its queue (board), its key, and a round's
+ * number or the payment.
+ * @typedef {{kind: string, url: string, board: string, key?: string, number?: number,
+ *   payment?: Payment}} Sent
  */
 
 /**
@@ -75,27 +90,29 @@ export const drop = (/** @type {number} */ id) =>
  */
 export async function tellSent(sent) {
   for (const item of sent) {
-    const news = {number: item.number, url: item.saved, board: item.board};
-    await transact("readwrite", (store) => store.add(news), SENT_STORE);
+    await transact("readwrite", (store) => store.add(news(item)), SENT_STORE);
   }
 }
 
 /**
- * The news of rounds the worker sent, in order, taken (so said once, by
+ * The news of changes the worker sent, in order, taken (so said once, by
  * whichever page takes it). @returns {Promise<Sent[]>}
  */
 export async function takeSent() {
-  /** @type {Sent[]} */
-  const news = await transact("readwrite", (store) => {
+  /** @type {(Sent & {id?: number})[]} */
+  const taken = await transact("readwrite", (store) => {
     const all = store.getAll();
     all.onsuccess = () => store.clear();  // in the same transaction: one page takes it
     return all;
   }, SENT_STORE);
-  return news.map(({number, url, board}) => ({number, url, board}));
+  return taken.map((sent) => {
+    delete sent.id;  // the store's key, not the news
+    return sent;
+  });
 }
 
 /**
- * Signing out: the pages the worker kept, the rounds and hands kept here go. (Another
+ * Signing out: the pages the worker kept, the changes and hands kept here go. (Another
  * tab holding the database open delays its deletion until it lets go: it is
  * asked for already.)
  */
