@@ -5,9 +5,11 @@ their own payments (GameSession.settled), whatever the years of history."""
 
 from __future__ import annotations
 
+import functools
 from collections import defaultdict
 from dataclasses import dataclass
 from datetime import datetime
+from typing import NamedTuple
 
 import sqlalchemy as sa
 
@@ -26,6 +28,23 @@ class SessionRef:
     finished: bool
 
 
+class PaymentRow(NamedTuple):
+    """A payment as the group's money reads it (a row, not a loaded Payment:
+    a group with years of payments open reads thousands)."""
+
+    id: int
+    session_id: int | None
+    payer_id: int
+    payee_id: int
+    cents: int
+    currency: str
+    paid_at: datetime
+
+    @classmethod
+    def of(cls, payment: Payment) -> PaymentRow:
+        return cls(*(getattr(payment, name) for name in cls._fields))
+
+
 @dataclass(frozen=True)
 class Owed:
     """One of a session's transfers as it stands: ``paid`` for it, in whole
@@ -38,7 +57,7 @@ class Owed:
     cents: int
     paid: int
     cleared: int
-    payments: tuple[Payment, ...]
+    payments: tuple[PaymentRow, ...]
 
     @property
     def left(self) -> int:
@@ -49,7 +68,7 @@ class Owed:
 class Across:
     """A payment across sessions, and what of it clears nothing yet."""
 
-    payment: Payment
+    payment: PaymentRow
     payer: Player
     payee: Player
     unused: int
@@ -82,8 +101,8 @@ def group_debts(group_id: int, currency: str | None = None) -> list[Debts]:
                        GameSession.ended_at, GameSession.currency)
              .join(GameSession, GameSession.id == Seat.session_id)
              .where(GameSession.group_id == group_id, ~GameSession.settled, Seat.net_cents != 0))
-    payments = (sa.select(Payment).where(Payment.group_id == group_id, _not_settled())
-                .order_by(Payment.id))
+    payments = (sa.select(*(getattr(Payment, name) for name in PaymentRow._fields))
+                .where(Payment.group_id == group_id, _not_settled()).order_by(Payment.id))
     if currency is not None:
         seats = seats.where(GameSession.currency == currency)
         payments = payments.where(Payment.currency == currency)
@@ -95,7 +114,7 @@ def group_debts(group_id: int, currency: str | None = None) -> list[Debts]:
         balances[row.session_id][row.player_id] = row.net_cents
     players = {p.id: p for p in db.session.scalars(
         sa.select(Player).where(Player.group_id == group_id))}
-    paid = list(db.session.scalars(payments))
+    paid = [PaymentRow(*row) for row in db.session.execute(payments)]
     order = sorted(balances, key=lambda sid: (refs[sid][1].started_at, sid))
     currencies = {refs[sid][0] for sid in order} | {p.currency for p in paid}
     result = [_debts(c, [(refs[sid][1], balances[sid]) for sid in order if refs[sid][0] == c],
@@ -106,12 +125,13 @@ def group_debts(group_id: int, currency: str | None = None) -> list[Debts]:
 
 
 def _debts(currency: str, sessions: list[tuple[SessionRef, dict[int, int]]],
-           payments: list[Payment], players: dict[int, Player]) -> Debts:
-    owing = [(ref, t) for ref, balance in sessions for t in settle(balance)]
+           payments: list[PaymentRow], players: dict[int, Player]) -> Debts:
+    owing = [(ref, t) for ref, balance in sessions
+             for t in _transfers(tuple(sorted(balance.items())))]
     debts = [Debt(ref.id, t.payer, t.payee, t.cents) for ref, t in owing]
     book = ledger(debts, [Paid(p.payer_id, p.payee_id, p.cents, p.session_id)
                           for p in payments])
-    for_transfer: dict[tuple[int, int, int], list[Payment]] = defaultdict(list)
+    for_transfer: dict[tuple[int, int, int], list[PaymentRow]] = defaultdict(list)
     for p in payments:
         if p.session_id is not None:
             for_transfer[p.session_id, p.payer_id, p.payee_id].append(p)
@@ -147,6 +167,14 @@ def group_nets(group_id: int) -> dict[str, dict[int, int]]:
     return {currency: {pid: cents for pid, cents in by_player.items() if cents}
             for currency, by_player in nets.items()
             if any(by_player.values())}
+
+
+@functools.lru_cache(maxsize=100_000)
+def _transfers(balances: tuple[tuple[int, int], ...]) -> tuple[Transfer[int], ...]:
+    """A session's transfers for its balances (player id, cents), kept: the
+    same balances always settle the same way (rules.settle), and the
+    sessions still open are read again on every page of the group's money."""
+    return tuple(settle(dict(balances)))
 
 
 def _not_settled() -> sa.ColumnElement[bool]:

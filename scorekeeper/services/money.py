@@ -10,7 +10,7 @@ import sqlalchemy as sa
 from ..audit import GroupPaid, GroupUnpaid, PaymentPaid, PaymentUnpaid
 from ..extensions import db
 from ..models import GameSession, Payment, Player
-from ..queries.debts import Debts, Owed, SessionRef, group_debts
+from ..queries.debts import Debts, Owed, PaymentRow, SessionRef, group_debts
 from ..rules import Transfer, settle
 from ..rules.ledger import settled_alone
 from .protocol import N_, Change, ServiceError, applying
@@ -60,7 +60,8 @@ def _settled(session: GameSession) -> list[Settlement]:
     ref = SessionRef(session.id, session.started_at, session.is_finished)
     result = []
     for t in settle(balances(session)):
-        paid = tuple(p for p in session.payments if (p.payer_id, p.payee_id) == (t.payer, t.payee))
+        paid = tuple(PaymentRow.of(p) for p in session.payments
+                     if (p.payer_id, p.payee_id) == (t.payer, t.payee))
         owed = Owed(ref, players[t.payer], players[t.payee], t.cents, t.cents, 0, paid)
         result.append(Settlement(Transfer(owed.payer, owed.payee, t.cents), owed))
     return result

@@ -11,7 +11,7 @@ from ..audit import PaytoChanged
 from ..limits import PAYTO_MAX
 from ..models import GameSession, Group, Player, utcnow, wall_clock
 from ..payto.images import read_photo
-from ..queries.debts import group_debts
+from ..queries.debts import Debts
 from .money import Settlement
 from .protocol import N_, Change, ServiceError, applying
 
@@ -123,10 +123,9 @@ def codes_for(currency: str, day: date,
     return codes
 
 
-def plan_codes(group: Group, currency: str) -> dict[tuple[int, int], str]:
-    """The codes of Settle everything's transfers in ``currency`` (queries.debts),
-    with today's reference where the group plays."""
-    found = group_debts(group.id, currency)
-    plan = found[0].plan if found else []
-    return codes_for(currency, wall_clock(utcnow(), group.timezone).date(),
-                     [(t.payer, t.payee, t.cents) for t in plan]) or {}
+def plan_codes(group: Group, debts: Debts) -> dict[tuple[int, int], str]:
+    """The codes of Settle everything's transfers in the group's ``debts`` of
+    one currency (queries.group_debts), with today's reference where the
+    group plays."""
+    return codes_for(debts.currency, wall_clock(utcnow(), group.timezone).date(),
+                     [(t.payer, t.payee, t.cents) for t in debts.plan]) or {}

@@ -30,7 +30,7 @@ def render_money(error=None, paying=None):
     return render_template(
         "money/index.html", debts=debts, me=me, error=error, paying=paying,
         live_state=queries.playing(signed_in_group().id).state,
-        codes={d.currency: services.plan_codes(signed_in_group(), d.currency) for d in debts},
+        codes={d.currency: services.plan_codes(signed_in_group(), d) for d in debts},
         # This phone's player first, then the others, most owed first.
         nets={d.currency: sorted(d.nets.items(), key=lambda net: (net[0].id != me, -net[1]))
               for d in debts},

@@ -14,7 +14,7 @@ from flask import (
 )
 from flask_babel import gettext as _
 
-from .. import services
+from .. import queries, services
 from ..backup import MAX_BYTES, size_text
 from ..forms.payto import KIND_LABELS, PaytoForm
 from ..models import Player
@@ -133,7 +133,9 @@ def across_png(currency: str, payer_id: int, payee_id: int):
 def _across_payload(currency: str, payer_id: int, payee_id: int) -> str:
     """The code paying one of Settle everything's transfers in ``currency``,
     as Who owes whom has it; 404 as for a session's."""
-    payload = services.plan_codes(signed_in_group(), currency).get((payer_id, payee_id))
+    group = signed_in_group()
+    found = queries.group_debts(group.id, currency)
+    payload = services.plan_codes(group, found[0]).get((payer_id, payee_id)) if found else None
     if payload is None:
         abort(404)
     return payload

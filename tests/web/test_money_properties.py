@@ -72,7 +72,7 @@ def fewest_transfers(nets: dict) -> int:
     return len(people) - best
 
 
-@settings(max_examples=60, deadline=None,
+@settings(max_examples=30, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(sessions(), min_size=1, max_size=5), payments)
 def test_who_owes_whom_is_every_balance_less_what_was_paid(ctx, histories, paying):
