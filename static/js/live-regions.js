@@ -1,8 +1,8 @@
 // A live page (no form): on a change, its live regions ([data-live] with an
-// id) are fetched again and put in place, keeping the scroll, what is open
-// and the focus. A screen reader is told of another phone's change only: the
-// state says whether it was this phone's own (a tap here whose answer is on
-// its way, or another tab of the same phone). A page showing the round being
+// id) are fetched again and put in place, keeping the scroll, what is open,
+// what was typed and the focus. A screen reader is told of another phone's
+// change only: the state says whether it was this phone's own (a tap here
+// whose answer is on its way, or another tab of the same phone). A page showing the round being
 // entered (data-live-hands) follows its hands too; the home page, its
 // group's sessions in play (core/live.js says what is news). A region may
 // change by itself too: [data-live-until] says in how many seconds (a hand
@@ -33,10 +33,18 @@ async function refresh() {
     const replacement = fresh.getElementById(region.id);
     if (!replacement) continue;
     const open = [...region.querySelectorAll("details[open][id]")].map((details) => details.id);
+    // What was typed in a field of the region (an amount paid in part) stays.
+    const typed = [...region.querySelectorAll("input[id]")]
+      .filter((field) => field instanceof HTMLInputElement && field.value !== field.defaultValue)
+      .map((field) => [field.id, /** @type {HTMLInputElement} */ (field).value]);
     region.replaceWith(document.adoptNode(replacement));
     for (const id of open) {
       const details = document.getElementById(id);
       if (details instanceof HTMLDetailsElement) details.open = true;
+    }
+    for (const [id, value] of typed) {
+      const field = document.getElementById(id);
+      if (field instanceof HTMLInputElement) field.value = value;
     }
   }
   window.scrollTo(0, y);

@@ -3,7 +3,7 @@ up, and Who owes whom following it live on another phone, then Settle
 everything paid from there. The sums and rows are checked through the test
 client (tests/web/test_money.py); here, what needs a browser: the "Paid part"
 form opened and sent with a tap, the page's layout and accessibility, and
-the live page changing by itself."""
+the live page changing by itself, keeping what was typed on it."""
 
 import re
 
@@ -39,6 +39,11 @@ def test_a_part_payment_shows_on_the_other_phones_who_owes_whom(new_context, liv
     expect(nets.first).to_contain_text("Dan (this phone) is owed")
     owed_before = nets.first.inner_text()
     assert phone_page_problems(dan) == []
+    # Dan starts typing a part payment of his own: the page changing keeps it.
+    first = dan.locator("#everything li.settle-transfer").first
+    first.get_by_text("Paid part").tap()
+    amount = first.get_by_label(re.compile("Amount paid"))
+    amount.fill("0.20")
 
     ben = phone_of(new_context, sid, seats["Ben"], "Ben's phone")
     ben.goto(f"/sessions/{sid}/settle")
@@ -51,8 +56,10 @@ def test_a_part_payment_shows_on_the_other_phones_who_owes_whom(new_context, liv
     expect(ben.locator("li.settle-transfer", has_text="You pay")).to_contain_text(
         re.compile(r"RM 0\.50 paid, RM [\d.]+ left"))
 
-    # Dan's page, untouched, follows the payment by itself.
+    # Dan's page, untouched, follows the payment by itself, keeping what he typed.
     expect(nets.first).not_to_have_text(owed_before)
+    expect(amount).to_have_value("0.20")
+    expect(first.locator("details.settle-part")).to_have_attribute("open", "")
     assert phone_page_problems(dan) == []
 
     # Settle everything, from Dan's phone: each transfer marked paid.

@@ -69,7 +69,7 @@ def test_a_part_payment_refused_says_why_and_keeps_what_was_typed(app, client):
         assert why in visible_text(response)
         field = re.search(rf'<input id="part-{bob}-{cat}"[^>]*>', html)[0]
         assert f'value="{typed}"' in field and 'aria-invalid="true"' in field
-        assert re.search(r'<details class="settle-part" open>', html)
+        assert re.search(rf'<details class="settle-part" id="part-{bob}-{cat}-open" open>', html)
     with app.app_context():
         assert db.session.query(Payment).count() == 0
 
