@@ -6,7 +6,7 @@
 // What rounds do to a session's pages: queue-rounds.js; what a payment says:
 // kept-words.js.
 
-import {isRound, kept, news, withNews} from "./core/changes.js";
+import {isRound, kept, news, under, withNews} from "./core/changes.js";
 import {REFUSED, SENT, WAITING} from "./core/names.js";
 import {CHANGES_SENT, SEND_CHANGES, sendKept} from "./core/outbox.js";
 import {body, field, retryDelay} from "./core/sending.js";
@@ -19,7 +19,7 @@ import {gettext} from "./strings.js";
 const main = find("#main");
 // The pages a change is shown on are under its queue's path (a session's
 // pages under its scoreboard's, for its rounds).
-const ofThisSession = (item) => location.pathname.startsWith(item.board);
+const ofThisSession = (item) => under(location.pathname, item.board);
 const clock = (ms) => new Date(ms).toTimeString().slice(0, 5);
 let refusedHere = 0;  // the round refused whose form this page is (ids start at 1)
 

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import {test} from "node:test";
 
-import {isRound, kept, kindOf, news, withNews} from "../../static/js/core/changes.js";
+import {isRound, kept, kindOf, news, under, withNews} from "../../static/js/core/changes.js";
 import {following} from "../../static/js/core/sending.js";
 
 /** @type {[string, string][]} */
@@ -76,4 +76,12 @@ test("news is said once each: two payments going on to the same page are two", (
   // News kept before keys were in it: by its page.
   const old = {url: "/sessions/1/rounds/4"};
   assert.deepEqual(withNews([old], [{url: "/sessions/1/rounds/4"}]), [old]);
+});
+
+test("a change is shown on its queue's pages only, not on another session's alike", () => {
+  assert.ok(under("/sessions/1", "/sessions/1"));
+  assert.ok(under("/sessions/1/rounds/new", "/sessions/1"));
+  assert.ok(!under("/sessions/10", "/sessions/1"));
+  assert.ok(!under("/sessions/10/rounds/new", "/sessions/1"));
+  assert.ok(under("/money", "/money") && !under("/moneybags", "/money"));
 });

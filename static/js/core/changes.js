@@ -17,6 +17,15 @@ export const kindOf = (/** @type {{kind?: string}} */ item) => item.kind ?? ROUN
 export const isRound = (/** @type {{kind?: string}} */ item) => kindOf(item) === ROUND;
 
 /**
+ * Whether a page (its path) is under a queue's path, where its changes are
+ * shown: the path itself or a page below it ("/sessions/1/rounds/2"), not
+ * another that begins alike ("/sessions/10").
+ * @param {string} path
+ * @param {string} queue
+ */
+export const under = (path, queue) => path === queue || path.startsWith(`${queue}/`);
+
+/**
  * What the page's form kept with no network is, to keep: its action (url),
  * the path of its queue (``data-queue``: whose changes go in order, and the
  * pages under it that show them waiting), its fields as sent, when (ms), and
