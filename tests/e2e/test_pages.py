@@ -74,6 +74,8 @@ def page_urls(ids) -> dict[str, str]:
         "round result": f"{playing}/rounds/1",
         "round edit": f"{playing}/rounds/1/edit",
         "settle": f"{playing}/settle",
+        "who owes whom": "/money",
+        "payment details": f"/players/{ids['ann']}/payment",
         "night": f"/sessions/{ids['done']}",
         "history": "/history",
         "history session": f"/history/sessions/{ids['done']}",

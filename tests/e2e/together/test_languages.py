@@ -64,7 +64,11 @@ def test_a_phone_in_malay_and_one_in_chinese_fill_in_a_round_together(phone, tab
     saved = ben.locator(".round-saved")
     expect(saved.get_by_role("heading")).to_have_text(re.compile(r"^第 1 局已由 .+ 保存$"))
     expect(saved.get_by_role("link")).to_have_text("查看结果")
-    for page in (ann, ben):  # the scoreboard, in each language
+    for page in (ann, ben):  # the scoreboard and the money, in each language
         page.goto(url)
         expect(page.get_by_role("rowheader", name="Cat")).to_be_visible()
         assert phone_page_problems(page) == []
+        for money in (f"{url}/settle", "/money"):
+            page.goto(money)
+            expect(page.locator("li.settle-transfer").first).to_be_visible()
+            assert phone_page_problems(page) == [], money
