@@ -19,8 +19,7 @@ from ..rules import Transfer, settle
 from ..rules.ledger import Debt, Paid, ledger
 
 
-@dataclass(frozen=True)
-class SessionRef:
+class SessionRef(NamedTuple):
     """The session a transfer settles, as the pages name it."""
 
     id: int
@@ -45,8 +44,7 @@ class PaymentRow(NamedTuple):
         return cls(*(getattr(payment, name) for name in cls._fields))
 
 
-@dataclass(frozen=True)
-class Owed:
+class Owed(NamedTuple):
     """One of a session's transfers as it stands: ``paid`` for it, in whole
     or in part, and ``cleared`` by payments across sessions or by debts that
     cancel out (rules/ledger.py); ``payments``, those marked for it."""
@@ -102,7 +100,7 @@ def group_debts(group_id: int, currency: str | None = None) -> list[Debts]:
              .join(GameSession, GameSession.id == Seat.session_id)
              .where(GameSession.group_id == group_id, ~GameSession.settled, Seat.net_cents != 0))
     payments = (sa.select(*(getattr(Payment, name) for name in PaymentRow._fields))
-                .where(Payment.group_id == group_id, _not_settled()).order_by(Payment.id))
+                .where(Payment.group_id == group_id, _not_settled(group_id)).order_by(Payment.id))
     if currency is not None:
         seats = seats.where(GameSession.currency == currency)
         payments = payments.where(Payment.currency == currency)
@@ -160,7 +158,7 @@ def group_nets(group_id: int) -> dict[str, dict[int, int]]:
     for currency, payer_id, payee_id, cents in db.session.execute(
             sa.select(Payment.currency, Payment.payer_id, Payment.payee_id,
                       sa.func.sum(Payment.cents))
-            .where(Payment.group_id == group_id, _not_settled())
+            .where(Payment.group_id == group_id, _not_settled(group_id))
             .group_by(Payment.currency, Payment.payer_id, Payment.payee_id)):
         nets[currency][payer_id] += cents
         nets[currency][payee_id] -= cents
@@ -177,8 +175,10 @@ def _transfers(balances: tuple[tuple[int, int], ...]) -> tuple[Transfer[int], ..
     return tuple(settle(dict(balances)))
 
 
-def _not_settled() -> sa.ColumnElement[bool]:
+def _not_settled(group_id: int) -> sa.ColumnElement[bool]:
     """A payment across sessions, or of a session not settled by its own
-    payments (GameSession.settled: those sum to nothing for each player)."""
-    return sa.or_(Payment.session_id.is_(None), sa.exists().where(
-        GameSession.id == Payment.session_id, ~GameSession.settled))
+    payments (GameSession.settled: those sum to nothing for each player);
+    found by the indexes on both, not by reading every payment."""
+    return sa.or_(Payment.session_id.is_(None), Payment.session_id.in_(
+        sa.select(GameSession.id).where(GameSession.group_id == group_id,
+                                        ~GameSession.settled)))
