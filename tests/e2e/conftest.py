@@ -166,6 +166,19 @@ def signed_in(context, device: str = "Test phone", name: str = GROUP_NAME,
     assert answer.status == 302, answer.status
 
 
+def phone_of(new_context, sid: int, player: int, device: str):
+    """A page of a phone signed in to the group that says whose it is."""
+    from tests.web.helpers import token_in
+
+    context = new_context()
+    signed_in(context, device=device)
+    board = f"/sessions/{sid}"
+    answer = context.request.post(f"{board}/phone", max_redirects=0, form={
+        "csrf_token": token_in(context.request.get(board).text()), "player": str(player)})
+    assert answer.status == 302
+    return context.new_page()
+
+
 @pytest.fixture
 def member(page, live_app):
     """The page, signed in to the tests' group (by the form's POST: the

@@ -10,19 +10,7 @@ import re
 from playwright.sync_api import expect
 
 from scorekeeper import services
-from tests.e2e.conftest import a_session_with_a_round, phone_page_problems, signed_in
-from tests.web.helpers import token_in
-
-
-def phone_of(new_context, sid: int, player: int, device: str):
-    """A phone signed in to the group, saying whose it is."""
-    context = new_context()
-    signed_in(context, device=device)
-    board = f"/sessions/{sid}"
-    answer = context.request.post(f"{board}/phone", max_redirects=0, form={
-        "csrf_token": token_in(context.request.get(board).text()), "player": str(player)})
-    assert answer.status == 302
-    return context.new_page()
+from tests.e2e.conftest import a_session_with_a_round, phone_of, phone_page_problems
 
 
 def test_a_part_payment_shows_on_the_other_phones_who_owes_whom(new_context, live_app):

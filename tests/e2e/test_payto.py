@@ -13,22 +13,10 @@ from playwright.sync_api import expect
 
 from scorekeeper import services
 from tests.conftest import the_group
-from tests.e2e.conftest import a_session_with_a_round, phone_page_problems, signed_in
-from tests.web.helpers import token_in
+from tests.e2e.conftest import a_session_with_a_round, phone_of, phone_page_problems
 
 BANK_QR = ("00020201021126410014A000000615000101065016640209123456789"
            "5204000053034585802MY5909AUSERNAME6005BANGI6304")
-
-
-def phone_of(new_context, sid: int, player: int, device: str):
-    """A phone signed in to the group, saying whose it is."""
-    context = new_context()
-    signed_in(context, device=device)
-    board = f"/sessions/{sid}"
-    answer = context.request.post(f"{board}/phone", max_redirects=0, form={
-        "csrf_token": token_in(context.request.get(board).text()), "player": str(player)})
-    assert answer.status == 302
-    return context.new_page()
 
 
 def test_collect_shows_the_code_full_screen_and_pay_saves_it(new_context, live_app, tmp_path):
