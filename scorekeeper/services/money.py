@@ -78,7 +78,11 @@ def pay(change: Change, payer_id: int, payee_id: int, cents: int,
         currency: str | None = None) -> None:
     """Mark ``cents`` paid from one player to another: of the change's
     session's transfer between them (all that is left of it, or part); or,
-    for the group's change, of "Settle everything"'s transfer in ``currency``."""
+    for the group's change, across sessions in ``currency``: from a player
+    who owes to one who is owed, at most what either still has to pay or
+    get. (Settle everything's plan is worked out again after each payment and
+    may pair the rest otherwise; a transfer of the plan the page showed stays
+    payable all the same.)"""
     if cents <= 0:
         raise ServiceError(N_("An amount is always positive."))
     session = change.session
@@ -89,13 +93,11 @@ def pay(change: Change, payer_id: int, payee_id: int, cents: int,
             raise ServiceError(N_("That transfer is not part of the settlement any more"))
         left, currency = owed.left, session.currency
     else:
-        found = group_debts(change.group.id, currency)
-        plan = found[0].plan if found else []
-        transfer = next((t for t in plan if (t.payer.id, t.payee.id) == (payer_id, payee_id)),
-                        None)
-        if transfer is None or currency is None:
+        found = group_debts(change.group.id, currency) if currency is not None else []
+        nets = {player.id: cents for player, cents in found[0].nets.items()} if found else {}
+        left = min(-nets.get(payer_id, 0), nets.get(payee_id, 0))
+        if left <= 0 or currency is None:
             raise ServiceError(N_("That transfer is not part of the settlement any more"))
-        left = transfer.cents
     if cents > left:
         raise ServiceError(N_("Only %(left)s is still owed."), left=_amount(left, currency))
     with applying(change) as done:
