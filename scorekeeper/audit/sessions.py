@@ -108,14 +108,17 @@ class Transfer(Payload):
         kept: JSON = {"payer": self.payer, "payee": self.payee, "cents": self.cents}
         return kept if self.owed is None else {**kept, "owed": self.owed}
 
+    @classmethod
+    def _read(cls, side: Side) -> tuple:
+        return (side.text("payer"), side.text("payee"), side.whole("cents"),
+                side.whole_or_none("owed"))
+
     def to_json(self) -> Stored:
         return Stored.one(self.kept_as, self._json())
 
     @classmethod
     def from_json(cls, before: object, after: object) -> Self:
-        side = Side.of(cls.kept_as, before, after)
-        return cls(side.text("payer"), side.text("payee"), side.whole("cents"),
-                   side.whole_or_none("owed"))
+        return cls(*cls._read(Side.of(cls.kept_as, before, after)))
 
 
 @dataclass(frozen=True)
@@ -136,14 +139,12 @@ class _Across(Transfer):
 
     currency: str = ""
 
-    def to_json(self) -> Stored:
-        return Stored.one(self.kept_as, {**self._json(), "currency": self.currency})
+    def _json(self) -> JSON:
+        return {**super()._json(), "currency": self.currency}
 
     @classmethod
-    def from_json(cls, before: object, after: object) -> Self:
-        side = Side.of(cls.kept_as, before, after)
-        return cls(side.text("payer"), side.text("payee"), side.whole("cents"),
-                   side.whole_or_none("owed"), side.text("currency"))
+    def _read(cls, side: Side) -> tuple:
+        return (*super()._read(side), side.text("currency"))
 
 
 @dataclass(frozen=True)

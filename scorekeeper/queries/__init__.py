@@ -3,7 +3,7 @@ fixed number of statements whatever the years of history. Call sites read
 ``queries.scoreboard(...)`` whichever module holds it."""
 
 from .audit import CHANGES_PER_PAGE, changes_since, session_changes, session_event
-from .debts import Debts, Owed, SessionRef, group_debts, group_nets
+from .debts import Debts, Owed, SessionRef, StillOwed, group_debts, group_nets, still_owed
 from .history import (
     ROUNDS_PER_PAGE,
     Money,
@@ -72,6 +72,7 @@ __all__ = [
     "SessionSummary",
     "Standing",
     "State",
+    "StillOwed",
     "Upcoming",
     "by_points",
     "changes_since",
@@ -112,5 +113,6 @@ __all__ = [
     "session_rounds",
     "share_links",
     "standings",
+    "still_owed",
     "upcoming",
 ]

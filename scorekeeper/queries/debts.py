@@ -144,6 +144,24 @@ def _debts(currency: str, sessions: list[tuple[SessionRef, dict[int, int]]],
     return Debts(currency, transfers, nets, plan, across)
 
 
+@dataclass(frozen=True)
+class StillOwed:
+    """What is still owed in the group in one currency, all sessions
+    together: in all, and by or to one player (``mine``: positive, owed to
+    them; None: nobody's phone, or nothing owed by or to them)."""
+
+    currency: str
+    total: int
+    mine: int | None
+
+
+def still_owed(group_id: int, player_id: int | None) -> list[StillOwed]:
+    """What is still owed in each currency the group owes in (group_nets)."""
+    return [StillOwed(currency, sum(c for c in nets.values() if c > 0),
+                      nets.get(player_id) if player_id else None)
+            for currency, nets in sorted(group_nets(group_id).items())]
+
+
 def group_nets(group_id: int) -> dict[str, dict[int, int]]:
     """Each player's net in each currency (positive: is owed), by player id:
     every session's balance with what was paid since (rules/ledger.py's nets

@@ -91,21 +91,24 @@ def pay(change: Change, payer_id: int, payee_id: int, cents: int,
                      if (s.owed.payer.id, s.owed.payee.id) == (payer_id, payee_id)), None)
         if owed is None or not owed.left:
             raise ServiceError(N_("That transfer is not part of the settlement any more"))
-        left, currency = owed.left, session.currency
+        left, currency, payer, payee = owed.left, session.currency, owed.payer, owed.payee
     else:
         found = group_debts(change.group.id, currency) if currency is not None else []
-        nets = {player.id: cents for player, cents in found[0].nets.items()} if found else {}
-        left = min(-nets.get(payer_id, 0), nets.get(payee_id, 0))
-        if left <= 0 or currency is None:
+        nets = {player.id: (player, cents)
+                for player, cents in (found[0].nets.items() if found else ())}
+        if payer_id not in nets or payee_id not in nets or currency is None:
+            raise ServiceError(N_("That transfer is not part of the settlement any more"))
+        (payer, owes), (payee, is_owed) = nets[payer_id], nets[payee_id]
+        left = min(-owes, is_owed)
+        if left <= 0:
             raise ServiceError(N_("That transfer is not part of the settlement any more"))
     if cents > left:
         raise ServiceError(N_("Only %(left)s is still owed."), left=_amount(left, currency))
     with applying(change) as done:
-        names = _names(change)
         if session is not None:
-            done.audit(PaymentPaid(names[payer_id], names[payee_id], cents, left))
+            done.audit(PaymentPaid(payer.name, payee.name, cents, left))
         else:
-            done.audit(GroupPaid(names[payer_id], names[payee_id], cents, left, currency))
+            done.audit(GroupPaid(payer.name, payee.name, cents, left, currency))
         db.session.add(Payment(group_id=change.group.id, session=session, payer_id=payer_id,
                                payee_id=payee_id, cents=cents, currency=currency))
         if session is not None:
@@ -122,18 +125,14 @@ def unpay(change: Change, payment_id: int) -> None:
     if payment is None:
         raise ServiceError(N_("That payment was taken back already"))
     with applying(change) as done:
-        names = _names(change)
+        names = {row.id: row.name for row in db.session.execute(sa.select(
+            Player.id, Player.name).where(Player.id.in_((payment.payer_id, payment.payee_id))))}
         payer, payee = names[payment.payer_id], names[payment.payee_id]
         done.audit(PaymentUnpaid(payer, payee, payment.cents) if session else
                    GroupUnpaid(payer, payee, payment.cents, None, payment.currency))
         db.session.delete(payment)
         if session is not None:
             _settle_alone(session, without=payment)
-
-
-def _names(change: Change) -> dict[int, str]:
-    return {row.id: row.name for row in db.session.execute(
-        sa.select(Player.id, Player.name).where(Player.group_id == change.group.id))}
 
 
 def _amount(cents: int, currency: str) -> str:

@@ -1,5 +1,3 @@
-from dataclasses import dataclass
-
 from babel.lists import format_list
 from flask import Blueprint, render_template, request
 
@@ -49,7 +47,7 @@ def index():
         may_create=group is None and may_create_group(),
         playing=playing, live_state=now.state, entering=now.hands,
         finished=queries.recently_finished(group, RECENT_SESSIONS) if group else [],
-        owed=owed_lines(group.id) if group else [],
+        owed=queries.still_owed(group.id, phone_player_id()) if group else [],
         question=phone_choice.ask() if asking else None,
         players=queries.known_players(group) if group and asking else [])
 
@@ -62,20 +60,3 @@ def rules():
                            presets_listed=format_list(presets, locale=formatting()),
                            outcomes=outcome_help(),
                            example=pays_lines(HouseRules.penang(), "RM", 4))
-
-
-@dataclass(frozen=True)
-class OwedLine:
-    """What is still owed in the group in one currency: in all, and by
-    this phone's player (``mine``: positive, owed to them; None: nobody's
-    phone, or a player with nothing owed)."""
-
-    currency: str
-    total: int
-    mine: int | None
-
-
-def owed_lines(group_id: int) -> list[OwedLine]:
-    me = phone_player_id()
-    return [OwedLine(currency, sum(c for c in nets.values() if c > 0), nets.get(me) if me else None)
-            for currency, nets in sorted(queries.group_nets(group_id).items())]

@@ -158,8 +158,10 @@ def render_board(phone_error=None):
     return render_template("sessions/board.html", game=g.game, board=board, draft=draft,
                            round_href=round_href, own=own, phone_error=phone_error,
                            night=night, message=message,
-                           # What is owed across the group's sessions (its nets).
-                           owed=queries.group_nets(g.game.group_id).get(g.game.currency)), \
+                           # What is owed across the group's sessions, in its currency.
+                           owed=next((line for line in queries.still_owed(
+                               g.game.group_id, phone_player())
+                               if line.currency == g.game.currency), None)), \
         422 if phone_error else 200
 
 
@@ -250,7 +252,9 @@ def render_settle(error=None, paying=None):
     mine = [s for s in plan if me in (s.transfer.payer.id, s.transfer.payee.id)]
     return render_template(
         "sessions/settle.html", game=game, standings=table,
-        plan=mine + [s for s in plan if s not in mine], mine=mine, debts=debts,
+        plan=mine + [s for s in plan if s not in mine], mine=mine,
+        # Other sessions' debts too: a link to Who owes whom.
+        owed_elsewhere=any(o.session.id != game.id for o in debts.open()),
         message=chat_message(game, queries.places(table, queries.by_points(game)), plan),
         codes=services.payment_codes(game, plan), error=error, paying=paying)
 
