@@ -16,10 +16,11 @@ from .play import (
     Seat,
     ShareLink,
     being_typed,
+    new_ledger_stamp,
 )
 
 __all__ = [
     "Attempt", "AuditEvent", "Cents", "ChangeKey", "DraftEntry", "GameSession", "Group",
     "HouseRulesType", "Invite", "LiveStream", "Payment", "Player", "Round", "RoundEntry", "Seat",
-    "ShareLink", "SignIn", "being_typed", "table", "utcnow", "wall_clock",
+    "ShareLink", "SignIn", "being_typed", "new_ledger_stamp", "table", "utcnow", "wall_clock",
 ]

@@ -9,6 +9,7 @@ rewrite them whenever a round before them changes.
 
 from __future__ import annotations
 
+import secrets
 from datetime import datetime
 
 import sqlalchemy as sa
@@ -33,6 +34,12 @@ from ..limits import (
 )
 from ..rules import HouseRules
 from .columns import Cents, HouseRulesType, utcnow
+
+LEDGER_STAMP_LENGTH = 32
+
+
+def new_ledger_stamp() -> str:
+    return secrets.token_hex(LEDGER_STAMP_LENGTH // 2)
 
 
 def _folded_name(context) -> str:
@@ -64,6 +71,13 @@ class Group(Base):
     # A house setting: the last hand entered of a round filled in together
     # saves the round at once, if nothing in it needs a look (services.drafts).
     autosave_rounds: Mapped[bool] = mapped_column(default=False, server_default=sa.false())
+    # What the group's money pages read (queries/debts.py) as it now stands:
+    # a fresh random value with every change to a session or a payment
+    # (services/protocol.py), so each app server keeps what it worked out
+    # under it and never reads it stale, and a change rolled back leaves no
+    # value that another could take.
+    ledger_stamp: Mapped[str] = mapped_column(sa.String(LEDGER_STAMP_LENGTH),
+                                              default=new_ledger_stamp)
 
     @validates("name")
     def _fold(self, key: str, name: str) -> str:

@@ -93,7 +93,7 @@ def import_group(name: str, passphrase: str, backup: Backup, device: str, *,
                       finished_sessions=sum(s.ended_at is not None for s in backup.sessions))
         db.session.add(group)
         db.session.flush()
-        with applying(Change(group, device=device)) as done:
+        with applying(Change(group, device=device), moves_money=True) as done:
             bulk.write_backup(done, group, backup)
     return group
 
@@ -111,7 +111,7 @@ def seed_demo_group(name: str, passphrase: str, plan: DemoGroup,
     sessions = iter(plan.sessions)
     written = rounds = 0
     while batch := list(islice(sessions, chunk)):
-        with applying(demo) as done:
+        with applying(demo, moves_money=True) as done:
             rounds += bulk.write_demo_sessions(done, group.id, players, batch)
         written += len(batch)
     recount_finished(group.id)

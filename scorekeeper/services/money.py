@@ -41,8 +41,8 @@ class Settlement:
 
 def debts_of(session: GameSession) -> Debts:
     """The group's debts in the session's currency."""
-    found = group_debts(session.group_id, session.currency)
-    return found[0] if found else Debts(session.currency, [], {}, [], [])
+    found = group_debts(session.group, session.currency)
+    return found[0] if found else Debts.none(session.currency)
 
 
 def settlement(session: GameSession, debts: Debts | None = None) -> list[Settlement]:
@@ -93,7 +93,7 @@ def pay(change: Change, payer_id: int, payee_id: int, cents: int,
             raise ServiceError(N_("That transfer is not part of the settlement any more"))
         left, currency, payer, payee = owed.left, session.currency, owed.payer, owed.payee
     else:
-        found = group_debts(change.group.id, currency) if currency is not None else []
+        found = group_debts(change.group, currency) if currency is not None else []
         nets = {player.id: (player, cents)
                 for player, cents in (found[0].nets.items() if found else ())}
         if payer_id not in nets or payee_id not in nets or currency is None:
@@ -104,7 +104,7 @@ def pay(change: Change, payer_id: int, payee_id: int, cents: int,
             raise ServiceError(N_("That transfer is not part of the settlement any more"))
     if cents > left:
         raise ServiceError(N_("Only %(left)s is still owed."), left=_amount(left, currency))
-    with applying(change) as done:
+    with applying(change, moves_money=True) as done:
         if session is not None:
             done.audit(PaymentPaid(payer.name, payee.name, cents, left))
         else:
@@ -124,7 +124,7 @@ def unpay(change: Change, payment_id: int) -> None:
         Payment.session_id == session.id if session else Payment.session_id.is_(None)))
     if payment is None:
         raise ServiceError(N_("That payment was taken back already"))
-    with applying(change) as done:
+    with applying(change, moves_money=True) as done:
         names = {row.id: row.name for row in db.session.execute(sa.select(
             Player.id, Player.name).where(Player.id.in_((payment.payer_id, payment.payee_id))))}
         payer, payee = names[payment.payer_id], names[payment.payee_id]

@@ -25,7 +25,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 from ..audit import Payload
 from ..extensions import db
 from ..limits import CLOCK_SLACK, DEVICE_MAX, KEY_DAYS, KEY_LIFE, SUBJECT_MAX
-from ..models import AuditEvent, ChangeKey, GameSession, Group, table, utcnow
+from ..models import AuditEvent, ChangeKey, GameSession, Group, new_ledger_stamp, table, utcnow
 
 # Keys deleted at most with each key written: more than one, so that they go
 # faster than they come, and few, so that no change waits on a long delete.
@@ -141,6 +141,8 @@ class Applying:
             assert self.session is not None
             self._since = _claim(self.session, self.change.seen, self.change.phone,
                                  self._moves_money)
+        if self._claiming or self._moves_money:
+            _restamp(self.change.group)
         return self
 
     def audit(self, payload: Payload) -> None:
@@ -204,7 +206,9 @@ def applying(change: Change, *, claim: bool = True, audited: bool = True,
     draft version itself). ``audited=False`` is for a hand alone: its round
     is audited when it is saved. ``moves_money``: the change moves the
     session's balances (its rounds, its rules), so it is settled no more,
-    written by the claim itself."""
+    written by the claim itself; or, for the group's change, a payment.
+    A change claiming a session, or moving money, gives the group a new
+    ledger stamp (Group.ledger_stamp)."""
     return Applying(change, claim=claim, audited=audited, moves_money=moves_money)
 
 
@@ -304,6 +308,17 @@ def _claim(session: GameSession, version: int | None, phone: str,
     if unsettle:
         set_committed_value(session, "settled", False)
     return seen
+
+
+def _restamp(group: Group) -> None:
+    """A new ledger stamp for the group (Group.ledger_stamp): what its money
+    pages read may be otherwise after this change. After the session's
+    claim, so that on PostgreSQL two changes of a session meet there first."""
+    stamp = new_ledger_stamp()
+    db.session.execute(sa.update(Group).where(Group.id == group.id)
+                       .values(ledger_stamp=stamp)
+                       .execution_options(synchronize_session=False))
+    set_committed_value(group, "ledger_stamp", stamp)
 
 
 def event_columns(payload: Payload) -> dict:

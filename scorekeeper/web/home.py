@@ -47,7 +47,7 @@ def index():
         may_create=group is None and may_create_group(),
         playing=playing, live_state=now.state, entering=now.hands,
         finished=queries.recently_finished(group, RECENT_SESSIONS) if group else [],
-        owed=queries.still_owed(group.id, phone_player_id()) if group else [],
+        owed=queries.still_owed(group, phone_player_id()) if group else [],
         question=phone_choice.ask() if asking else None,
         players=queries.known_players(group) if group and asking else [])
 

@@ -26,7 +26,7 @@ def render_money(error=None, paying=None):
     """The page; ``error`` says why a change was refused, and ``paying`` is
     the form of a part payment to show back as it was typed."""
     me = phone_player_id()
-    debts = [d for d in queries.group_debts(signed_in_group().id) if d.nets or d.across]
+    debts = [d for d in queries.group_debts(signed_in_group()) if d.nets or d.across]
     return render_template(
         "money/index.html", debts=debts, me=me, error=error, paying=paying,
         live_state=queries.playing(signed_in_group().id).state,

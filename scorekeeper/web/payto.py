@@ -134,7 +134,7 @@ def _across_payload(currency: str, payer_id: int, payee_id: int) -> str:
     """The code paying one of Settle everything's transfers in ``currency``,
     as Who owes whom has it; 404 as for a session's."""
     group = signed_in_group()
-    found = queries.group_debts(group.id, currency)
+    found = queries.group_debts(group, currency)
     payload = services.plan_codes(group, found[0]).get((payer_id, payee_id)) if found else None
     if payload is None:
         abort(404)

@@ -160,7 +160,7 @@ def render_board(phone_error=None):
                            night=night, message=message,
                            # What is owed across the group's sessions, in its currency.
                            owed=next((line for line in queries.still_owed(
-                               g.game.group_id, phone_player())
+                               g.game.group, phone_player())
                                if line.currency == g.game.currency), None)), \
         422 if phone_error else 200
 
@@ -254,7 +254,7 @@ def render_settle(error=None, paying=None):
         "sessions/settle.html", game=game, standings=table,
         plan=mine + [s for s in plan if s not in mine], mine=mine,
         # Other sessions' debts too: a link to Who owes whom.
-        owed_elsewhere=any(o.session.id != game.id for o in debts.open()),
+        owed_elsewhere=debts.owed_beside(game.id),
         message=chat_message(game, queries.places(table, queries.by_points(game)), plan),
         codes=services.payment_codes(game, plan), error=error, paying=paying)
 

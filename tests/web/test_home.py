@@ -95,16 +95,18 @@ def test_the_hand_check_opens_when_used(client):
 def test_home_page_loads_in_a_fixed_number_of_statements(app, client):
     make_session(app, rounds=1)
     make_session(app, rounds=1, names=("Cat", "Dan"), ended=True)
-    client.get("/")
     counts = []
-    for _ in range(2):
-        with statements(app) as seen:
-            client.get("/")
-        counts.append(len(seen))
+    for size in range(2):
+        # The first view after a change works out what the group owes; the
+        # next reads it as this app server kept it (queries/debts.py).
+        for _ in ("first", "again"):
+            with statements(app) as seen:
+                client.get("/")
+            counts.append(len(seen))
         for i in range(4):
-            make_session(app, names=(f"X{len(counts)}{i}", f"Y{len(counts)}{i}"), rounds=2,
-                         ended=i % 2 == 0)
-    assert counts[0] == counts[1]
+            make_session(app, names=(f"X{size}{i}", f"Y{size}{i}"), rounds=2, ended=i % 2 == 0)
+    assert counts[:2] == counts[2:]
+    assert counts[1] < counts[0]
 
 
 def test_a_few_of_many_open_sessions_show_with_a_link_to_all(app, client):

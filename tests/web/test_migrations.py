@@ -186,7 +186,8 @@ def test_0012_ends_the_sign_ins_named_by_id(app, runner):
     assert runner.invoke(args=["db", "upgrade"]).exit_code == 0
 
 
-def test_0019_and_0020_carry_payments_into_their_group_and_mark_sessions_settled(app, runner):
+def test_0019_to_0021_carry_payments_into_their_group_mark_sessions_settled_and_stamp(
+        app, runner):
     """0019 gives the payments there are their group and currency (their
     session's); 0020 marks settled the sessions their own payments pay exactly."""
     with app.app_context():
@@ -195,7 +196,8 @@ def test_0019_and_0020_carry_payments_into_their_group_and_mark_sessions_settled
     with app.app_context(), db.engine.begin() as connection:
         connection.execute(sa.text(
             "INSERT INTO player_group (id, name, name_key, passphrase_hash, timezone, created_at)"
-            " VALUES (1, 'One', 'one', 'x', 'UTC', '2026-01-01')"))
+            " VALUES (1, 'One', 'one', 'x', 'UTC', '2026-01-01'),"
+            " (2, 'Two', 'two', 'x', 'UTC', '2026-01-01')"))
         connection.execute(sa.text(
             "INSERT INTO player (id, group_id, name, name_key, created_at) VALUES"
             " (1, 1, 'Ann', 'ann', '2026-01-01'), (2, 1, 'Ben', 'ben', '2026-01-01')"))
@@ -219,5 +221,8 @@ def test_0019_and_0020_carry_payments_into_their_group_and_mark_sessions_settled
         assert [tuple(row) for row in rows] == [(1, 1, "RM"), (1, 1, "RM"), (2, 1, "SGD")]
         assert dict(db.session.execute(sa.select(GameSession.id, GameSession.settled)).all()) \
             == {1: True, 2: False}
+        # 0021: each group a ledger stamp of its own.
+        stamps = db.session.scalars(sa.select(Group.ledger_stamp)).all()
+        assert len(set(stamps)) == 2 and all(len(stamp) == 32 for stamp in stamps)
     assert runner.invoke(args=["db", "downgrade", "0018"]).exit_code == 0
     assert runner.invoke(args=["db", "upgrade"]).exit_code == 0

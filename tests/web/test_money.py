@@ -8,7 +8,7 @@ import sqlalchemy as sa
 
 from scorekeeper import queries, services
 from scorekeeper.extensions import db
-from scorekeeper.models import AuditEvent, GameSession, Payment
+from scorekeeper.models import AuditEvent, GameSession, Group, Payment
 from tests.conftest import GROUP_NAME
 from tests.web.backups import post_import
 from tests.web.examples import HU, NO_HU, make_session, player_id
@@ -83,7 +83,8 @@ def test_who_owes_whom_adds_up_every_session_less_what_was_paid(app, client):
     this_phone_is(client, first, cat)
     html = visible_text(client.get("/money"))
     with app.app_context():
-        (debts,) = queries.group_debts(db.session.scalar(sa.select(Payment.group_id)))
+        group_id = db.session.scalar(sa.select(Payment.group_id))
+        (debts,) = queries.group_debts(db.session.get(Group, group_id))
         nets = {p.name: cents for p, cents in debts.nets.items()}
     # Cat, this phone's player, first.
     rows = re.findall(r"(\w+)(?: \(this phone\))? (is owed|owes) ([\d.]+)", html)
@@ -102,8 +103,8 @@ def test_settle_everything_paid_clears_every_sessions_transfers(app, client):
     html = visible_text(client.get("/money"))
     assert "Settle everything" in html
     with app.app_context():
-        (debts,) = queries.group_debts(db.session.scalar(
-            sa.select(AuditEvent.group_id).limit(1)))
+        (debts,) = queries.group_debts(db.session.get(Group, db.session.scalar(
+            sa.select(AuditEvent.group_id).limit(1))))
         plan = [(t.payer.id, t.payee.id, t.cents) for t in debts.plan]
         sessions_transfers = len(debts.transfers)
     assert 0 < len(plan) <= sessions_transfers
@@ -186,7 +187,7 @@ def owed_by_name(app, group_name):
                   for o in d.transfers],
                  [(t.payer.name, t.payee.name, t.cents) for t in d.plan],
                  [(a.payer.name, a.payee.name, a.payment.cents, a.unused) for a in d.across])
-                for d in queries.group_debts(group.id)]
+                for d in queries.group_debts(group)]
 
 
 def test_part_payments_and_payments_across_sessions_come_back_from_a_backup(
@@ -199,7 +200,7 @@ def test_part_payments_and_payments_across_sessions_come_back_from_a_backup(
         amount="2.50")
     with app.app_context():
         group_id = db.session.scalar(sa.select(AuditEvent.group_id).limit(1))
-        plan = {d.currency: d.plan[0] for d in queries.group_debts(group_id)}
+        plan = {d.currency: d.plan[0] for d in queries.group_debts(db.session.get(Group, group_id))}
     for currency, t in plan.items():
         pay(client, "/money/paid", payer_id=t.payer.id, payee_id=t.payee.id, cents=t.cents,
             currency=currency, amount="1.10")
@@ -238,7 +239,8 @@ def test_a_session_its_own_payments_pay_exactly_is_settled_until_its_money_moves
     assert page.count("✓ Paid") == 2 and "Mark as paid" not in page
     # Left out of what the group owes: the other session's debts alone.
     with app.app_context():
-        owing = queries.group_debts(db.session.scalar(sa.select(GameSession.group_id)))
+        owing = queries.group_debts(db.session.get(Group, db.session.scalar(
+            sa.select(GameSession.group_id))))
         assert {o.session.id for debts in owing for o in debts.transfers} == {other}
     with app.app_context():
         last = db.session.scalars(sa.select(Payment.id).order_by(Payment.id.desc())).first()

@@ -86,7 +86,7 @@ def test_who_owes_whom_is_every_balance_less_what_was_paid(ctx, histories, payin
     names = {pid: name for name, pid in ids.items()}
     paid: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     for across, which, share in paying:
-        debts = queries.group_debts(group.id)
+        debts = queries.group_debts(group)
         if across:
             plans = [(d.currency, t) for d in debts for t in d.plan]
             if not plans:
@@ -114,11 +114,11 @@ def test_who_owes_whom_is_every_balance_less_what_was_paid(ctx, histories, payin
     expected_nets = {c: {n: v for n, v in by.items() if v} for c, by in expected.items()}
     expected_nets = {c: nets for c, nets in expected_nets.items() if nets}
 
-    debts = queries.group_debts(group.id)
+    debts = queries.group_debts(group)
     assert {d.currency: {p.name: c for p, c in d.nets.items()} for d in debts if d.nets} \
         == expected_nets
     assert {c: {names[pid]: v for pid, v in nets.items()}
-            for c, nets in queries.group_nets(group.id).items()} == expected_nets
+            for c, nets in queries.group_nets(group).items()} == expected_nets
     for d in debts:
         assert len(d.plan) == fewest_transfers(d.nets)
         assert all(0 <= o.left <= o.cents for o in d.transfers)
@@ -138,5 +138,5 @@ def test_who_owes_whom_is_every_balance_less_what_was_paid(ctx, histories, payin
     for d in debts:
         for t in d.plan:
             services.pay(services.Change(group), t.payer.id, t.payee.id, t.cents, d.currency)
-    assert all(not d.nets and not d.open() for d in queries.group_debts(group.id))
-    assert queries.group_nets(group.id) == {}
+    assert all(not d.nets and not d.open() for d in queries.group_debts(group))
+    assert queries.group_nets(group) == {}
