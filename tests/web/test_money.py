@@ -253,3 +253,20 @@ def test_a_session_its_own_payments_pay_exactly_is_settled_until_its_money_moves
         services.record_round(services.Change.to(db.session.get(GameSession, sid)), HU)
     assert not settled()
     assert "Mark as paid" in visible_text(client.get(settle))
+
+
+def test_who_owes_whom_lists_the_latest_sessions_with_a_link_to_every_one(
+        app, client, monkeypatch):
+    monkeypatch.setattr("scorekeeper.web.money.SHOWN_SESSIONS", 2)
+    sids = [make_session(app, rounds=[NO_HU]) for _ in range(3)]
+
+    def listed(html):
+        return {int(sid) for sid in re.findall(r'href="/sessions/(\d+)/settle"', html)}
+
+    page = client.get("/money")
+    assert listed(page.text) == set(sids[1:])
+    assert "The latest sessions' transfers still open; 1 earlier session owes too." \
+        in visible_text(page)
+    assert 'href="/money?all=1#sessions-1"' in page.text
+    page = client.get("/money?all=1")
+    assert listed(page.text) == set(sids) and "earlier session" not in page.text
