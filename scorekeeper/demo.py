@@ -272,9 +272,16 @@ def _payments(rng: random.Random, rounds: list[RoundData], everyone: list[str],
     for round_ in rounds:
         for entry in round_.entries:
             balances[entry.player] += entry.net_cents
-    transfers = settle(balances)
-    if rng.random() >= ALL_PAID:
-        transfers = [t for t in transfers if rng.random() < 0.5]
-    return [PaymentData(t.payer, t.payee, t.cents,
+    paid = [(t, t.cents) for t in settle(balances)]
+    if rng.random() >= ALL_PAID:  # some paid, some paid in part, some not yet
+        paid = [(t, cents if rng.random() < 0.5 else _part(rng, cents))
+                for t, cents in paid if rng.random() < 0.7]
+    return [PaymentData(t.payer, t.payee, cents,
                         ended_at + timedelta(minutes=rng.uniform(1, 60 * 24)))
-            for t in transfers]
+            for t, cents in paid if cents]
+
+
+def _part(rng: random.Random, cents: int) -> int:
+    """A round part of ``cents`` (whole ringgit or ten sen), less than all of it; 0 if none."""
+    step = 100 if cents > 1000 else 10
+    return rng.randrange(0, cents, step) if cents > step else 0

@@ -88,7 +88,11 @@ def next_demo_group_name() -> str:
 def write_demo_players(done: Applying, group: Group, names: list[str], at: datetime,
                        payto: dict[str, tuple[str, str]]) -> dict[str, int]:
     """The group's players, added at ``at``, some with payment details
-    (``payto``, by name); their ids by name."""
+    (``payto``, by name); their ids by name. Added in the order of their
+    names, so that ids order them as names do: demo play settles its
+    sessions by name, and the pages by id (with equal amounts the fewest
+    transfers can pair players otherwise)."""
+    names = sorted(names)
     none = ("", "")
     ids = db.session.scalars(
         sa.insert(Player).returning(Player.id, sort_by_parameter_order=True),
@@ -115,13 +119,16 @@ def write_demo_sessions(done: Applying, group_id: int, players: dict[str, int],
     return sum(len(s.rounds) for s in batch)
 
 
-def _settled(session: SessionData) -> bool:
-    """Whether the session's own payments pay its transfers exactly."""
-    balances: dict[str, int] = defaultdict(int)
+def _settled(session: SessionData, players: dict[str, int]) -> bool:
+    """Whether the session's own payments pay its transfers exactly: by
+    player ids, as the pages settle it (with equal amounts the fewest
+    transfers can pair players otherwise, and settle() orders them so)."""
+    balances: dict[int, int] = defaultdict(int)
     for round_ in session.rounds:
         for entry in round_.entries:
-            balances[entry.player] += entry.net_cents
-    return settled_alone(balances, [(p.payer, p.payee, p.cents) for p in session.payments])
+            balances[players[entry.player]] += entry.net_cents
+    return settled_alone(balances, [(players[p.payer], players[p.payee], p.cents)
+                                    for p in session.payments])
 
 
 def _write_sessions(group_id: int, players: dict[str, int],
@@ -134,7 +141,8 @@ def _write_sessions(group_id: int, players: dict[str, int],
     db.session.execute(sa.insert(table(GameSession)), [
         {"group_id": group_id, "version": s.version, "started_at": s.started_at,
          "ended_at": s.ended_at, "currency": s.currency, "house_rules": s.house_rules,
-         "first_dealer_id": players[s.first_dealer], "settled": _settled(s)} for s in sessions])
+         "first_dealer_id": players[s.first_dealer], "settled": _settled(s, players)}
+        for s in sessions])
     # Their ids, in the order written: rows inserted one after another take
     # rising ids (SQLite gives the largest + 1, under its write lock; a
     # PostgreSQL sequence rises within a connection), and they are the group's
