@@ -188,7 +188,8 @@ def phone(game, name: str) -> services.Change:
 def group_pages(camera: Camera) -> None:
     """A finished session with a round deleted and a payment, and one in play
     with a share link: the group's page, the history of changes, the share
-    links, the shared scoreboard and the house rules."""
+    links, the shared scoreboard, the house rules, What if (the finished
+    session under Penang's rules) and How we play (from the share link)."""
     with camera.app.app_context():
         group = the_group()
         done = services.start_session(services.Change(group, device="Ann's phone"),
@@ -216,7 +217,9 @@ def group_pages(camera: Camera) -> None:
                       "share-links": f"/sessions/{playing_id}/share",
                       "shared-scoreboard": f"/share/{token}",
                       "house-rules": f"/sessions/{playing_id}/rules", "money": "/money",
-                      "settle-part": f"/sessions/{playing_id}/settle"}.items():
+                      "settle-part": f"/sessions/{playing_id}/settle",
+                      "what-if": f"/sessions/{done_id}/what-if?preset=penang&use_preset=1",
+                      "how-we-play": f"/share/{token}/how-we-play"}.items():
         page.goto(url)
         camera.take(page, name)
     page.context.close()
@@ -549,7 +552,7 @@ TAKES = {
     an_evening: {"new-group", "invite", "new-session", "round-entry", "round-result",
                  "scoreboard", "settle", "night", "history", "history-session", "player", "home"},
     group_pages: {"group", "changes", "share-links", "shared-scoreboard", "house-rules", "money",
-                  "settle-part"},
+                  "settle-part", "what-if", "how-we-play"},
     getting_in: {"invite-join", "invite-gone"},
     this_phone_and_last_time: {"this-phone", "new-session-as-last-time"},
     a_form_told_of_a_change: {"live-form-notice"},

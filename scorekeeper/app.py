@@ -240,6 +240,7 @@ def register_blueprints(app):
         health,
         history,
         home,
+        how_we_play,
         invites,
         language,
         live,
@@ -249,6 +250,7 @@ def register_blueprints(app):
         rounds,
         sessions,
         share,
+        what_if,
     )
 
     static_files.init_app(app, ROOT / "static")
@@ -266,6 +268,8 @@ def register_blueprints(app):
     app.register_blueprint(rounds.bp)
     app.register_blueprint(drafts.bp)
     app.register_blueprint(history.bp)
+    app.register_blueprint(what_if.bp)
+    app.register_blueprint(how_we_play.bp)
     app.register_blueprint(money.bp)
     app.register_blueprint(payto.bp)
     app.register_blueprint(offline.bp)

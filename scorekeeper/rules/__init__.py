@@ -7,6 +7,7 @@ from .dealer import next_dealer, playing_order
 from .house import PRESETS, HouseRules, RulesError, preset_of
 from .melds import Arrangement, best_melds, find_meld, is_meld
 from .problems import Problem
+from .replay import Played, Replayed, WhatIf, what_if
 from .scoring import (
     Breakdown,
     Entry,
@@ -24,8 +25,9 @@ from .settlement import Transfer, settle
 
 __all__ = [
     "JOKER", "PRESETS", "Arrangement", "Breakdown", "Card", "CardError", "Code", "Entry",
-    "HouseRules", "Payouts", "Problem", "RoundError", "RoundScore", "RulesError", "Transfer",
+    "HouseRules", "Payouts", "Played", "Problem", "Replayed", "RoundError", "RoundScore",
+    "RulesError", "Transfer", "WhatIf",
     "best_melds", "find_meld", "format_cards", "hand_problems", "is_meld", "next_dealer",
     "parse_card", "parse_cards", "payouts", "playing_order", "preset_of", "repeated_round",
-    "same_hands", "score_round", "settle", "shares_a_hand",
+    "same_hands", "score_round", "settle", "shares_a_hand", "what_if",
 ]

@@ -96,6 +96,7 @@ from .sharing import create_share_link, revoke_share_link
 from .sign_ins import sign_in_phone, sign_in_used, sign_out_phone, token_hash
 from .streams import StreamCaps, close_stream, open_stream, renew_streams
 from .trail import alike_meanwhile, restored_deletions, saved_meanwhile, where_round_is
+from .what_if import session_what_if
 
 __all__ = [
     "DEMO_DEVICE",
@@ -178,6 +179,7 @@ __all__ = [
     "save_hand",
     "saved_meanwhile",
     "seed_demo_group",
+    "session_what_if",
     "set_autosave_rounds",
     "set_passphrase",
     "set_payto",

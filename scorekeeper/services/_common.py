@@ -1,8 +1,9 @@
 """What the services share, in one place rather than in each other's
 private names: the checks a change of a session makes, a round as the audit
-trail keeps it, a group's count of finished sessions, and seat totals (each
-player's sums over a session's rounds, stored on the seat so that the
-history and player pages read one row per session)."""
+trail keeps it and as the engine scores it again, a group's count of
+finished sessions, and seat totals (each player's sums over a session's
+rounds, stored on the seat so that the history and player pages read one
+row per session)."""
 
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ from ..models import (
     Seat,
     table,
 )
-from ..rules import HouseRules, Problem, RulesError
+from ..rules import Entry, HouseRules, Played, Problem, RulesError
 from .protocol import N_, Change, ServiceError
 
 
@@ -65,6 +66,15 @@ def check_table(rules: HouseRules, n_players: int) -> None:
         raise ServiceError(
             f"{n_players} players need {needed} cards, but the deck has only {deck}: "
             "add a pack or deal fewer cards")
+
+
+def played_round(round_: Round) -> Played[str]:
+    """A stored round as the engine replays it, by player name: its playing
+    order, each entry and each player's money as scored."""
+    entries = sorted(round_.entries, key=lambda e: e.turn)
+    return Played(round_.number, tuple(e.player.name for e in entries),
+                  {e.player.name: Entry(e.outcome, e.cards) for e in entries},
+                  {e.player.name: e.net_cents for e in entries})
 
 
 def round_snapshot(round_: Round) -> RoundSnapshot:

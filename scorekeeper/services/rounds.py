@@ -53,6 +53,7 @@ from ._common import (
     check_open,
     check_rules,
     check_table,
+    played_round,
     round_snapshot,
     session_of,
     snapshot,
@@ -120,11 +121,7 @@ def warnings_digest(warnings: list[Problem], typing: tuple[StillTyped, ...] = ()
 
 
 def _round_score(round_: Round, rules: HouseRules) -> RoundScore:
-    entries = sorted(round_.entries, key=lambda e: e.turn)
-    return score_round(
-        [e.player.name for e in entries],
-        {e.player.name: Entry(e.outcome, e.cards) for e in entries},
-        rules)
+    return played_round(round_).score(rules)
 
 
 def _entry_values(seats: list[Player], order: list[Player], entries: dict[str, Entry],

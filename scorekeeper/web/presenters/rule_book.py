@@ -23,7 +23,7 @@ class BookRule:
     values: tuple[str, ...]
 
 
-def _shown(field) -> str:
+def shown_value(field) -> str:
     """A field's value as its form shows it: a choice's words, Yes or No, or the text."""
     if isinstance(field, BooleanField):
         return _("Yes") if field.data else _("No")
@@ -37,7 +37,7 @@ def house_rules_book() -> list[BookRule]:
     forms = [HouseRulesForm(formdata=None, data=rule_data(make()), meta={"csrf": False})
              for make in PRESETS.values()]
     return [BookRule(str(forms[0][name].label.text), forms[0][name].description,
-                     tuple(_shown(form[name]) for form in forms))
+                     tuple(shown_value(form[name]) for form in forms))
             for name in RULE_FIELDS]
 
 
