@@ -1,5 +1,7 @@
 """The main pages run a fixed number of SQL statements, whatever the size of
-the group: the same with 10,000 sessions as with two (no N+1).
+the group: the same with 10,000 sessions as with two (no N+1). On
+PostgreSQL, where writing them takes a minute, with 1,000: the statements
+are the app's, the same on both databases.
 
 One module-scoped app holds both groups, so the big one is seeded once. It
 uses no function-scoped app: on PostgreSQL every app shares one database and
@@ -7,6 +9,7 @@ those fixtures drop every table.
 """
 
 import dataclasses
+import os
 import random
 from datetime import datetime, timedelta
 
@@ -20,9 +23,9 @@ from scorekeeper.rules import HouseRules
 from tests.conftest import fresh_app, signed_in_client
 from tests.web.helpers import form_values, statements
 
-SESSIONS = 10_000
+SESSIONS = 1_000 if os.environ.get("DATABASE_URL") else 10_000
 LONG_ROUNDS = 400  # the scoreboard's stress case
-SHAPES = 100  # distinct short sessions, repeated to make up the 10,000
+SHAPES = 100  # distinct short sessions, repeated to make up SESSIONS
 NOW = datetime(2026, 11, 20, 12)
 
 # The statements of each page, warmed up. A session's pages read the session
@@ -51,7 +54,7 @@ def tiny_group(rng: random.Random) -> demo.DemoGroup:
 
 
 def big_group(rng: random.Random) -> demo.DemoGroup:
-    """10,000 finished sessions of one or two rounds, then an open one of 400."""
+    """SESSIONS finished sessions of one or two rounds, then an open one of 400."""
     players = demo.choose_players(rng)
     since = NOW - timedelta(days=3650)
     gap = timedelta(days=3650) / SESSIONS
@@ -140,5 +143,5 @@ def test_statements_per_page_with_a_tiny_group(tiny):
     assert tiny == EXPECTED
 
 
-def test_statements_per_page_with_10000_sessions(big, tiny):
+def test_statements_per_page_with_years_of_sessions(big, tiny):
     assert big == tiny
