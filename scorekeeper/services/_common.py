@@ -63,9 +63,9 @@ def check_table(rules: HouseRules, n_players: int) -> None:
     deck = rules.packs_for(n_players) * 52 + rules.jokers
     needed = rules.cards_dealt(n_players) * n_players
     if needed > deck:
-        raise ServiceError(
-            f"{n_players} players need {needed} cards, but the deck has only {deck}: "
-            "add a pack or deal fewer cards")
+        raise ServiceError(N_("%(players)s players need %(needed)s cards, but the deck has only "
+                              "%(deck)s: add a pack or deal fewer cards"),
+                           players=n_players, needed=needed, deck=deck)
 
 
 def played_round(round_: Round) -> Played[str]:
