@@ -246,6 +246,7 @@ def register_blueprints(app):
         money,
         offline,
         payto,
+        records,
         rounds,
         sessions,
         share,
@@ -266,6 +267,7 @@ def register_blueprints(app):
     app.register_blueprint(rounds.bp)
     app.register_blueprint(drafts.bp)
     app.register_blueprint(history.bp)
+    app.register_blueprint(records.bp)
     app.register_blueprint(money.bp)
     app.register_blueprint(payto.bp)
     app.register_blueprint(offline.bp)

@@ -125,7 +125,7 @@ def group_debts(group_id: int, currency: str | None = None) -> list[Debts]:
 def _debts(currency: str, sessions: list[tuple[SessionRef, dict[int, int]]],
            payments: list[PaymentRow], players: dict[int, Player]) -> Debts:
     owing = [(ref, t) for ref, balance in sessions
-             for t in _transfers(tuple(sorted(balance.items())))]
+             for t in session_transfers(tuple(sorted(balance.items())))]
     debts = [Debt(ref.id, t.payer, t.payee, t.cents) for ref, t in owing]
     book = ledger(debts, [Paid(p.payer_id, p.payee_id, p.cents, p.session_id)
                           for p in payments])
@@ -186,10 +186,11 @@ def group_nets(group_id: int) -> dict[str, dict[int, int]]:
 
 
 @functools.lru_cache(maxsize=100_000)
-def _transfers(balances: tuple[tuple[int, int], ...]) -> tuple[Transfer[int], ...]:
+def session_transfers(balances: tuple[tuple[int, int], ...]) -> tuple[Transfer[int], ...]:
     """A session's transfers for its balances (player id, cents), kept: the
     same balances always settle the same way (rules.settle), and the
-    sessions still open are read again on every page of the group's money."""
+    sessions still open are read again on every page of the group's money
+    (and two players' shared sessions on their head to head, queries.records)."""
     return tuple(settle(dict(balances)))
 
 
