@@ -1,8 +1,8 @@
 """The records pages: the leaderboard over any dates, and two players head to head."""
 
 import re
-from html import unescape
 from datetime import datetime
+from html import unescape
 
 import pytest
 
@@ -96,9 +96,8 @@ def test_the_leaderboard_sorts_by_each_column_both_ways(client, evenings):
 
 
 def test_this_phones_player_is_marked(app, client, evenings):
-    with client.session_transaction() as cookie:
-        with app.app_context():
-            cookie["phones"] = [[the_group().id, evenings["B"]]]
+    with client.session_transaction() as cookie, app.app_context():
+        cookie["phones"] = [[the_group().id, evenings["B"]]]
     html = client.get("/records").get_data(as_text=True)
     marked = re.findall(r'<tr class="sessions-me">\s*<th scope="row"><a[^>]*>([^<]*)</a>', html)
     assert marked == ["B"]
@@ -210,9 +209,8 @@ def test_a_player_of_another_group_is_not_found(app, client, evenings):
 
 
 def test_head_to_head_starts_from_this_phones_player(app, client, evenings):
-    with client.session_transaction() as cookie:
-        with app.app_context():
-            cookie["phones"] = [[the_group().id, evenings["Eve"]]]
+    with client.session_transaction() as cookie, app.app_context():
+        cookie["phones"] = [[the_group().id, evenings["Eve"]]]
     html = client.get("/records/head-to-head").get_data(as_text=True)
     assert re.search(rf'<select id="a" name="a">.*?<option selected value="{evenings["Eve"]}">',
                      html, re.S)
