@@ -232,3 +232,47 @@ def test_another_groups_phone_sees_its_own_board(app, evenings):
         other = services.create_group("Other table", "correct horse battery")
         client = signed_in_client(app, other)
     assert "No sessions in these dates." in client.get("/records").get_data(as_text=True)
+
+
+def test_sorting_keeps_the_dates_and_the_currency(app, client, evenings):
+    with app.app_context():
+        db.session.get(GameSession, evenings["two"]).currency = "SGD"
+        db.session.commit()
+    html = client.get("/records?from=2020-01-01&to=2030-12-31").get_data(as_text=True)
+    # Most seats were in RM (one and three): its board first, SGD a link away.
+    assert sorted(r[0] for r in board_rows(html)) == ["A", "B", "C", "D", "Zed"]
+    assert re.search(r'href="/records\?from=2020-01-01&amp;to=2030-12-31&amp;currency=RM"'
+                     r' aria-current="page">RM<', html)
+    assert 'href="/records?sort=wins&amp;order=desc&amp;from=2020-01-01&amp;to=2030-12-31' \
+        '&amp;currency=RM"' in html
+    sgd = client.get("/records?from=2020-01-01&currency=SGD&sort=name").get_data(as_text=True)
+    assert [r[:3] for r in board_rows(sgd)] == [["A", "1", "+10.00"], ["B", "1", "−7.00"],
+                                                 ["Eve", "1", "−3.00"]]
+    # A currency not played in the dates: the one played most.
+    assert board_rows(client.get("/records?currency=EUR").get_data(as_text=True)) \
+        == board_rows(client.get("/records").get_data(as_text=True))
+
+
+def test_head_to_head_shows_each_ones_money(client, evenings):
+    html = client.get(f"/records/head-to-head?a={evenings['A']}&b={evenings['B']}")
+    rows = dict(board_rows(html.get_data(as_text=True))[:2])  # the money table's first rows
+    assert rows == {"A's money": "+3.50", "B's money": "−6.50"}
+
+
+def test_a_long_head_to_head_goes_by_pages(app, client):
+    with app.app_context():
+        ids = []
+        for _ in range(12):
+            session = services.start_session(services.Change(the_group()), ["P", "Q"], RULES,
+                                             first_dealer="P")
+            services.end_session(services.Change.to(session))
+            ids.append(session.id)
+        p, q = player_id("P"), player_id("Q")
+    first = client.get(f"/records/head-to-head?a={p}&b={q}").get_data(as_text=True)
+    second = client.get(f"/records/head-to-head?a={p}&b={q}&page=2").get_data(as_text=True)
+    listed = [[int(n) for n in re.findall(r'href="/history/sessions/(\d+)"', html)]
+              for html in (first, second)]
+    assert listed == [ids[::-1][:10], ids[::-1][10:]]
+    assert f'href="/records/head-to-head?page=2&amp;a={p}&amp;b={q}"' in first
+    assert "<dt>Level</dt><dd>12</dd>" in first
+    assert client.get(f"/records/head-to-head?a={p}&b={q}&page=3").status_code == 404
