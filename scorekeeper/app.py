@@ -247,6 +247,7 @@ def register_blueprints(app):
         money,
         offline,
         payto,
+        records,
         rounds,
         sessions,
         share,
@@ -270,6 +271,7 @@ def register_blueprints(app):
     app.register_blueprint(history.bp)
     app.register_blueprint(what_if.bp)
     app.register_blueprint(how_we_play.bp)
+    app.register_blueprint(records.bp)
     app.register_blueprint(money.bp)
     app.register_blueprint(payto.bp)
     app.register_blueprint(offline.bp)

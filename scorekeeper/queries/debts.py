@@ -201,7 +201,7 @@ def _books(group_id: int, stamp: str) -> tuple[_Book, ...]:
 def _book(currency: str, sessions: list[tuple[SessionRef, dict[int, int]]],
           payments: list[PaymentRow]) -> _Book:
     owing = [(ref, t) for ref, balance in sessions
-             for t in _transfers(tuple(sorted(balance.items())))]
+             for t in session_transfers(tuple(sorted(balance.items())))]
     book = ledger([Debt(ref.id, t.payer, t.payee, t.cents) for ref, t in owing],
                   [Paid(p.payer_id, p.payee_id, p.cents, p.session_id) for p in payments])
     for_transfer: dict[tuple[int, int, int], list[PaymentRow]] = defaultdict(list)
@@ -270,10 +270,11 @@ def _nets(group_id: int, stamp: str) -> Mapping[str, Mapping[int, int]]:
 
 
 @functools.lru_cache(maxsize=100_000)
-def _transfers(balances: tuple[tuple[int, int], ...]) -> tuple[Transfer[int], ...]:
+def session_transfers(balances: tuple[tuple[int, int], ...]) -> tuple[Transfer[int], ...]:
     """A session's transfers for its balances (player id, cents), kept: the
     same balances always settle the same way (rules.settle), and the
-    sessions still open are read again on every page of the group's money."""
+    sessions still open are read again on every page of the group's money
+    (and two players' shared sessions on their head to head, queries.records)."""
     return tuple(settle(dict(balances)))
 
 

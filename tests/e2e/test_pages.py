@@ -52,7 +52,7 @@ def seeded(live_app):
         with live_app.test_request_context():
             token = share_url(link, the_group()).rsplit("/", 1)[1]
         ids = {"done": done.id, "playing": playing.id, "fresh": fresh.id,
-               "ann": done.seats[0].player_id, "token": token}
+               "ann": done.seats[0].player_id, "ben": done.seats[1].player_id, "token": token}
     return ids
 
 
@@ -80,6 +80,8 @@ def page_urls(ids) -> dict[str, str]:
         "history": "/history",
         "history session": f"/history/sessions/{ids['done']}",
         "player": f"/players/{ids['ann']}",
+        "leaderboard": "/records",
+        "head to head": f"/records/head-to-head?a={ids['ann']}&b={ids['ben']}",
         "house rules": f"{playing}/rules",
         "rules": "/rules",
         "changes": f"/sessions/{ids['done']}/changes",

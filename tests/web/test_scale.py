@@ -41,9 +41,13 @@ NOW = datetime(2026, 11, 20, 12)
 # players, to name them; an ended session settled by its own payments, as
 # here, reads its own); the home page and the scoreboard what is still owed,
 # kept so too; and the home page follows the group's payments live (their
-# count).
+# count). The leaderboard sums the seats in the dates in one
+# (queries/records.py); head to head reads the players, the sums of both
+# seats, the seats of the sessions one of them lost and the other won (their
+# settle-ups), the payments between them and a page of their sessions.
 EXPECTED = {"scoreboard": 3, "players": 3, "settlement": 3, "round form": 3, "latest round": 3,
             "earlier round": 3, "history": 3, "player": 4, "home": 5, "night": 4,
+            "leaderboard": 2, "leaderboard by dates": 2, "head to head": 6,
             "save a round": 12}
 
 
@@ -79,9 +83,9 @@ def seed(app, plan: demo.DemoGroup, name: str) -> dict[str, str]:
         group, _, _ = services.seed_demo_group(name, demo.DEMO_PASSPHRASE, plan)
         open_id = db.session.scalar(sa.select(GameSession.id).where(
             GameSession.group_id == group.id, GameSession.ended_at.is_(None)))
-        player_id = db.session.scalar(
+        player_id, other_id = db.session.scalars(
             sa.select(Seat.player_id).join(GameSession).where(GameSession.group_id == group.id)
-            .group_by(Seat.player_id).order_by(sa.func.count().desc(), Seat.player_id).limit(1))
+            .group_by(Seat.player_id).order_by(sa.func.count().desc(), Seat.player_id).limit(2))
         ended_id = db.session.scalar(sa.select(sa.func.max(GameSession.id)).where(
             GameSession.group_id == group.id, GameSession.ended_at.is_not(None)))
         rounds = db.session.scalar(sa.select(sa.func.count(Round.id))
@@ -97,6 +101,9 @@ def seed(app, plan: demo.DemoGroup, name: str) -> dict[str, str]:
             "player": f"/players/{player_id}",
             "home": "/",
             "night": f"/sessions/{ended_id}",
+            "leaderboard": "/records",
+            "leaderboard by dates": "/records?from=2020-01-01&to=2026-06-30&sort=points",
+            "head to head": f"/records/head-to-head?a={player_id}&b={other_id}",
         }
         client = signed_in_client(app, group)
         with client.session_transaction() as cookie:  # it said whose phone it is: the home
