@@ -3,6 +3,7 @@ fixed number of statements whatever the years of history. Call sites read
 ``queries.scoreboard(...)`` whichever module holds it."""
 
 from .audit import CHANGES_PER_PAGE, changes_since, session_changes, session_event
+from .charts import Evening, Month, best_and_worst, money_by_month, points_spread, running_totals
 from .debts import Debts, Owed, SessionRef, StillOwed, group_debts, group_nets, still_owed
 from .history import (
     ROUNDS_PER_PAGE,
@@ -49,6 +50,12 @@ from .tables import (
 from .turns import LastRound, Upcoming, coming_after, last_round, round_hands, upcoming
 
 __all__ = [
+    "Evening",
+    "Month",
+    "best_and_worst",
+    "money_by_month",
+    "points_spread",
+    "running_totals",
     "BOARD_ROUNDS",
     "CHANGES_PER_PAGE",
     "GROUP_EVENTS",
