@@ -8,14 +8,12 @@ from dataclasses import dataclass
 
 
 def nice_step(span: int, count: int) -> int:
-    """A step of 1, 2 or 5 times a power of ten that cuts ``span`` (> 0) into
-    about ``count`` parts, never less than 1."""
+    """The step of 1, 2 or 5 times a power of ten that cuts ``span`` (> 0)
+    into nearest ``count`` parts; never less than 1."""
     raw = max(span / max(count, 1), 1)
     power = 10 ** math.floor(math.log10(raw))
-    for factor in (1, 2, 5, 10):
-        if factor * power >= raw:
-            return factor * power
-    raise AssertionError(raw)  # (10 × power ≥ raw always)
+    return max(1, min((factor * power for factor in (1, 2, 5, 10)),
+                      key=lambda step: abs(span / step - count)))
 
 
 def nice_ticks(low: int, high: int, count: int = 4) -> list[int]:

@@ -5,10 +5,11 @@ No Flask: the page passes its words and its links in."""
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from markupsafe import Markup, escape
+from markupsafe import Markup
 
 from .scales import Scale, nice_ticks, sample, spread_labels
 
@@ -117,7 +118,7 @@ def _targets(rounds: int, x: Scale, href: Callable[[int], str]) -> str:
     bands = min(rounds, TARGETS_AT_MOST)
     edges = [1 + i * rounds // bands for i in range(bands + 1)]  # each band's first round
     parts = ['<g class="chart-hits" aria-hidden="true">']
-    for first, last in zip(edges, edges[1:], strict=False):
+    for first, last in itertools.pairwise(edges):
         left, width = x(first - 0.5), x(last - 0.5) - x(first - 0.5)
         middle = (first + last - 1) // 2
         parts.append(str(Markup(
@@ -145,7 +146,8 @@ def bar_chart(ident: str, bars: Sequence[Bar], words: Words, height: int = 180,
     y = Scale(ticks[0], ticks[-1], height - BOTTOM, TOP)
     body = _y_axis(ticks, y, right, words)
     x = Scale(0, max(len(bars), 1), LEFT + 2, right)
-    up_class, rising, down = up, [], []
+    rising: list[str] = []
+    down: list[str] = []
     zero = y(0)
     for i, bar in enumerate(bars):
         left, width = x(i), max(x(i + 1) - x(i) - 1, 1)
@@ -155,7 +157,7 @@ def bar_chart(ident: str, bars: Sequence[Bar], words: Words, height: int = 180,
         if bar.label:
             body.append(str(Markup('<text class="chart-tick chart-bar-label" x="{}" y="{}">{}'
                                    '</text>').format(left, height - 6, bar.label)))
-    for kind, paths in ((up_class, rising), ("chart-loss", down)):
+    for kind, paths in ((up, rising), ("chart-loss", down)):
         if paths:
             body.append(f'<path class="{kind}" d="{"".join(paths)}"/>')
     return _frame(ident, words, body, height)

@@ -36,10 +36,14 @@ NOW = datetime(2026, 11, 20, 12)
 # group's sessions (queries/debts.py: the seats' balances, the players, the
 # payments; an ended session settled by its own payments, as here, reads its
 # own); the home page and the scoreboard what is still owed (two sums), and
-# the home page follows the group's payments live (their count).
-EXPECTED = {"scoreboard": 5, "players": 3, "settlement": 5, "round form": 3, "latest round": 3,
-            "earlier round": 3, "history": 3, "player": 4, "home": 7, "night": 6,
-            "save a round": 11}
+# the home page follows the group's payments live (their count). A session's
+# chart (the scoreboard, the night, its record in history, its picture to
+# share) reads its rounds' money in one, whatever the rounds (400 here); a
+# player's charts their months, best and worst evening and points left, one
+# each, whatever the sessions (10,000 here).
+EXPECTED = {"scoreboard": 6, "players": 3, "settlement": 5, "round form": 3, "latest round": 3,
+            "earlier round": 3, "history": 3, "player": 7, "home": 7, "night": 7,
+            "session record": 8, "picture": 6, "save a round": 11}
 
 
 def tiny_group(rng: random.Random) -> demo.DemoGroup:
@@ -92,6 +96,8 @@ def seed(app, plan: demo.DemoGroup, name: str) -> dict[str, str]:
             "player": f"/players/{player_id}",
             "home": "/",
             "night": f"/sessions/{ended_id}",
+            "session record": f"/history/sessions/{ended_id}",
+            "picture": f"/sessions/{open_id}/result.png",
         }
         client = signed_in_client(app, group)
         with client.session_transaction() as cookie:  # it said whose phone it is: the home

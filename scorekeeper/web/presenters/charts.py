@@ -11,6 +11,7 @@ from datetime import date
 
 from babel.dates import format_skeleton
 from flask_babel import gettext as _
+from flask_babel import ngettext
 from markupsafe import Markup
 
 from ...charts import Bar, Line, Words, bar_chart, line_chart, nice_step
@@ -70,12 +71,12 @@ def session_chart(names: Sequence[str], series: Sequence[Sequence[int]], currenc
         title = _("Each player's points, round by round")
         line = _("%(player)s: %(now)s points after round %(last)s; highest %(high)s (round "
                  "%(high_round)s), lowest %(low)s (round %(low_round)s).")
-        figure, axis = str, str
+        figure: Callable[[int], str] = str
+        axis: Callable[[int], str] = str
     else:
         title = _("Each player's money, round by round")
         line = _("%(player)s: %(now)s after round %(last)s; highest %(high)s (round "
                  "%(high_round)s), lowest %(low)s (round %(low_round)s).")
-
         def figure(cents: int) -> str:
             return signed_priced(cents, currency)
         axis = tick
@@ -111,11 +112,13 @@ def months_chart(months: Sequence[Month], currency: str) -> Markup | None:
         bars.append(Bar(cents.get((year, month), 0), str(year) if labelled else ""))
     up = sum(m.cents > 0 for m in months)
     down = sum(m.cents < 0 for m in months)
-    summary = _("%(months)s months played from %(first)s to %(last)s in %(currency)s: "
-                "%(up)s ended up, %(down)s down, %(total)s in all.",
-                months=len(months), first=month_name(first), last=month_name(last),
-                currency=currency, up=up, down=down,
-                total=signed_priced(sum(m.cents for m in months), currency))
+    summary = ngettext(
+        "%(num)s month played from %(first)s to %(last)s in %(currency)s: %(up)s ended up, "
+        "%(down)s down, %(total)s in all.",
+        "%(num)s months played from %(first)s to %(last)s in %(currency)s: %(up)s ended up, "
+        "%(down)s down, %(total)s in all.", len(months),
+        first=month_name(first), last=month_name(last), currency=currency, up=up, down=down,
+        total=signed_priced(sum(m.cents for m in months), currency))
     return bar_chart("months-chart", bars, Words(_("Money by month"), summary, tick))
 
 
@@ -145,9 +148,11 @@ def points_chart(bins: Sequence[Bin]) -> Markup | None:
     if not bins:
         return None
     most = max(bins, key=lambda b: b.rounds)
-    summary = _("%(rounds)s rounds: most often %(low)s to %(high)s points left "
-                "(%(count)s rounds).", rounds=sum(b.rounds for b in bins),
-                low=most.low, high=most.high, count=most.rounds)
+    summary = ngettext("%(num)s round: most often %(low)s to %(high)s points left "
+                       "(%(count)s of them).",
+                       "%(num)s rounds: most often %(low)s to %(high)s points left "
+                       "(%(count)s of them).", sum(b.rounds for b in bins),
+                       low=most.low, high=most.high, count=most.rounds)
     bars = [Bar(b.rounds, str(b.low) if i % (1 + len(bins) // 7) == 0 else "")
             for i, b in enumerate(bins)]
     return bar_chart("points-chart", bars,

@@ -41,7 +41,8 @@ def result_png(game: GameSession) -> bytes:
     transfers = []
     for settled in plan:
         t = settled.transfer
-        words = dict(payer=t.payer.name, payee=t.payee.name, amount=priced(t.cents, game.currency))
+        words = {"payer": t.payer.name, "payee": t.payee.name,
+                 "amount": priced(t.cents, game.currency)}
         transfers.append(_("%(payer)s pays %(payee)s %(amount)s (paid)", **words) if settled.paid
                          else _("%(payer)s pays %(payee)s %(amount)s", **words))
     sheet = Sheet(
