@@ -62,18 +62,40 @@ def _fit(draw: ImageDraw.ImageDraw, text: str, size: int, width: int) -> str:
     return text + "…"
 
 
-def height_of(sheet: Sheet) -> int:
-    return (PAD + 70 + 50 + 40 + 64 + 60 * len(sheet.places) + 40 + 64
-            + 52 * len(sheet.transfers) + 40 + 64 + CHART_HEIGHT + PAD)
+def wrapped(draw: ImageDraw.ImageDraw, text: str, size: int, width: int) -> list[str]:
+    """The text in lines that fit ``width`` pixels, broken between words (a
+    word longer than a line, as Chinese is written, between characters)."""
+    face = font(size)
+    lines = [""]
+    for word in text.split(" "):
+        joined = f"{lines[-1]} {word}" if lines[-1] else word
+        if draw.textlength(joined, font=face) <= width:
+            lines[-1] = joined
+            continue
+        if lines[-1]:
+            lines.append("")
+        for character in word:
+            if lines[-1] and draw.textlength(lines[-1] + character, font=face) > width:
+                lines.append("")
+            lines[-1] += character
+    return lines
+
+
+TITLE_LINES_AT_MOST = 3
 
 
 def draw_sheet(sheet: Sheet) -> Image.Image:
-    image = Image.new("RGB", (WIDTH, height_of(sheet)), PAPER)
-    draw = ImageDraw.Draw(image)
     right = WIDTH - PAD
+    title = wrapped(ImageDraw.Draw(Image.new("1", (1, 1))), sheet.title, 52,
+                    right - PAD)[:TITLE_LINES_AT_MOST]
+    height = (PAD + 66 * len(title) + 50 + 40 + 64 + 60 * len(sheet.places) + 40 + 64
+              + 52 * len(sheet.transfers) + 40 + 64 + CHART_HEIGHT + PAD)
+    image = Image.new("RGB", (WIDTH, height), PAPER)
+    draw = ImageDraw.Draw(image)
     y = PAD
-    draw.text((PAD, y), _fit(draw, sheet.title, 52, right - PAD), font=font(52), fill=INK)
-    y += 70
+    for line in title:
+        draw.text((PAD, y), line, font=font(52), fill=INK)
+        y += 66
     draw.text((PAD, y), _fit(draw, sheet.subtitle, 34, right - PAD), font=font(34), fill=MUTED)
     y += 50 + 40
     draw.text((PAD, y), sheet.places_title, font=font(40), fill=INK)

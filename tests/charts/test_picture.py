@@ -3,11 +3,13 @@ its names drawn in a font that has them (Chinese included)."""
 
 import io
 
+from hypothesis import given
+from hypothesis import strategies as st
 from PIL import Image, ImageChops, ImageDraw
 
 from scorekeeper.charts import Line
 from scorekeeper.charts.fonts import font, font_path
-from scorekeeper.charts.picture import WIDTH, Row, Sheet, png
+from scorekeeper.charts.picture import WIDTH, Row, Sheet, png, wrapped
 
 
 def drawn(text: str) -> Image.Image:
@@ -46,3 +48,15 @@ def test_a_picture_is_a_png_sized_for_a_chat():
     assert small.format == large.format == "PNG"
     assert small.width == large.width == WIDTH
     assert 900 < small.height < large.height < 2200
+
+
+@given(st.lists(st.text(st.sampled_from("ab陈美玲Ŝž"), min_size=1, max_size=40), min_size=1,
+                max_size=12))
+def test_a_long_title_wraps_between_words_or_characters_and_keeps_them_all(words):
+    text = " ".join(words)
+    draw = ImageDraw.Draw(Image.new("1", (1, 1)))
+    lines = wrapped(draw, text, 52, 400)
+    assert all(draw.textlength(line, font=font(52)) <= 400 for line in lines)
+    assert "".join(lines).replace(" ", "") == text.replace(" ", "")
+    if all(draw.textlength(word, font=font(52)) <= 400 for word in words):
+        assert " ".join(lines) == text
