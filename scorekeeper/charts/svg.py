@@ -82,8 +82,8 @@ def line_chart(ident: str, lines: Sequence[Line], words: Words,
                href: Callable[[int], str] | None = None) -> Markup:
     """Each line from 0 before the first round, round by round; its name at
     its end. ``href``, the page of round n: a tap on the chart's column of a
-    round opens it (invisible targets, hidden from screen readers, who have
-    the rounds' own links)."""
+    round opens it (invisible targets over the chart, hidden from screen
+    readers and the tab order, which have the rounds table's own links)."""
     rounds = max((len(line.values) for line in lines), default=0)
     values = [0, *(v for line in lines for v in line.values)]
     ticks = nice_ticks(min(values), max(values))
@@ -107,25 +107,28 @@ def line_chart(ident: str, lines: Sequence[Line], words: Words,
             body.append(f'<circle class="{style}" cx="{ex}" cy="{ey}" r="4"/>')
         body.append(str(Markup('<text class="chart-label {}" x="{}" y="{}">{}</text>')
                         .format(style, right + 6, ly, short(line.name))))
-    if href is not None and rounds:
-        body.append(_targets(rounds, x, href))
-    return _frame(ident, words, body)
+    chart = _frame(ident, words, body)
+    if href is None or not rounds:
+        return chart
+    # The links lie over the image, not in it: an image's parts are not controls.
+    return Markup('<div class="chart-frame">') + chart + _targets(rounds, x, href) + Markup(
+        "</div>")
 
 
-def _targets(rounds: int, x: Scale, href: Callable[[int], str]) -> str:
+def _targets(rounds: int, x: Scale, href: Callable[[int], str]) -> Markup:
     """A column a round (a band of rounds past TARGETS_AT_MOST), each a link
-    to its middle round."""
+    to its middle round, in an SVG of their own to lie over the chart's."""
     bands = min(rounds, TARGETS_AT_MOST)
     edges = [1 + i * rounds // bands for i in range(bands + 1)]  # each band's first round
-    parts = ['<g class="chart-hits" aria-hidden="true">']
+    parts = [f'<svg class="chart-hits" viewBox="0 0 {WIDTH} {HEIGHT}" aria-hidden="true">']
     for first, last in itertools.pairwise(edges):
         left, width = x(first - 0.5), x(last - 0.5) - x(first - 0.5)
         middle = (first + last - 1) // 2
         parts.append(str(Markup(
             '<a href="{}" tabindex="-1"><rect x="{}" width="{}" height="{}"/></a>'
         ).format(href(middle), left, width, HEIGHT - BOTTOM)))
-    parts.append("</g>")
-    return "".join(parts)
+    parts.append("</svg>")
+    return Markup("".join(parts))
 
 
 @dataclass(frozen=True)

@@ -17,8 +17,9 @@ WORDS = Words("Money", "Ann ends up.", lambda cents: str(cents // 100))
 
 
 def parse(markup) -> ET.Element:
+    """The chart's <svg>; with round links, the <div> holding it and theirs."""
     # The page's SVG has no xmlns (HTML gives it one): parsed alone, it gets one here.
-    return ET.fromstring(str(markup).replace("<svg ", f'<svg xmlns="{NS["svg"]}" ', 1))
+    return ET.fromstring(str(markup).replace("<svg ", f'<svg xmlns="{NS["svg"]}" '))
 
 
 def walk(values) -> list[int]:
@@ -42,7 +43,10 @@ def test_a_400_round_session_of_six_adds_a_few_kb():
     svg = line_chart("money-chart", session(random.Random(4), 6, 400), WORDS, href)
     assert len(str(svg).encode()) <= 7_000
     tree = parse(svg)
-    assert len(tree.findall("svg:path[@class]", NS)) >= 6
+    assert tree.tag == "div" and tree.get("class") == "chart-frame"
+    chart, hits = tree
+    assert chart.get("role") == "img" and hits.get("aria-hidden") == "true"
+    assert chart.findall(".//svg:a", NS) == []  # an image holds no controls: they lie over it
     lines = [p for p in tree.iter("{http://www.w3.org/2000/svg}path")
              if "chart-line" in p.get("class")]
     assert len(lines) == 6  # one path a player
@@ -97,7 +101,7 @@ def test_every_round_opens_from_its_column(rounds):
         "{http://www.w3.org/2000/svg}rect")]
     # The columns tile the plot, left to right, with no gap.
     assert all(x + width == next_x for (x, width), (next_x, _) in itertools.pairwise(rects))
-    assert tree.find("svg:g[@class='chart-hits']", NS).get("aria-hidden") == "true"
+    assert tree[1].get("class") == "chart-hits" and tree[1].get("aria-hidden") == "true"
     assert all(a.get("tabindex") == "-1" for a in links)
     if rounds <= TARGETS_AT_MOST:
         assert opened == list(range(1, rounds + 1))

@@ -2,16 +2,21 @@
 the session's picture for members, on its share link, in the phone's language."""
 
 import io
+import random
 import re
+from datetime import datetime
 
+import brotli
 import pytest
+import sqlalchemy as sa
 from PIL import Image
 
-from scorekeeper import services
+from scorekeeper import demo, services
 from scorekeeper.charts.picture import WIDTH
 from scorekeeper.extensions import db
-from scorekeeper.models import Player
-from tests.conftest import the_group
+from scorekeeper.models import GameSession, Group, Player
+from scorekeeper.rules import HouseRules
+from tests.conftest import signed_in_client, the_group
 from tests.web.examples import EXAMPLE_1, EXAMPLE_2, EXAMPLE_3
 from tests.web.examples import EXAMPLE_RULES as RULES
 from tests.web.helpers import csrf_token, make_link, parsed
@@ -83,7 +88,8 @@ def test_a_finished_session_in_history_has_its_chart(client, played):
     ids = played(ended=True)
     page = parsed(client.get(f"/history/sessions/{ids['session']}"))
     svg = chart_of(page)
-    assert len(svg.select("a")) == 3 and "Ann: −RM 6.50 after round 3" in svg.select("desc")[0].text
+    assert len(page.select("svg.chart-hits a")) == 3
+    assert "Ann: −RM 6.50 after round 3" in svg.select("desc")[0].text
     assert page.select("a[data-share-picture]")[0].attrs["href"] == (
         f"/sessions/{ids['session']}/result.png")
 
@@ -132,8 +138,8 @@ def test_the_picture_is_for_members_and_share_links(client, anonymous, played):
     shared = anonymous.get(f"/share/{token}")
     assert shared.status_code == 200
     page = parsed(shared)
-    svg = chart_of(page)
-    assert svg.select("a") == []  # a shared page links no round
+    chart_of(page)
+    assert page.select("svg.chart-hits") == []  # a shared page links no round
     assert page.select("a[data-share-picture]")[0].attrs["href"] == f"/share/{token}/result.png"
     answer = anonymous.get(f"/share/{token}/result.png")
     picture(answer)
@@ -143,3 +149,24 @@ def test_the_picture_is_for_members_and_share_links(client, anonymous, played):
     link_id = re.search(r'/share/(\d+)/revoke', client.get(manage).text)[1]
     client.post(f"{manage}/{link_id}/revoke", data={"csrf_token": csrf_token(client, manage)})
     assert anonymous.get(f"/share/{token}/result.png").status_code == 404
+
+
+def test_a_400_round_sessions_chart_adds_a_few_kb(app, client):
+    """Six players, 400 rounds: the chart, its links, its summary and its table
+    of figures, as the page sends them and as brotli sends them."""
+    with app.app_context():
+        rng = random.Random(8)
+        players = demo.choose_players(rng)[:6]
+        game = demo.play_session(rng, players, HouseRules.penang(), datetime(2026, 11, 1, 20),
+                                 400, finished=False)
+        group = the_group()
+        services.seed_demo_group("Long table", demo.DEMO_PASSPHRASE, demo.DemoGroup(
+            players, datetime(2026, 1, 1), [game]))
+        sid = db.session.scalar(sa.select(sa.func.max(GameSession.id)))
+        long = db.session.scalar(sa.select(Group).where(Group.id != group.id))
+    html = signed_in_client(client.application, long).get(f"/sessions/{sid}").text
+    (section,) = re.findall(r'<section class="chart-box".*?</section>', html, re.S)
+    assert section.count('class="chart-line') == len({*re.findall(
+        r'class="chart-line (chart-s\d)', section)}) >= 4
+    assert len(section.encode()) <= 10_000
+    assert len(brotli.compress(section.encode())) <= 2_500
