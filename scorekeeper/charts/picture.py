@@ -62,23 +62,38 @@ def _fit(draw: ImageDraw.ImageDraw, text: str, size: int, width: int) -> str:
     return text + "…"
 
 
+# Punctuation a line does not start with: it goes down with the character before it.
+CLOSING = set("）)」』》〉】，。、：；！？,.:;!?")
+
+
 def wrapped(draw: ImageDraw.ImageDraw, text: str, size: int, width: int) -> list[str]:
-    """The text in lines that fit ``width`` pixels, broken between words (a
-    word longer than a line, as Chinese is written, between characters)."""
+    """The text in lines that fit ``width`` pixels, broken between words; a
+    word longer than a line (as Chinese is written) between characters."""
     face = font(size)
+
+    def fits(line: str) -> bool:
+        return draw.textlength(line, font=face) <= width
+
     lines = [""]
     for word in text.split(" "):
         joined = f"{lines[-1]} {word}" if lines[-1] else word
-        if draw.textlength(joined, font=face) <= width:
+        if fits(joined):
             lines[-1] = joined
             continue
+        if fits(word):
+            lines.append(word)
+            continue
         if lines[-1]:
-            lines.append("")
+            lines[-1] += " "
         for character in word:
-            if lines[-1] and draw.textlength(lines[-1] + character, font=face) > width:
-                lines.append("")
-            lines[-1] += character
-    return lines
+            if fits(lines[-1] + character):
+                lines[-1] += character
+            elif character in CLOSING and len(lines[-1].rstrip()) > 1:
+                lines[-1], carried = lines[-1][:-1], lines[-1][-1]
+                lines.append(carried + character)
+            else:
+                lines.append(character)
+    return [line.rstrip() for line in lines]
 
 
 TITLE_LINES_AT_MOST = 3

@@ -9,7 +9,7 @@ from PIL import Image, ImageChops, ImageDraw
 
 from scorekeeper.charts import Line
 from scorekeeper.charts.fonts import font, font_path
-from scorekeeper.charts.picture import WIDTH, Row, Sheet, png, wrapped
+from scorekeeper.charts.picture import CLOSING, WIDTH, Row, Sheet, png, wrapped
 
 
 def drawn(text: str) -> Image.Image:
@@ -60,3 +60,12 @@ def test_a_long_title_wraps_between_words_or_characters_and_keeps_them_all(words
     assert "".join(lines).replace(" ", "") == text.replace(" ", "")
     if all(draw.textlength(word, font=font(52)) <= 400 for word in words):
         assert " ".join(lines) == text
+
+
+def test_a_chinese_title_fills_its_lines_and_starts_none_with_closing_punctuation():
+    draw = ImageDraw.Draw(Image.new("1", (1, 1)))
+    title = "Friday table：2026年11月6日周五的牌局（最终）"
+    lines = wrapped(draw, title, 52, 960)
+    assert lines[0].startswith("Friday table：2026") and len(lines) == 2
+    assert not any(line[0] in CLOSING for line in lines)
+    assert "".join(lines).replace(" ", "") == title.replace(" ", "")
