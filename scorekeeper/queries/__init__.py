@@ -3,6 +3,7 @@ fixed number of statements whatever the years of history. Call sites read
 ``queries.scoreboard(...)`` whichever module holds it."""
 
 from .audit import CHANGES_PER_PAGE, changes_since, session_changes, session_event
+from .charts import Evening, Month, best_and_worst, money_by_month, points_spread, running_totals
 from .debts import Debts, Owed, SessionRef, StillOwed, group_debts, group_nets, still_owed
 from .history import (
     ROUNDS_PER_PAGE,
@@ -70,12 +71,14 @@ __all__ = [
     "SORTS",
     "BoardRow",
     "Debts",
+    "Evening",
     "HeadToHead",
     "LastRound",
     "LastTime",
     "Leaderboard",
     "Line",
     "Money",
+    "Month",
     "Owed",
     "Page",
     "PairMoney",
@@ -93,6 +96,7 @@ __all__ = [
     "State",
     "StillOwed",
     "Upcoming",
+    "best_and_worst",
     "by_points",
     "changes_since",
     "coming_after",
@@ -112,6 +116,7 @@ __all__ = [
     "live_states",
     "load_board",
     "load_round",
+    "money_by_month",
     "open_invites",
     "open_sessions",
     "own_standing",
@@ -123,10 +128,12 @@ __all__ = [
     "player_record",
     "players_on_record",
     "playing",
+    "points_spread",
     "recently_finished",
     "round_count",
     "round_hands",
     "round_page",
+    "running_totals",
     "scoreboard",
     "seated_player",
     "session_changes",

@@ -13,6 +13,13 @@ from .filters import isolated
 from .loading import group_row_or_404
 from .once import changing
 from .paging import page_number
+from .presenters.charts import (
+    month_name,
+    months_chart,
+    points_bins,
+    points_chart,
+    session_chart,
+)
 from .presenters.refusals import refusal
 from .presenters.rules import preset_words, rules_summary
 
@@ -48,8 +55,16 @@ def session(session_id: int):
     rounds = queries.session_rounds(session_id, page_number())
     if not rounds.exists:
         abort(404)
+    points = queries.by_points(game)
+    seats = game.seats
+    chart = session_chart(
+        [seat.player.name for seat in seats],
+        queries.running_totals(game.id, [seat.player_id for seat in seats], points=points)
+        if rounds.total else [], game.currency,
+        href=(url_for("rounds.show", session_id=game.id, number=0).removesuffix("0") + "{}").format,
+        points=points)
     return render_template(
-        "history/session.html", game=game, rounds=rounds,
+        "history/session.html", game=game, rounds=rounds, chart=chart, points=points,
         balances=services.balances(game),
         settlement=services.settlement(game),
         preset=preset_words(game.rules),
@@ -69,8 +84,17 @@ def render_player(person: Player, rename_form: RenameForm | None = None):
         abort(404)
     if rename_form is None:
         rename_form = RenameForm(formdata=None, data={"name": person.name})
+    # The charts of the currency the player played in most (the record's first).
+    currency = record.money[0].currency if record.money else None
+    months = queries.money_by_month(person, currency) if currency else []
+    best, worst = queries.best_and_worst(person, currency) if currency else (None, None)
+    bins = points_bins(queries.points_spread(person)) if record.rounds else []
     return render_template("history/player.html", person=person, record=record, page=page,
-                           rename_form=rename_form), 200 if not rename_form.errors else 422
+                           rename_form=rename_form, currency=currency, months=months,
+                           months_chart=months_chart(months, currency or ""), best=best,
+                           worst=worst, bins=bins, points_chart=points_chart(bins),
+                           month_name=month_name), \
+        200 if not rename_form.errors else 422
 
 
 @bp.post("/players/<int:player_id>/name")

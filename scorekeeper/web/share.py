@@ -11,7 +11,9 @@ from ..forms.groups import ButtonForm
 from ..models import ShareLink
 from .loading import add_session_id, load_game_session
 from .once import answered, changing, once
+from .presenters.charts import session_chart
 from .presenters.message import chat_message
+from .presenters.picture import picture_response
 from .share_links import PUBLIC, share_url, shared_session
 
 bp = Blueprint("share", __name__)
@@ -98,9 +100,23 @@ def board(token):
     game = queries.load_board(shared_session(token))
     # An ended session opens on the night's summary, as the members' scoreboard does.
     night = services.night(game) if game.is_finished else None
+    board = queries.scoreboard(game)
+    points = queries.by_points(game)
+    chart = session_chart(
+        [s.player.name for s in board.standings],
+        queries.running_totals(game.id, [s.player.id for s in board.standings], points=points)
+        if board.rounds else [], game.currency, points=points)
     return _public(render_template(
-        "share/board.html", game=game, board=queries.scoreboard(game), token=token,
+        "share/board.html", game=game, board=board, token=token, chart=chart,
         night=night, message=night and chat_message(game, night.places, night.settlement)))
+
+
+@bp.get("/share/<token>/result.png")
+def result(token):
+    """The session as a picture, as its members' scoreboard gives it."""
+    response = picture_response(queries.load_board(shared_session(token)))
+    response.headers["X-Robots-Tag"] = "noindex, nofollow"
+    return response
 
 
 @bp.get("/share/<token>/settle")

@@ -15,7 +15,7 @@ from ..limits import ID_MAX
 from ..models import GameSession, Group, ShareLink
 
 # Opened with a token instead of a signed-in phone.
-PUBLIC = frozenset({"share.board", "share.settle", "how_we_play.shared"})
+PUBLIC = frozenset({"share.board", "share.settle", "share.result", "how_we_play.shared"})
 SALT = "share-link"
 # Our tokens are about 50 characters; anything much longer is not ours.
 TOKEN_MAX = 100

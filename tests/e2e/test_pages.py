@@ -285,3 +285,19 @@ def test_round_form_works_without_javascript(new_context, seeded):
     page.get_by_role("button", name="Save round 1").tap()
     page.wait_for_url(re.compile(r"/rounds/1$"))
     # (No axe run here: page.evaluate never returns with JavaScript turned off.)
+
+
+def test_a_tap_on_the_chart_opens_its_round_and_the_picture_downloads(member, seeded):
+    """Where the browser has no Web Share for files (this Chromium), "Share
+    the result" downloads the picture; a tap on a round's column of the
+    chart opens that round."""
+    page = member
+    page.goto(f"/sessions/{seeded['done']}")
+    expect(page.locator("html")).to_have_attribute("data-share-picture", "download")
+    with page.expect_download() as got:
+        page.get_by_role("link", name="Share the result").click()
+    assert re.fullmatch(r"rummy-\d{4}-\d\d-\d\d\.png", got.value.suggested_filename)
+    # Two rounds: the right half of the plot is round 2's column.
+    column = page.locator("svg.chart-hits rect").nth(1).bounding_box()
+    page.touchscreen.tap(column["x"] + column["width"] / 2, column["y"] + column["height"] / 2)
+    page.wait_for_url(f"**/sessions/{seeded['done']}/rounds/2")

@@ -100,7 +100,9 @@ def test_share_pages_open_with_a_valid_token_only(site, rule):
     phone = site.app.test_client()
     response = phone.get(rule_url(rule, site.alpha))
     assert response.status_code == 200
-    if rule.endpoint != "live.shared_state":  # the state a shared page follows: no names
+    if rule.endpoint == "share.result":  # the session's picture: its names are pixels
+        assert response.mimetype == "image/png"
+    elif rule.endpoint != "live.shared_state":  # the state a shared page follows: no names
         assert shows_any(response, site.alpha.players) == site.alpha.players
     token = site.alpha.tokens[0]
     for forged in ("no-such-token", token[:-2] + ("AA" if not token.endswith("AA") else "BB"),

@@ -137,3 +137,15 @@ def test_the_rules_engine_imports_the_standard_library_alone():
         name: set() for name in engine}
     assert [(name, module) for name in engine for module, _, _ in imports(name)
             if not module.startswith("scorekeeper.rules")] == []
+
+
+def test_the_charts_draw_with_no_flask_nor_database():
+    """scorekeeper/charts is handed words, links and figures: it imports
+    nothing of the app and no Flask, Babel or SQLAlchemy."""
+    charts = [name for name in MODULES if name.startswith("scorekeeper.charts")]
+    assert len(charts) >= 4
+    assert [(name, module) for name in charts for module, _, _ in imports(name)
+            if not module.startswith("scorekeeper.charts")] == []
+    outside = set().union(*(outside_imports(name) for name in charts))
+    assert outside & {"flask", "flask_babel", "sqlalchemy", "babel", "werkzeug"} == set()
+    assert {"markupsafe", "PIL"} <= outside

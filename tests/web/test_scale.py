@@ -41,12 +41,17 @@ NOW = datetime(2026, 11, 20, 12)
 # players, to name them; an ended session settled by its own payments, as
 # here, reads its own); the home page and the scoreboard what is still owed,
 # kept so too; and the home page follows the group's payments live (their
-# count). The leaderboard sums the seats in the dates in one
-# (queries/records.py); head to head reads the players, the sums of both
-# seats, the seats of the sessions one of them lost and the other won (their
-# settle-ups), the payments between them and a page of their sessions.
-EXPECTED = {"scoreboard": 3, "players": 3, "settlement": 3, "round form": 3, "latest round": 3,
-            "earlier round": 3, "history": 3, "player": 4, "home": 5, "night": 4,
+# count). A session's chart (the scoreboard, the night, its record in
+# history, its picture to share) reads its rounds' money in one, whatever the
+# rounds (400 here); a player's charts their months, best and worst evening
+# and points left, one each, whatever the sessions. The leaderboard sums the
+# seats in the dates in one (queries/records.py); head to head reads the
+# players, the sums of both seats, the seats of the sessions one of them lost
+# and the other won (their settle-ups), the payments between them and a page
+# of their sessions.
+EXPECTED = {"scoreboard": 4, "players": 3, "settlement": 3, "round form": 3, "latest round": 3,
+            "earlier round": 3, "history": 3, "player": 7, "home": 5, "night": 5,
+            "session record": 8, "picture": 4,
             "leaderboard": 2, "leaderboard by dates": 2, "head to head": 6,
             "save a round": 12}
 
@@ -104,6 +109,8 @@ def seed(app, plan: demo.DemoGroup, name: str) -> dict[str, str]:
             "leaderboard": "/records",
             "leaderboard by dates": "/records?from=2020-01-01&to=2026-06-30&sort=points",
             "head to head": f"/records/head-to-head?a={player_id}&b={other_id}",
+            "session record": f"/history/sessions/{ended_id}",
+            "picture": f"/sessions/{open_id}/result.png",
         }
         client = signed_in_client(app, group)
         with client.session_transaction() as cookie:  # it said whose phone it is: the home

@@ -26,7 +26,10 @@ def test_board_shows_the_next_deal_totals_and_rounds(app, client):
                     ("Dan", "52", "−5.00", "sessions-loss")]
     assert '<th scope="col" class="sessions-num">RM</th>' in html
     assert "money in RM" in html
-    assert len(re.findall(rf'href="/sessions/{sid}/rounds/\d+"', html)) == 3
+    assert len(re.findall(rf'href="/sessions/{sid}/rounds/\d+" aria-label', html)) == 3
+    # The chart's columns open the rounds too (a pointer's; the table's are for everyone).
+    chart = re.findall(rf'href="/sessions/{sid}/rounds/(\d+)" tabindex="-1"', html)
+    assert chart == ["1", "2", "3"]
     assert f'<a href="/sessions/{sid}/rounds/3" aria-label="Round 3">3</a>' in html
     assert re.search(r'★</span><span class="sessions-vh">winner:</span>\s*Hu</span>', html)
     assert html.count("★</span>") == 3

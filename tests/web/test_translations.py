@@ -29,6 +29,7 @@ from babel.messages.pofile import read_po
 from flask import render_template
 
 from scorekeeper import catalogs, queries, services
+from scorekeeper.charts.svg import short
 from scorekeeper.extensions import db
 from scorekeeper.limits import time_zones
 from scorekeeper.models import GameSession, Group
@@ -140,7 +141,9 @@ def pseudo_catalog() -> Catalog:
 # Names the test data gives (probing.py's two groups), the app's own, and the
 # languages' names on the switch: data, not text.
 NAMES = sorted({ALPHA[0], BETA[0], *ALPHA[2], *BETA[2], "Setup phone", f"{ALPHA[0]} phone",
-                f"{BETA[0]} phone", "Scorekeeper", "Bahasa Melayu", "English", "中文"},
+                f"{BETA[0]} phone", "Scorekeeper", "Bahasa Melayu", "English", "中文",
+                # The players' names cut short at the ends of a chart's lines.
+                *map(short, [*ALPHA[2], *BETA[2]])},
                key=len, reverse=True)
 # Words of data: card notation (K♥, JK, the suits' letters S H D C), the
 # currency as typed, UTC's name, and Babel's English names of days and months in dates.

@@ -1,0 +1,83 @@
+"""The figures behind the charts (queries/charts.py) against the same sums
+made another way, over random histories: the seats' totals, each session's
+date and balance read one by one."""
+
+import random
+from collections import defaultdict
+from datetime import datetime
+
+import pytest
+import sqlalchemy as sa
+
+from scorekeeper import demo, queries, services
+from scorekeeper.extensions import db
+from scorekeeper.models import GameSession, Player, Seat
+
+NOW = datetime(2026, 11, 20, 12)
+
+
+@pytest.fixture(params=[3, 17, 29])
+def history(request, app):
+    """A random group's history: about 30 sessions over months, a few players
+    sitting out some of them, the last still in play."""
+    with app.app_context():
+        plan = demo.play_group(random.Random(request.param), 30, 8, NOW)
+        group, _, _ = services.seed_demo_group("History", demo.DEMO_PASSPHRASE, plan)
+        yield group
+
+
+def seats_of(group) -> list[tuple[Seat, GameSession]]:
+    return list(db.session.execute(
+        sa.select(Seat, GameSession).join(GameSession, GameSession.id == Seat.session_id)
+        .where(GameSession.group_id == group.id)))
+
+
+def test_the_running_totals_end_on_the_seats_totals(history):
+    sessions = db.session.scalars(sa.select(GameSession).where(
+        GameSession.group_id == history.id)).all()
+    for session in sessions:
+        seats = sorted(session.seats, key=lambda seat: seat.position)
+        ids = [seat.player_id for seat in seats]
+        money = queries.running_totals(session.id, ids)
+        points = queries.running_totals(session.id, ids, points=True)
+        rounds = len(session.rounds)
+        assert [len(values) for values in money + points] == [rounds] * (2 * len(ids))
+        if rounds:
+            assert [values[-1] for values in money] == [seat.net_cents for seat in seats]
+            assert [values[-1] for values in points] == [seat.points for seat in seats]
+            # After each round, the table's money sums to nothing.
+            assert all(sum(at) == 0 for at in zip(*money, strict=True))
+
+
+def test_months_best_and_worst_evening_from_each_session(history):
+    by_player = defaultdict(list)
+    for seat, session in seats_of(history):
+        by_player[seat.player_id].append((session, seat.net_cents))
+    assert len(by_player) >= 3
+    for player_id, played in by_player.items():
+        player = db.session.get(Player, player_id)
+        for currency in {session.currency for session, _ in played}:
+            mine = [(s, cents) for s, cents in played if s.currency == currency]
+            months = defaultdict(lambda: [0, 0])
+            for session, cents in mine:
+                month = months[session.started_at.year, session.started_at.month]
+                month[0] += cents
+                month[1] += 1
+            assert [(m.year, m.month, m.cents, m.sessions)
+                    for m in queries.money_by_month(player, currency)] == [
+                (*key, cents, count) for key, (cents, count) in sorted(months.items())]
+            best, worst = queries.best_and_worst(player, currency)
+            assert best.cents == max(cents for _, cents in mine)
+            assert worst.cents == min(cents for _, cents in mine)
+            assert {best.session_id, worst.session_id} <= {s.id for s, _ in mine}
+
+
+def test_points_left_per_round_count_as_the_record_does(history):
+    counted = defaultdict(lambda: [0, 0])
+    for seat, _ in seats_of(history):
+        counted[seat.player_id][0] += seat.counted_rounds
+        counted[seat.player_id][1] += seat.counted_points
+    for player_id, (rounds, points) in counted.items():
+        spread = queries.points_spread(db.session.get(Player, player_id))
+        assert sum(spread.values()) == rounds
+        assert sum(p * n for p, n in spread.items()) == points
