@@ -8,6 +8,7 @@ import functools
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
+from zoneinfo import ZoneInfo
 
 import sqlalchemy as sa
 from sqlalchemy.orm import aliased
@@ -62,17 +63,29 @@ class Evening:
     cents: int
 
 
-def money_by_month(player: Player, currency: str) -> list[Month]:
+def money_by_month(player: Player, currency: str, zone: str) -> list[Month]:
     """The player's money month by month in ``currency``, the months they
-    played in, oldest first."""
-    year = sa.extract("year", GameSession.started_at)
-    month = sa.extract("month", GameSession.started_at)
+    played in, oldest first: a session counts in the month it started in on
+    the group's clock (``zone``, at its offset from UTC now: in a zone with
+    summer time, a session begun within an hour of midnight at a month's end
+    may count in the month beside)."""
+    started = _on_clock(GameSession.started_at, zone)
+    year, month = sa.extract("year", started), sa.extract("month", started)
     rows = db.session.execute(
         sa.select(year, month, sa.func.sum(Seat.net_cents), sa.func.count())
         .join(GameSession, GameSession.id == Seat.session_id)
         .where(Seat.player_id == player.id, GameSession.currency == currency)
         .group_by(year, month).order_by(year, month))
     return [Month(int(y), int(m), int(cents), int(count)) for y, m, cents, count in rows]
+
+
+def _on_clock(moment: sa.ColumnElement[datetime], zone: str) -> sa.ColumnElement[datetime]:
+    """A stored UTC time as the wall clock of ``zone`` reads it, in SQL."""
+    offset = datetime.now(ZoneInfo(zone)).utcoffset()
+    seconds = int(offset.total_seconds()) if offset else 0
+    if db.session.get_bind().dialect.name == "sqlite":
+        return sa.func.datetime(moment, f"{seconds:+d} seconds", type_=sa.DateTime)
+    return moment + sa.func.make_interval(0, 0, 0, 0, 0, 0, seconds)
 
 
 def best_and_worst(player: Player, currency: str) -> tuple[Evening | None, Evening | None]:

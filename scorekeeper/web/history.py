@@ -86,7 +86,8 @@ def render_player(person: Player, rename_form: RenameForm | None = None):
         rename_form = RenameForm(formdata=None, data={"name": person.name})
     # The charts of the currency the player played in most (the record's first).
     currency = record.money[0].currency if record.money else None
-    months = queries.money_by_month(person, currency) if currency else []
+    months = (queries.money_by_month(person, currency, signed_in_group().timezone)
+              if currency else [])
     best, worst = queries.best_and_worst(person, currency) if currency else (None, None)
     bins = points_bins(queries.points_spread(person)) if record.rounds else []
     return render_template("history/player.html", person=person, record=record, page=page,

@@ -4,7 +4,8 @@ date and balance read one by one."""
 
 import random
 from collections import defaultdict
-from datetime import datetime
+from datetime import UTC, datetime
+from zoneinfo import ZoneInfo
 
 import pytest
 import sqlalchemy as sa
@@ -54,17 +55,19 @@ def test_months_best_and_worst_evening_from_each_session(history):
     for seat, session in seats_of(history):
         by_player[seat.player_id].append((session, seat.net_cents))
     assert len(by_player) >= 3
+    zone = ZoneInfo(history.timezone)
     for player_id, played in by_player.items():
         player = db.session.get(Player, player_id)
         for currency in {session.currency for session, _ in played}:
             mine = [(s, cents) for s, cents in played if s.currency == currency]
             months = defaultdict(lambda: [0, 0])
             for session, cents in mine:
-                month = months[session.started_at.year, session.started_at.month]
+                local = session.started_at.replace(tzinfo=UTC).astimezone(zone)
+                month = months[local.year, local.month]
                 month[0] += cents
                 month[1] += 1
             assert [(m.year, m.month, m.cents, m.sessions)
-                    for m in queries.money_by_month(player, currency)] == [
+                    for m in queries.money_by_month(player, currency, history.timezone)] == [
                 (*key, cents, count) for key, (cents, count) in sorted(months.items())]
             best, worst = queries.best_and_worst(player, currency)
             assert best.cents == max(cents for _, cents in mine)
@@ -81,3 +84,19 @@ def test_points_left_per_round_count_as_the_record_does(history):
         spread = queries.points_spread(db.session.get(Player, player_id))
         assert sum(spread.values()) == rounds
         assert sum(p * n for p, n in spread.items()) == points
+
+
+def test_a_session_counts_in_the_month_it_started_on_the_groups_clock(history):
+    """22:30 in Kuala Lumpur on 31 January is 14:30 UTC; 02:00 on 1 March is
+    still 28 February in UTC."""
+    history.timezone = "Asia/Kuala_Lumpur"
+    seat, session = seats_of(history)[0]
+    others = db.session.scalars(sa.select(GameSession).where(
+        GameSession.group_id == history.id, GameSession.id != session.id)).all()
+    for other in others:
+        other.currency = "XXX"
+    session.started_at = datetime(2026, 2, 28, 18)
+    db.session.commit()
+    player = db.session.get(Player, seat.player_id)
+    [month] = queries.money_by_month(player, session.currency, history.timezone)
+    assert (month.year, month.month, month.cents) == (2026, 3, seat.net_cents)
