@@ -79,7 +79,8 @@ def money_by_month(player: Player, currency: str, zone: str) -> list[Month]:
     return [Month(int(y), int(m), int(cents), int(count)) for y, m, cents, count in rows]
 
 
-def _on_clock(moment: sa.ColumnElement[datetime], zone: str) -> sa.ColumnElement[datetime]:
+def _on_clock(moment: sa.orm.InstrumentedAttribute[datetime],
+              zone: str) -> sa.ColumnElement[datetime]:
     """A stored UTC time as the wall clock of ``zone`` reads it, in SQL."""
     offset = datetime.now(ZoneInfo(zone)).utcoffset()
     seconds = int(offset.total_seconds()) if offset else 0
