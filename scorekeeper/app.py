@@ -249,6 +249,7 @@ def register_blueprints(app):
         rounds,
         sessions,
         share,
+        theme,
     )
 
     static_files.init_app(app, ROOT / "static")
@@ -256,6 +257,7 @@ def register_blueprints(app):
     script_strings.init_app(app)
     app.register_blueprint(health.bp)
     app.register_blueprint(language.bp)
+    app.register_blueprint(theme.bp)
     app.register_blueprint(home.bp)
     app.register_blueprint(groups.bp)
     app.register_blueprint(invites.bp)
