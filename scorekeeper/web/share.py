@@ -51,7 +51,8 @@ def manage():
     links = queries.share_links(g.game)
     return render_template(
         "share/manage.html", game=g.game, form=ButtonForm(),
-        active=[(link, share_url(link, g.game.group)) for link in links if link.revoked_at is None],
+        active=[(link, share_url(link, g.game.group), share_url(link, g.game.group, "share.table"))
+                for link in links if link.revoked_at is None],
         revoked=[link for link in links if link.revoked_at is not None])
 
 
@@ -109,3 +110,20 @@ def settle(token):
     return _public(render_template(
         "share/settle.html", game=game, standings=queries.standings(game),
         plan=services.settlement(game), token=token))
+
+
+@bp.get("/share/<token>/table")
+def table(token):
+    """The table screen: for a tablet propped in the middle of the table, in
+    large type and kept awake: who deals and plays first, the totals by
+    place, the last round, and the money chart (share/_table_chart.html).
+    Live as the share board; like it, no payment details."""
+    game = queries.load_board(shared_session(token))
+    board = queries.scoreboard(game)
+    # The last round: each player at it and their entry, its winner first.
+    last = sorted(((s, e) for s, e in zip(board.standings, board.rows[-1].cells, strict=True) if e),
+                  key=lambda pair: pair[1].position) if board.rows else []
+    return _public(render_template(
+        "share/table.html", game=game, board=board, token=token, last=last,
+        places=queries.places(board.standings, queries.by_points(game)),
+        keep_awake=not game.is_finished))
