@@ -162,6 +162,7 @@ TEXT_ON = {
     "felt-faint": ["ink", "felt", "red", "muted"],
     "red-light": ["ink", "red"],
     "amber-light": ["ink", "muted", "felt"],
+    "flash": ["ink", "muted"],  # the pad's line, as it flashes to say it moved on
     "felt-bg": ["on-fill"], "felt-bg-hover": ["on-fill"], "red-bg": ["on-fill"],
     "red-bg-hover": ["on-fill"], "gold-bg": ["on-fill"], "own-bg": ["on-fill"],
     "qr-light": ["qr-dark"],
