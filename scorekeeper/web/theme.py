@@ -1,15 +1,16 @@
 """The phone's theme: light, dark, or as the phone says (its
-``prefers-color-scheme``), chosen with the switch in every page's footer and
-remembered on the phone in the ``theme`` cookie (a year; none: as the phone).
+``prefers-color-scheme``), chosen with the switch in the footer of the pages
+a phone comes in by (SWITCH_PAGES) and remembered on the phone in the
+``theme`` cookie (a year; none: as the phone), for every page.
 
 The server reads the cookie so that the first paint is right: base.html links
-static/css/dark.css (app.css's tokens with their dark values) with the media
-the choice gives, and says the page's ``color-scheme``. The switch is a POST
+static/css/dark.css (app.css's tokens with their dark values, and
+``color-scheme: dark``) with the media the choice gives. The switch is a POST
 with its CSRF token that goes back to the page it was on; with JavaScript,
-static/js/theme.js switches on the page itself (offline too), setting the
-same cookie, and sets the sheet's media again from the cookie on a page the
-service worker kept as it was then. Not HttpOnly, for that script: the
-cookie holds nothing but the choice.
+static/js/theme-switch.js switches on the page itself (offline too), setting
+the same cookie, and static/js/theme.js, in <head>, sets the sheet's media
+again from the cookie on a page the service worker kept as it was then. Not
+HttpOnly, for those scripts: the cookie holds nothing but the choice.
 """
 
 from dataclasses import dataclass
@@ -22,28 +23,31 @@ from .locales import cookie_path
 
 bp = Blueprint("theme", __name__)
 
-COOKIE = "theme"
+COOKIE = "theme"  # static/js/theme.js and theme-switch.js have its name and life too
 COOKIE_DAYS = 365
 AUTO = "auto"  # as the phone: no cookie
 CHOICES = (AUTO, "light", "dark")
-# dark.css's media for each choice.
+# The pages whose footer holds the switch: where a phone comes in (the home
+# page, signing in) and a share link's, a tablet's only pages. Not every
+# page: the group page and the round form have no room in their weight
+# budgets (tests/web/helpers.py) for its form.
+SWITCH_PAGES = frozenset({"home.index", "groups.sign_in", "share.board", "share.settle",
+                          "share.table"})
+# dark.css's media for each choice (static/js/theme.js has them too).
 MEDIA = {AUTO: "(prefers-color-scheme: dark)", "light": "not all", "dark": "all"}
-# The page's <meta name="color-scheme">: the canvas before the CSS comes.
-SCHEMES = {AUTO: "light dark", "light": "light", "dark": "dark"}
 
 
 @dataclass(frozen=True)
 class Theme:
     chosen: str  # one of CHOICES
-    media: str
-    scheme: str
+    media: str  # dark.css's
 
 
 @bp.app_template_global("theme_of")
 def of(choice: str | None) -> Theme:
     """The theme a cookie's value gives: anything but light or dark is as the phone."""
     chosen = choice if choice in CHOICES else AUTO
-    return Theme(chosen, MEDIA[chosen], SCHEMES[chosen])
+    return Theme(chosen, MEDIA[chosen])
 
 
 @bp.post("/theme")
@@ -70,8 +74,12 @@ def theme() -> Theme:
 
 
 @bp.app_template_global()
-def theme_data() -> dict:
-    """What theme.js needs: the cookie's name, path and life, and the media
-    and color-scheme of each choice."""
-    return {"cookie": COOKIE, "path": cookie_path(), "days": COOKIE_DAYS,
-            "media": MEDIA, "schemes": SCHEMES}
+def theme_switch_here() -> bool:
+    """Whether this page's footer holds the switch (SWITCH_PAGES)."""
+    return request.endpoint in SWITCH_PAGES
+
+
+@bp.app_template_global()
+def theme_cookie_path() -> str:
+    """The cookie's path, for theme-switch.js (which has its name and life too)."""
+    return cookie_path()

@@ -230,25 +230,25 @@ DARK_PAPER = "rgb(20, 22, 21)"
 
 
 def test_the_theme_switches_offline_and_the_pages_kept_follow_it(member, table):
-    """A page the worker kept as the phone's setting (light) is shown dark
+    """Pages the worker kept as the phone's setting (light) are shown dark
     once Dark was tapped offline: theme.js reads the cookie, not the copy;
     the page never seen (the worker's offline page, one for every phone) too."""
     page = member
-    page.goto(table["board"])
+    page.goto("/")
     controlled(page)
-    see(page, [table["board"]])
+    see(page, ["/", table["board"]])
     page.context.set_offline(True)
-    page.goto(table["board"])
+    page.goto("/")
     offline(page)
     expect(page.locator(".offline-bar")).to_be_visible()
     assert page.evaluate(BACKGROUND) != DARK_PAPER
     page.locator("footer").get_by_role("button", name="Dark").tap()
     page.wait_for_function(f"() => ({BACKGROUND})() === '{DARK_PAPER}'")
-    for url in (table["board"], "/history"):
-        page.goto(url)  # the worker's copy, made before the choice; its offline page
+    expect(page.locator("footer .theme-switch [aria-current]")).to_have_text("Dark")
+    for url in (table["board"], "/history", "/"):
+        page.goto(url)  # the worker's copies, made before the choice; its offline page
         expect(page.locator(".offline-bar, h1:has-text('No network')").first).to_be_visible()
         assert page.evaluate(BACKGROUND) == DARK_PAPER, url
         assert page.locator("link#theme-dark").get_attribute("media") == "all"
-    page.goto(table["board"])
     expect(page.locator("footer .theme-switch [aria-current]")).to_have_text("Dark")
     page.context.set_offline(False)

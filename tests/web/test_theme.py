@@ -1,7 +1,8 @@
 """The dark theme (issue 29): the phone's choice kept in a cookie the server
-reads, so the first paint is right; the switch in every footer, a form with
-its CSRF token; the colours all tokens, dark values for them, and the text
-and highlights readable (WCAG AA) in both themes."""
+reads, so the first paint is right on every page; the switch in the footer
+of the pages a phone comes in by, a form with its CSRF token; the colours
+all tokens, dark values for them, and the text and highlights readable
+(WCAG AA) in both themes."""
 
 import re
 from http.cookies import SimpleCookie
@@ -9,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.web.helpers import csrf_token, forms_on, parsed
+from tests.web.helpers import csrf_token, forms_on, make_link, parsed
 
 CSS = Path(__file__).resolve().parents[2] / "static" / "css"
 AS_THE_PHONE = "(prefers-color-scheme: dark)"
@@ -27,37 +28,41 @@ def set_cookie(response) -> SimpleCookie:
     return cookie
 
 
-def shown(response) -> tuple[str, str, list[str]]:
-    """The page's dark sheet media, its color-scheme and the switch's button marked."""
+def shown(response) -> tuple[str, list[str]]:
+    """The page's dark sheet's media and the switch's button marked, if it has the switch."""
     page = parsed(response)
     (sheet,) = page.select("link#theme-dark")
-    (scheme,) = page.select("meta[name=color-scheme]")
     marked = [b.attrs["value"] for b in page.select("footer form.theme-switch button")
               if "aria-current" in b.attrs]
-    return sheet.attrs["media"], scheme.attrs["content"], marked
+    return sheet.attrs["media"], marked
+
+
+# Where the footer holds the switch; every page follows the cookie.
+SWITCH_PAGES = ("/", "/sign-in")
 
 
 # The cookie and the switch
 
 
-@pytest.mark.parametrize("choice, media, scheme, kept", [
-    ("dark", "all", "dark", "dark"),
-    ("light", "not all", "light", "light"),
-    ("auto", AS_THE_PHONE, "light dark", ""),
+@pytest.mark.parametrize("choice, media, kept", [
+    ("dark", "all", "dark"),
+    ("light", "not all", "light"),
+    ("auto", AS_THE_PHONE, ""),
 ])
 def test_each_choice_is_kept_on_the_phone_and_shown_from_the_first_paint(
-        anonymous, choice, media, scheme, kept):
+        anonymous, choice, media, kept):
     anonymous.set_cookie("theme", "dark" if choice == "auto" else "light")
-    response = switch(anonymous, choice, "/rules?preset=rummi")
+    response = switch(anonymous, choice, "/sign-in?next=/history")
     assert response.status_code == 303
-    assert response.location == "/rules?preset=rummi"  # back to the page it was on
+    assert response.location == "/sign-in?next=/history"  # back to the page it was on
     morsel = set_cookie(response)["theme"]
     assert morsel.value == kept
     assert (morsel["path"], morsel["samesite"]) == ("/", "Lax")
     assert morsel["max-age"] == ("0" if choice == "auto" else "31536000")  # as the phone: none
-    # Not HttpOnly: theme.js switches on the page (offline too) by setting it.
+    # Not HttpOnly: theme-switch.js switches on the page (offline too) by setting it.
     assert not morsel["httponly"]
-    assert shown(anonymous.get("/rules?preset=rummi")) == (media, scheme, [choice])
+    assert shown(anonymous.get("/sign-in?next=/history")) == (media, [choice])
+    assert shown(anonymous.get("/rules")) == (media, [])  # no switch here, the theme all the same
 
 
 def test_with_no_choice_or_a_bad_one_the_page_follows_the_phone(app, client, sid):
@@ -69,23 +74,36 @@ def test_with_no_choice_or_a_bad_one_the_page_follows_the_phone(app, client, sid
         for path in ("/", f"/sessions/{sid}", "/sign-in", "/no-such-page"):
             response = client.get(path)
             assert response.status_code in (200, 404)
-            assert shown(response) == (AS_THE_PHONE, "light dark", ["auto"]), (cookie, path)
+            assert shown(response) == (
+                AS_THE_PHONE, ["auto"] if path in SWITCH_PAGES else []), (cookie, path)
             assert "Cookie" in response.vary
 
 
-def test_every_page_offers_the_switch_going_back_to_itself(client, sid):
+def test_the_pages_a_phone_comes_in_by_offer_the_switch_going_back_to_themselves(
+        app, client, anonymous, sid):
     client.set_cookie("theme", "dark")
-    for path in ("/", f"/sessions/{sid}", f"/sessions/{sid}/settle", "/history", "/rules"):
-        response = client.get(path)
+    anonymous.set_cookie("theme", "dark")
+    token = make_link(client, sid).rsplit("/", 1)[1]
+    pages = [(client, "/"), (anonymous, "/sign-in"), *((anonymous, f"/share/{token}{end}")
+                                                       for end in ("", "/settle", "/table"))]
+    for viewer, path in pages:
+        response = viewer.get(path)
         (form,) = [f for f in forms_on(response.text, path) if f.action == "/theme"]
         assert form.values["next"] == [path]
         assert form.buttons == {"theme": {"light", "dark", "auto"}}
         assert parsed(response).texts("footer form.theme-switch button") == [
             "Light", "Dark", "As the phone"]
-        assert shown(response) == ("all", "dark", ["dark"])
+        assert shown(response) == ("all", ["dark"])
         # theme.js, a classic script before the page shows (no defer, no module).
         head = response.text[:response.text.index("</head>")]
         assert re.search(r'<script src="/static/js/theme\.\w+\.js"></script>', head)
+        assert "/static/js/theme-switch." in response.text
+    # Elsewhere the theme, with no switch (nor its script): the weight budgets.
+    for path in (f"/sessions/{sid}", f"/sessions/{sid}/rounds/new", "/group", "/history"):
+        response = client.get(path)
+        assert shown(response) == ("all", []), path
+        assert re.search(r'<script src="/static/js/theme\.\w+\.js"></script>', response.text)
+        assert "theme-switch" not in response.text
 
 
 @pytest.mark.parametrize("choice", ["purple", "", "Dark"])
@@ -125,7 +143,8 @@ def test_the_offline_page_follows_the_phone_until_theme_js_reads_the_cookie(anon
 
 def test_the_worker_keeps_the_dark_sheet_and_theme_js_for_offline(anonymous):
     files = anonymous.get("/sw.json").json["files"]
-    assert {"/static/css/dark.css", "/static/js/theme.js"} <= set(files)
+    assert {"/static/css/dark.css", "/static/js/theme.js", "/static/js/theme-switch.js"} <= set(
+        files)
 
 
 # The colours
