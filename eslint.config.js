@@ -28,6 +28,8 @@ export default [
     languageOptions: {sourceType: "script", globals: globals.serviceworker},
     rules: {"no-implicit-globals": "off"},
   },
+  // theme.js runs in <head> as a classic script, before the page's import map.
+  {files: ["static/js/theme.js"], languageOptions: {sourceType: "script"}},
   // Where the browser has Background Sync, sw-sync.js runs it as a module.
   {files: ["static/js/sw-sync.js"], languageOptions: {globals: globals.serviceworker}},
   {files: ["tests/js/**/*.js", "eslint.config.js"], languageOptions: {globals: globals.node}},

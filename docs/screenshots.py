@@ -471,17 +471,18 @@ def languages(camera: Camera) -> None:
     page.context.close()
 
 
-def main_pages_in(camera: Camera, tag: str, prefix: str) -> None:
+def main_pages_in(camera: Camera, tag: str, prefix: str, **options) -> None:
     """A phone in language ``tag`` (its cookie, as the footer's switch sets
-    it) at a table two rounds in: the home page, the scoreboard, the round
-    form with the pad open and cards tapped, and the settle-up."""
+    it; Playwright's context ``options`` besides) at a table two rounds in: the
+    home page, the scoreboard, the round form with the pad open and cards
+    tapped, and the settle-up."""
     with camera.app.app_context():
         game = services.start_session(services.Change(the_group()), SEATS,
                                       HouseRules.rummi(), FIRST_DEALER)
         for typed in ROUNDS[:2]:
             services.record_round(services.Change.to(game), hands(typed))
         board = f"/sessions/{game.id}"
-    context = camera.phone()
+    context = camera.phone(**options)
     context.add_cookies([{"name": "language", "value": tag, "url": camera.base_url}])
     signed_in(context, device="Ann's phone")
     page = context.new_page()
@@ -509,6 +510,32 @@ def in_malay(camera: Camera) -> None:
 
 def in_chinese(camera: Camera) -> None:
     main_pages_in(camera, "zh-Hans", "zh")
+
+
+def in_the_dark(camera: Camera) -> None:
+    """A phone set to dark (prefers-color-scheme), the app following it."""
+    main_pages_in(camera, "en", "dark", color_scheme="dark")
+
+
+def the_table_screen(camera: Camera) -> None:
+    """The table screen of a share link on a tablet in landscape, two rounds
+    in, as the tablet is set: light, then dark."""
+    with camera.app.app_context():
+        game = services.start_session(services.Change(the_group()), SEATS,
+                                      HouseRules.rummi(), FIRST_DEALER)
+        for typed in ROUNDS[:2]:
+            services.record_round(services.Change.to(game), hands(typed))
+        link = services.create_share_link(services.Change.to(game, device="Ann's phone"))
+        with camera.app.test_request_context():
+            url = share_url(link, the_group(), "share.table")
+    for scheme, name in (("light", "table-screen"), ("dark", "table-screen-dark")):
+        context = camera.phone(viewport={"width": 1024, "height": 768}, is_mobile=False,
+                               color_scheme=scheme)
+        page = context.new_page()
+        page.goto("/share/" + url.split("/share/", 1)[1])
+        expect(page.locator(".table-deal")).to_be_visible()
+        camera.take(page, name)
+        context.close()
 
 
 def paying_by_qr(camera: Camera) -> None:
@@ -546,7 +573,7 @@ def paying_by_qr(camera: Camera) -> None:
 
 SCENES = [an_evening, group_pages, getting_in, this_phone_and_last_time, a_form_told_of_a_change,
           a_round_together, offline_pages, playing_and_the_rules, languages, in_malay, in_chinese,
-          paying_by_qr]
+          in_the_dark, the_table_screen, paying_by_qr]
 # What each scene takes, so that a run for one picture plays only its scene.
 TAKES = {
     an_evening: {"new-group", "invite", "new-session", "round-entry", "round-result",
@@ -564,6 +591,8 @@ TAKES = {
     languages: {"languages-ms", "languages-zh"},
     in_malay: {"ms-home", "ms-scoreboard", "ms-round-entry", "ms-settle"},
     in_chinese: {"zh-home", "zh-scoreboard", "zh-round-entry", "zh-settle"},
+    in_the_dark: {"dark-home", "dark-scoreboard", "dark-round-entry", "dark-settle"},
+    the_table_screen: {"table-screen", "table-screen-dark"},
     paying_by_qr: {"settle-qr-pay", "settle-qr-collect", "payment-details"},
 }
 

@@ -251,6 +251,7 @@ def register_blueprints(app):
         rounds,
         sessions,
         share,
+        theme,
         what_if,
     )
 
@@ -259,6 +260,7 @@ def register_blueprints(app):
     script_strings.init_app(app)
     app.register_blueprint(health.bp)
     app.register_blueprint(language.bp)
+    app.register_blueprint(theme.bp)
     app.register_blueprint(home.bp)
     app.register_blueprint(groups.bp)
     app.register_blueprint(invites.bp)

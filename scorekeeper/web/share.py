@@ -8,10 +8,10 @@ from flask import Blueprint, Response, abort, g, redirect, render_template, url_
 from .. import queries, services
 from ..extensions import db
 from ..forms.groups import ButtonForm
-from ..models import ShareLink
+from ..models import GameSession, ShareLink
 from .loading import add_session_id, load_game_session
 from .once import answered, changing, once
-from .presenters.charts import session_chart
+from .presenters.charts import SessionChart, session_chart
 from .presenters.message import chat_message
 from .presenters.picture import picture_response
 from .share_links import PUBLIC, share_url, shared_session
@@ -53,7 +53,8 @@ def manage():
     links = queries.share_links(g.game)
     return render_template(
         "share/manage.html", game=g.game, form=ButtonForm(),
-        active=[(link, share_url(link, g.game.group)) for link in links if link.revoked_at is None],
+        active=[(link, share_url(link, g.game.group), share_url(link, g.game.group, "share.table"))
+                for link in links if link.revoked_at is None],
         revoked=[link for link in links if link.revoked_at is not None])
 
 
@@ -101,14 +102,18 @@ def board(token):
     # An ended session opens on the night's summary, as the members' scoreboard does.
     night = services.night(game) if game.is_finished else None
     board = queries.scoreboard(game)
+    return _public(render_template(
+        "share/board.html", game=game, board=board, token=token, chart=_chart(game, board),
+        night=night, message=night and chat_message(game, night.places, night.settlement)))
+
+
+def _chart(game: GameSession, board: queries.Scoreboard) -> SessionChart | None:
+    """The session's money (or points) round by round, as the share pages draw it."""
     points = queries.by_points(game)
-    chart = session_chart(
+    return session_chart(
         [s.player.name for s in board.standings],
         queries.running_totals(game.id, [s.player.id for s in board.standings], points=points)
         if board.rounds else [], game.currency, points=points)
-    return _public(render_template(
-        "share/board.html", game=game, board=board, token=token, chart=chart,
-        night=night, message=night and chat_message(game, night.places, night.settlement)))
 
 
 @bp.get("/share/<token>/result.png")
@@ -125,3 +130,21 @@ def settle(token):
     return _public(render_template(
         "share/settle.html", game=game, standings=queries.standings(game),
         plan=services.settlement(game), token=token))
+
+
+@bp.get("/share/<token>/table")
+def table(token):
+    """The table screen: for a tablet propped in the middle of the table, in
+    large type and kept awake: who deals and plays first, the totals by
+    place, the last round, and the money chart (share/_table_chart.html).
+    Live as the share board; like it, no payment details."""
+    game = queries.load_board(shared_session(token))
+    board = queries.scoreboard(game)
+    # The last round: each player at it and their entry, its winner first.
+    last = sorted(((s, e) for s, e in zip(board.standings, board.rows[-1].cells, strict=True) if e),
+                  key=lambda pair: pair[1].position) if board.rows else []
+    return _public(render_template(
+        "share/table.html", game=game, board=board, token=token, last=last,
+        chart=_chart(game, board),
+        places=queries.places(board.standings, queries.by_points(game)),
+        keep_awake=not game.is_finished))

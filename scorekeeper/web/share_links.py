@@ -15,7 +15,8 @@ from ..limits import ID_MAX
 from ..models import GameSession, Group, ShareLink
 
 # Opened with a token instead of a signed-in phone.
-PUBLIC = frozenset({"share.board", "share.settle", "share.result", "how_we_play.shared"})
+PUBLIC = frozenset({"share.board", "share.settle", "share.result", "share.table",
+                    "how_we_play.shared"})
 SALT = "share-link"
 # Our tokens are about 50 characters; anything much longer is not ours.
 TOKEN_MAX = 100
@@ -26,8 +27,9 @@ def _serializer(group: Group) -> URLSafeSerializer:
                              signer_kwargs={"digest_method": hashlib.sha256})
 
 
-def share_url(link: ShareLink, group: Group) -> str:
-    return url_for("share.board", token=_serializer(group).dumps(link.id), _external=True)
+def share_url(link: ShareLink, group: Group, page: str = "share.board") -> str:
+    """The address of the link's ``page`` (its scoreboard, or another of PUBLIC)."""
+    return url_for(page, token=_serializer(group).dumps(link.id), _external=True)
 
 
 def shared_session(token: str) -> GameSession:

@@ -222,3 +222,33 @@ def test_without_a_worker_the_app_works_online_as_before(new_context, live_app):
     page.locator(".round-actions button[type=submit]").first.click()
     page.wait_for_url(f"**{board}/rounds/1")
     expect(page.locator("h1")).to_contain_text("Round 1")
+
+
+# The page's background as the theme paints it: app.css's --paper, dark.css's.
+BACKGROUND = "() => getComputedStyle(document.documentElement).backgroundColor"
+DARK_PAPER = "rgb(20, 22, 21)"
+
+
+def test_the_theme_switches_offline_and_the_pages_kept_follow_it(member, table):
+    """Pages the worker kept as the phone's setting (light) are shown dark
+    once Dark was tapped offline: theme.js reads the cookie, not the copy;
+    the page never seen (the worker's offline page, one for every phone) too."""
+    page = member
+    page.goto("/")
+    controlled(page)
+    see(page, ["/", table["board"]])
+    page.context.set_offline(True)
+    page.goto("/")
+    offline(page)
+    expect(page.locator(".offline-bar")).to_be_visible()
+    assert page.evaluate(BACKGROUND) != DARK_PAPER
+    page.locator("footer").get_by_role("button", name="Dark").tap()
+    page.wait_for_function(f"() => ({BACKGROUND})() === '{DARK_PAPER}'")
+    expect(page.locator("footer .theme-switch [aria-current]")).to_have_text("Dark")
+    for url in (table["board"], "/history", "/"):
+        page.goto(url)  # the worker's copies, made before the choice; its offline page
+        expect(page.locator(".offline-bar, h1:has-text('No network')").first).to_be_visible()
+        assert page.evaluate(BACKGROUND) == DARK_PAPER, url
+        assert page.locator("link#theme-dark").get_attribute("media") == "all"
+    expect(page.locator("footer .theme-switch [aria-current]")).to_have_text("Dark")
+    page.context.set_offline(False)

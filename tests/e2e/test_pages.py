@@ -83,11 +83,14 @@ def page_urls(ids) -> dict[str, str]:
         "leaderboard": "/records",
         "head to head": f"/records/head-to-head?a={ids['ann']}&b={ids['ben']}",
         "house rules": f"{playing}/rules",
+        "what if": f"{playing}/what-if?preset=penang&use_preset=1",
+        "how we play": f"{playing}/how-we-play",
         "rules": "/rules",
         "changes": f"/sessions/{ids['done']}/changes",
         "share links": f"{playing}/share",
         "shared scoreboard": f"/share/{ids['token']}",
         "shared settlement": f"/share/{ids['token']}/settle",
+        "table screen": f"/share/{ids['token']}/table",
         "import": "/groups/import",
         "new group": "/groups/new",
         "sign in": "/sign-in",
@@ -121,6 +124,38 @@ def test_every_page_is_light_passes_the_phone_checks_and_stays_on_the_app_host(
             problems[name] = found
     assert problems == {}
     assert outside_requests == []
+
+
+# The main pages, checked by axe in both themes.
+MAIN_PAGES = ("home", "scoreboard", "round form", "round result", "settle", "who owes whom",
+              "night", "history", "history session", "player", "leaderboard", "what if",
+              "how we play", "group", "share links", "shared scoreboard", "table screen")
+# The page's background as the theme paints it: app.css's --paper, dark.css's.
+BACKGROUND = "() => getComputedStyle(document.documentElement).backgroundColor"
+PAPER = {"light": "rgb(255, 255, 255)", "dark": "rgb(20, 22, 21)"}
+
+
+def test_the_main_pages_pass_axe_in_dark_and_in_light(new_context, seeded):
+    """A phone set to dark: the pages follow it; then Light, tapped in a
+    footer, wins over the phone's setting on every page after. axe (its
+    colour contrast among its rules) finds nothing in either."""
+    context = new_context(color_scheme="dark")
+    signed_in(context)
+    page = context.new_page()
+    urls = page_urls(seeded)
+    problems = {}
+    for theme in ("dark", "light"):
+        for name in MAIN_PAGES:
+            page.goto(urls[name])
+            assert page.evaluate(BACKGROUND) == PAPER[theme], (theme, name)
+            if found := accessibility_violations(page):
+                problems[f"{name}, {theme}"] = found
+        if theme == "dark":
+            page.goto(urls["home"])
+            page.locator("footer").get_by_role("button", name="Light").tap()
+            expect(page.locator("footer .theme-switch [aria-current]")).to_have_text("Light")
+            page.wait_for_function(f"() => ({BACKGROUND})() === '{PAPER['light']}'")
+    assert problems == {}
 
 
 SIX = ["Jasmine", "Bartholomew", "Cat", "Dan", "Evangeline", "Fay"]

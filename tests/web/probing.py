@@ -43,7 +43,7 @@ PUBLIC_ENDPOINTS = frozenset({"static", "health.healthz", "home.index", "groups.
                               "backup.import_group", "groups.sign_in", "groups.sign_out",
                               "offline.manifest", "offline.worker", "offline.sync_worker",
                               "offline.worker_data", "offline.page", "home.rules",
-                              "language.switch"})
+                              "language.switch", "theme.switch"})
 
 
 @dataclass

@@ -147,7 +147,7 @@ def test_an_ended_session_shows_the_nights_summary_as_the_group_sees_it(app, cli
     # Nothing only a member sees: no form (Reopen), no phone's marks, no link in.
     main = html[html.index("<main"):html.index("</main>")]
     assert "<form" not in main and "csrf" not in main and "Reopen" not in html
-    assert [form.action for form in forms_on(html)] == ["/language"]  # the footer's switch
+    assert [form.action for form in forms_on(html)] == ["/theme", "/language"]  # the footer's
     assert "sessions-you" not in html and "sessions-me" not in html
     assert "/sessions/" not in html and "/history" not in main and "/rounds" not in html
     assert "This session has ended." in anonymous.get(url + "/settle").text
@@ -160,9 +160,9 @@ def test_the_public_pages_change_nothing_and_lead_nowhere_private(app, client, a
         for viewer in (anonymous, client):
             html = viewer.get(page).text
             main = html[html.index("<main"):html.index("</main>")]
-            # The one form is the footer's language switch, the viewer's own.
+            # The forms are the footer's theme and language switches, the viewer's own.
             assert "<form" not in main
-            assert [form.action for form in forms_on(html)] == ["/language"]
+            assert [form.action for form in forms_on(html)] == ["/theme", "/language"]
             assert "/sessions/" not in html and "/history" not in main
             assert "/rounds" not in html
     assert anonymous.post(url).status_code in (400, 405)
