@@ -24,11 +24,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # run as a script: docs/ is on the path, not the root
 
+import sqlalchemy as sa  # noqa: E402
 from playwright.sync_api import expect, sync_playwright  # noqa: E402
 
 from scorekeeper import services  # noqa: E402
 from scorekeeper.extensions import db  # noqa: E402
-from scorekeeper.models import GameSession  # noqa: E402
+from scorekeeper.models import GameSession, Player  # noqa: E402
 from scorekeeper.rules import Entry, HouseRules  # noqa: E402
 from scorekeeper.web.share_links import share_url  # noqa: E402
 from tests.conftest import fresh_app, the_group  # noqa: E402
@@ -538,6 +539,46 @@ def the_table_screen(camera: Camera) -> None:
         context.close()
 
 
+def records_and_pictures(camera: Camera) -> None:
+    """A year of Thursdays (demo play): the leaderboard, two players head to
+    head, a player's months and points left, a session's money round by
+    round, and the result as the picture shared to the group's chat."""
+    import random
+    from datetime import datetime
+
+    from scorekeeper import demo
+
+    year = ("A year of Thursdays", "teh tarik kurang manis")
+    plan = demo.play_group(random.Random(7), 48, 14, datetime(2026, 11, 26, 22))
+    with camera.app.app_context():
+        group, _, _ = services.seed_demo_group(*year, plan)
+        players = dict(db.session.execute(
+            sa.select(Player.name, Player.id).where(Player.group_id == group.id)).all())
+        latest = db.session.scalar(sa.select(sa.func.max(GameSession.id)).where(
+            GameSession.group_id == group.id, GameSession.ended_at.is_not(None)))
+    first, second = sorted(players)[:2]
+    context = camera.phone()
+    signed_in(context, "Ann's phone", *year)
+    page = context.new_page()
+    page.goto("/records?from=2026-01-01&to=2026-12-31")
+    camera.take(page, "leaderboard")
+    page.goto(f"/records/head-to-head?a={players[first]}&b={players[second]}")
+    camera.take(page, "head-to-head")
+    page.goto(f"/players/{players[first]}")
+    page.locator(".chart-box").first.scroll_into_view_if_needed()
+    camera.take(page, "player-charts")
+    page.goto(f"/history/sessions/{latest}")
+    page.locator(".chart-box").first.scroll_into_view_if_needed()
+    camera.take(page, "session-chart")
+    camera.taken.append("result-picture")
+    if camera.wanted("result-picture"):
+        picture = page.request.get(f"/sessions/{latest}/result.png")
+        assert picture.ok, picture.status
+        (PICTURES / "result-picture.png").write_bytes(picture.body())
+        print("docs/screenshots/result-picture.png")
+    context.close()
+
+
 def paying_by_qr(camera: Camera) -> None:
     """Dan keeps his bank's QR (PayNet's worked example) as his payment
     details: his page, Ann's settle up ("Pay Dan") and Dan's ("Collect …",
@@ -573,7 +614,7 @@ def paying_by_qr(camera: Camera) -> None:
 
 SCENES = [an_evening, group_pages, getting_in, this_phone_and_last_time, a_form_told_of_a_change,
           a_round_together, offline_pages, playing_and_the_rules, languages, in_malay, in_chinese,
-          in_the_dark, the_table_screen, paying_by_qr]
+          in_the_dark, the_table_screen, paying_by_qr, records_and_pictures]
 # What each scene takes, so that a run for one picture plays only its scene.
 TAKES = {
     an_evening: {"new-group", "invite", "new-session", "round-entry", "round-result",
@@ -594,6 +635,8 @@ TAKES = {
     in_the_dark: {"dark-home", "dark-scoreboard", "dark-round-entry", "dark-settle"},
     the_table_screen: {"table-screen", "table-screen-dark"},
     paying_by_qr: {"settle-qr-pay", "settle-qr-collect", "payment-details"},
+    records_and_pictures: {"leaderboard", "head-to-head", "player-charts", "session-chart",
+                           "result-picture"},
 }
 
 

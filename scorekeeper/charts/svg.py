@@ -19,6 +19,7 @@ LEFT, RIGHT, TOP, BOTTOM = 46, 74, 10, 22  # the plot's margins: tick labels, na
 POINTS_AT_MOST = 81  # a line's points: a 400-round session is drawn from 81 of them
 TARGETS_AT_MOST = 30  # a chart's round links: a band of rounds each beyond that
 NAME_FITS = 9  # characters of a name at a line's end
+ISOLATES = dict.fromkeys(range(0x2066, 0x206A))  # LRI, RLI, FSI, PDI
 STYLES = 6  # .chart-s0 … .chart-s5: a colour and a dash pattern each
 
 
@@ -42,7 +43,11 @@ class Words:
 
 
 def short(name: str) -> str:
-    return name if len(name) <= NAME_FITS else name[:NAME_FITS - 1] + "…"
+    """A name as a line's end shows it: cut to fit, and isolated (FSI…PDI,
+    any isolate of its own left out) so that no character in it turns the
+    text after it around."""
+    name = name.translate(ISOLATES)
+    return "\u2068" + (name if len(name) <= NAME_FITS else name[:NAME_FITS - 1] + "…") + "\u2069"
 
 
 def _steps(points: Sequence[tuple[int, int]]) -> str:

@@ -49,10 +49,10 @@ def test_a_name_cannot_close_the_isolate_it_is_put_in():
 
 
 def shown_outside_bdi(html: str) -> str:
-    """The page's text outside <bdi> elements, attribute values and the chat
-    message's box."""
+    """The page's text outside <bdi> elements (or FSI…PDI, which SVG text
+    isolates with), attribute values and the chat message's box."""
     html = html.split("<textarea")[0] + html.split("</textarea>")[-1]
-    return re.sub(r'<bdi>[^<]*</bdi>|="[^"]*"', "", html)
+    return re.sub(rf'<bdi>[^<]*</bdi>|="[^"]*"|{FSI}[^{PDI}]*{PDI}', "", html)
 
 
 def after_isolation_every_override_is_closed(text: str) -> bool:
