@@ -21,6 +21,8 @@ from tests.web.helpers import visible_text
 from tests.web.test_backup_import import HOSTILE
 from tests.web.test_translations import POT, pseudo_catalog, read, unmarked_words
 
+pytestmark = pytest.mark.any_database
+
 
 def _spoiled(path, value=None, *, delete=False):
     """The document with the value at ``path`` (keys and list indexes) set or deleted."""

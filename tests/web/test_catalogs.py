@@ -14,6 +14,8 @@ from babel.messages.pofile import PoFileError, read_po, write_po
 
 from scorekeeper import catalogs
 
+pytestmark = pytest.mark.any_database
+
 MALAY = "ms"
 
 

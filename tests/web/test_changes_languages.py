@@ -2,6 +2,7 @@
 27): a change is kept as its typed payload and worded when read, so a change
 made from a phone in Malay reads in Chinese on a phone in Chinese."""
 
+import pytest
 import sqlalchemy as sa
 
 from scorekeeper.extensions import db
@@ -9,6 +10,8 @@ from scorekeeper.models import AuditEvent
 from tests.web.examples import TYPED_1, TYPED_2
 from tests.web.helpers import form_values, text, visible_text
 from tests.web.test_changes import game, record
+
+pytestmark = pytest.mark.any_database
 
 
 def in_language(client, tag):

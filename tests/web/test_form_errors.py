@@ -10,6 +10,8 @@ from scorekeeper.rules import Entry, HouseRules
 from tests.conftest import the_group
 from tests.web.helpers import filled, form_values, parsed, player_ids
 
+pytestmark = pytest.mark.any_database
+
 TIEN_HU = "AS 2S 3S 4S 5S 7H 8H 9H 10D JD QD KD 5H 5D 5C 9D 9C 9S JK JK"
 
 

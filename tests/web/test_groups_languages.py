@@ -2,8 +2,12 @@
 27): a service says why in English with its values (N_); the web layer words
 it for the phone that reads it."""
 
+import pytest
+
 from tests.web.helpers import visible_text
 from tests.web.test_groups import change_passphrase, post
+
+pytestmark = pytest.mark.any_database
 
 
 def in_language(client, tag):

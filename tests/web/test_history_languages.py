@@ -1,9 +1,13 @@
 """The history pages and the night's summary in Malay and Chinese (issue 27):
 counts by the language's plural rules, lists of names by its own pattern."""
 
+import pytest
+
 from scorekeeper.rules import Entry
 from tests.web.examples import EXAMPLE_RULES, HU, NO_HU, TIE, TIEN_HU, make_session
 from tests.web.helpers import visible_text
+
+pytestmark = pytest.mark.any_database
 
 
 def in_language(client, tag):

@@ -4,12 +4,16 @@ read only, from the session's share link."""
 
 import dataclasses
 
+import pytest
+
 from scorekeeper import services
 from scorekeeper.extensions import db
 from scorekeeper.models import ShareLink
 from tests.conftest import signed_in_client
 from tests.web.examples import EXAMPLE_RULES
 from tests.web.helpers import csrf_token, make_link, visible_text
+
+pytestmark = pytest.mark.any_database
 
 
 def page(client, session_id) -> str:

@@ -18,6 +18,8 @@ from scorekeeper.web.locales import BY_TAG, choose
 from tests.web.helpers import csrf_token, forms_on, parsed, text, visible_text
 from tests.web.probing import REDIRECTS
 
+pytestmark = pytest.mark.any_database
+
 MALAY, CHINESE = "ms", "zh-Hans"
 TAGS = ("en", MALAY, CHINESE)
 

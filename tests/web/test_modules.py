@@ -17,6 +17,8 @@ from scorekeeper.web import modules, static_files
 from tests.web.helpers import ROOT, hash_source, import_maps, policy
 from tests.web.probing import listed_rules, rule_url, site_for_probing
 
+pytestmark = pytest.mark.any_database
+
 STATIC = ROOT / "static"
 MODULE = re.compile(r'<script type="module" src="([^"]+)"')
 PRELOAD = re.compile(r'<link rel="modulepreload" href="([^"]+)">')

@@ -16,6 +16,8 @@ from scorekeeper.web.filters import isolate, isolated
 from tests.conftest import signed_in_client, the_group
 from tests.web.examples import NO_HU
 
+pytestmark = pytest.mark.any_database
+
 RLO, PDF, FSI, PDI = "\u202e", "\u202c", "\u2068", "\u2069"
 # Bob's name as typed with an override: without isolation, everything after it
 # on the line ("pays Cat RM 8.00") would read backwards.

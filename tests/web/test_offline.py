@@ -17,6 +17,8 @@ from tests.conftest import signed_in_client, the_group
 from tests.web.examples import EXAMPLE_1, EXAMPLE_RULES
 from tests.web.helpers import count_statements, csrf_token, make_link
 
+pytestmark = pytest.mark.any_database
+
 ROOT = Path(__file__).resolve().parents[2]
 
 

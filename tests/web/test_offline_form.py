@@ -9,12 +9,16 @@ tests/e2e/test_offline_queue.py."""
 import re
 from html import unescape
 
+import pytest
+
 from scorekeeper import queries, services
 from scorekeeper.extensions import db
 from scorekeeper.models import GameSession
 from scorekeeper.web.offline import FORM_HEADER, KEEP_HEADER
 from tests.web.examples import EXAMPLE_1, TYPED_1
 from tests.web.helpers import filled, form_values, player_ids, send_hand, text
+
+pytestmark = pytest.mark.any_database
 
 
 def test_the_scoreboard_tells_the_worker_the_empty_form_of_the_round_it_shows_next(

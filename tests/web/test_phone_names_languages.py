@@ -4,6 +4,7 @@ English, and worded where shown, so the rows already stored read right too."""
 
 import re
 
+import pytest
 import sqlalchemy as sa
 
 from scorekeeper import services
@@ -12,6 +13,8 @@ from scorekeeper.models import GameSession
 from scorekeeper.rules import HouseRules
 from tests.web.helpers import csrf_token, visible_text
 from tests.web.test_invites import make_invite, phones_cookie
+
+pytestmark = pytest.mark.any_database
 
 WORDS = {"zh-Hans": ("共用手机", "Ben 的手机"), "ms": ("telefon dikongsi", "telefon Ben")}
 DEVICE = re.compile(r'<input[^>]*name="device"[^>]*value="([^"]*)"')

@@ -26,6 +26,8 @@ from scorekeeper.web.presenters.refusals import refusal
 from tests.rules.helpers import ALMOST_TIEN_HU_20, MELD_FREE_20, MELD_FREE_25, penang
 from tests.rules.test_solver_limits import HARD, PENANG_25_THREE_AH
 
+pytestmark = pytest.mark.any_database
+
 
 def refused(call, error=RoundError):
     with pytest.raises(error) as caught:

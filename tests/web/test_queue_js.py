@@ -9,8 +9,12 @@ import shutil
 import subprocess
 from html import unescape
 
+import pytest
+
 from tests.web.examples import TYPED_1, TYPED_2
 from tests.web.helpers import ROOT, filled, form_values
+
+pytestmark = pytest.mark.any_database
 
 CALL = ROOT / "tests" / "js" / "call.js"
 

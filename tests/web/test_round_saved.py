@@ -9,7 +9,7 @@ from tests.conftest import signed_in_client
 from tests.web.examples import TYPED_1
 from tests.web.helpers import filled, player_ids, text
 
-pytestmark = pytest.mark.usefixtures("own_tokens")
+pytestmark = [pytest.mark.usefixtures("own_tokens"), pytest.mark.any_database]
 
 
 def test_a_phone_on_a_round_saved_elsewhere_is_told_which_phone_and_the_hands(

@@ -13,6 +13,8 @@ from scorekeeper.rules import Entry, HouseRules, payouts
 from tests.conftest import the_group
 from tests.web.helpers import form_values, parsed, visible_text
 
+pytestmark = pytest.mark.any_database
+
 RULE_BOOK_LINK = '<a href="/rules">'
 
 

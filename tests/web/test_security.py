@@ -20,6 +20,8 @@ from tests.web.helpers import (
 )
 from tests.web.probing import listed_rules, rule_id, rule_url, site_for_probing
 
+pytestmark = pytest.mark.any_database
+
 TEMPLATES = ROOT / "templates"
 STRINGS = re.compile(r'<script type="application/json" id="strings">(.*?)</script>', re.S)
 INLINE_SCRIPT = re.compile(r"<script\b(?![^>]*\bsrc\s*=)[^>]*>", re.I)

@@ -34,6 +34,8 @@ from tests.conftest import fresh_app
 from tests.web.helpers import ROOT, assert_safe_headers
 from tests.web.phones import Gunicorn, free_port, released_together, serving
 
+pytestmark = pytest.mark.any_database
+
 STATIC = ROOT / "static"
 GUNICORN_CONF = ROOT / "gunicorn.conf.py"
 KEY = "serving-secret-key-long-enough-to-sign"

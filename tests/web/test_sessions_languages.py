@@ -12,6 +12,8 @@ from scorekeeper import services
 from tests.web.examples import EXAMPLE_1
 from tests.web.helpers import csrf_token, form_values, forms_on, visible_text
 
+pytestmark = pytest.mark.any_database
+
 MALAY, CHINESE = "ms", "zh-Hans"
 SHARE_TEXT = re.compile(r'<textarea id="share-text"[^>]*>(.*?)</textarea>', re.S)
 

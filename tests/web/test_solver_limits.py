@@ -9,6 +9,8 @@ from scorekeeper import services
 from scorekeeper.rules import HouseRules
 from tests.web.helpers import enter, filled, hand_check, round_count, section, text
 
+pytestmark = pytest.mark.any_database
+
 # 16 jokers and 16 cards dealt are house rules the app takes (RULE_RANGES).
 MANY_JOKERS = "JK JK JK JK JK JK JK JK JK JK JK JK JK JK QC KC"
 ATTACK_200 = ("3C 5C 4D 7D 7C 6D 4H 3H 7C AD 6D 6H 6D 4C 6H 5H 7D 5D 4H 3C 4H 4C 3H 2D AD "

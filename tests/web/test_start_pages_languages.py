@@ -12,6 +12,8 @@ from tests.web.examples import NO_HU, make_session
 from tests.web.helpers import csrf_token, parsed, visible_text
 from tests.web.test_home import make_session as home_session
 
+pytestmark = pytest.mark.any_database
+
 
 def in_language(client, tag):
     client.set_cookie("language", tag)

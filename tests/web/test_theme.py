@@ -12,6 +12,8 @@ import pytest
 
 from tests.web.helpers import csrf_token, forms_on, make_link, parsed
 
+pytestmark = pytest.mark.any_database
+
 CSS = Path(__file__).resolve().parents[2] / "static" / "css"
 AS_THE_PHONE = "(prefers-color-scheme: dark)"
 

@@ -39,6 +39,8 @@ from tests.web.examples import EXAMPLE_1, EXAMPLE_2, EXAMPLE_3, EXAMPLE_RULES
 from tests.web.helpers import ROOT, csrf_token
 from tests.web.probing import ALPHA, BETA, app_rules, rule_url, site_for_probing
 
+pytestmark = pytest.mark.any_database
+
 # The pages and scripts not marked yet for translation, by endpoint and by
 # script. This set must shrink to empty: whoever marks a page or a script
 # takes it out (a test fails while a page or script listed has nothing left
