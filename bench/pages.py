@@ -81,10 +81,13 @@ def pages(group: Group) -> dict[str, str]:
     long_session = db.session.scalar(
         sa.select(GameSession.id).where(GameSession.group_id == group.id,
                                         GameSession.ended_at.is_(None)))
-    regular = db.session.scalar(
+    regulars = db.session.scalars(
         sa.select(Seat.player_id).join(GameSession)
         .where(GameSession.group_id == group.id)
-        .group_by(Seat.player_id).order_by(sa.func.count().desc()).limit(1))
+        .group_by(Seat.player_id).order_by(sa.func.count().desc()).limit(2)).all()
+    regular, next_regular = regulars
+    ended = db.session.scalar(sa.select(sa.func.max(GameSession.id)).where(
+        GameSession.group_id == group.id, GameSession.ended_at.is_not(None)))
     return {
         "scoreboard": f"/sessions/{long_session}",
         "settlement": f"/sessions/{long_session}/settle",
@@ -93,6 +96,12 @@ def pages(group: Group) -> dict[str, str]:
         "player": f"/players/{regular}",
         "home": "/",
         "who owes whom": "/money",
+        "leaderboard": "/records",
+        "head to head": f"/records/head-to-head?a={regular}&b={next_regular}",
+        "what if": f"/sessions/{long_session}/what-if?preset=penang&use_preset=1",
+        "how we play": f"/sessions/{long_session}/how-we-play",
+        "session chart": f"/history/sessions/{ended}",
+        "result picture": f"/sessions/{long_session}/result.png",
     }
 
 

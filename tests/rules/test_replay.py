@@ -10,7 +10,7 @@ from scorekeeper.rules import Code, Entry, HouseRules, Played, score_round, what
 
 from .helpers import full_deck, worked_rules
 
-FAST = settings(deadline=None, max_examples=150, database=None)
+FAST = settings(deadline=None, max_examples=80, database=None)
 
 # docs/RULES.md §12: the three worked rounds, seats A B C D, play A B C D.
 ORDER = ("A", "B", "C", "D")
