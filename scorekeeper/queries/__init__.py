@@ -3,7 +3,15 @@ fixed number of statements whatever the years of history. Call sites read
 ``queries.scoreboard(...)`` whichever module holds it."""
 
 from .audit import CHANGES_PER_PAGE, changes_since, session_changes, session_event
-from .charts import Evening, Month, best_and_worst, money_by_month, points_spread, running_totals
+from .charts import (
+    SPREAD_ROUNDS,
+    Evening,
+    Month,
+    best_and_worst,
+    money_by_month,
+    points_spread,
+    running_totals,
+)
 from .debts import Debts, Owed, SessionRef, StillOwed, group_debts, group_nets, still_owed
 from .history import (
     ROUNDS_PER_PAGE,
@@ -69,6 +77,7 @@ __all__ = [
     "PER_PAGE",
     "ROUNDS_PER_PAGE",
     "SORTS",
+    "SPREAD_ROUNDS",
     "BoardRow",
     "Debts",
     "Evening",

@@ -16,6 +16,10 @@ from sqlalchemy.orm import aliased
 from ..extensions import db
 from ..models import GameSession, Player, Round, RoundEntry, Seat
 
+# The rounds a player's spread of points left counts: their latest, about
+# fifty evenings' worth.
+SPREAD_ROUNDS = 1_000
+
 
 @functools.cache
 def _session_entries(points: bool) -> sa.Select:
@@ -104,16 +108,19 @@ def best_and_worst(player: Player, currency: str) -> tuple[Evening | None, Eveni
     return found.get(1), found.get(0)
 
 
-def points_spread(player: Player) -> dict[int, int]:
-    """How many of the player's rounds ended with each count of points left
-    in hand: the rounds their average counts (a round lost to another's Tien
-    Hu has no cards entered, and is left out, as in PlayerRecord)."""
+def points_spread(player: Player, last: int = SPREAD_ROUNDS) -> dict[int, int]:
+    """How many of the player's ``last`` rounds entered ended with each count
+    of points left in hand: the rounds their average counts (a round lost to
+    another's Tien Hu is left out, as in PlayerRecord). The latest rounds
+    only, so that years of them cost no more to read than one."""
+    recent = (sa.select(RoundEntry.round_id, RoundEntry.player_id, RoundEntry.points)
+              .where(RoundEntry.player_id == player.id)
+              .order_by(RoundEntry.id.desc()).limit(last).subquery())
     tien_hu = aliased(RoundEntry)
     counted = ~sa.select(tien_hu.id).where(
-        tien_hu.round_id == RoundEntry.round_id, tien_hu.outcome == "tien_hu",
-        tien_hu.player_id != RoundEntry.player_id).exists()
+        tien_hu.round_id == recent.c.round_id, tien_hu.outcome == "tien_hu",
+        tien_hu.player_id != recent.c.player_id).exists()
     rows = db.session.execute(
-        sa.select(RoundEntry.points, sa.func.count())
-        .where(RoundEntry.player_id == player.id, counted)
-        .group_by(RoundEntry.points).order_by(RoundEntry.points))
+        sa.select(recent.c.points, sa.func.count()).where(counted)
+        .group_by(recent.c.points).order_by(recent.c.points))
     return {int(points): int(count) for points, count in rows}

@@ -89,11 +89,14 @@ def render_player(person: Player, rename_form: RenameForm | None = None):
     months = (queries.money_by_month(person, currency, signed_in_group().timezone)
               if currency else [])
     best, worst = queries.best_and_worst(person, currency) if currency else (None, None)
-    bins = points_bins(queries.points_spread(person)) if record.rounds else []
+    bins = (points_bins(queries.points_spread(person, queries.SPREAD_ROUNDS))
+            if record.rounds else [])
     return render_template("history/player.html", person=person, record=record, page=page,
                            rename_form=rename_form, currency=currency, months=months,
                            months_chart=months_chart(months, currency or ""), best=best,
                            worst=worst, bins=bins, points_chart=points_chart(bins),
+                           spread_last=queries.SPREAD_ROUNDS
+                           if record.rounds > queries.SPREAD_ROUNDS else None,
                            month_name=month_name), \
         200 if not rename_form.errors else 422
 

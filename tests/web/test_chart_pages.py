@@ -110,6 +110,16 @@ def test_a_players_page_charts_their_months_and_points(client, played):
     assert len(tables) == 2
     assert [row.texts("td")[1] for row in tables[0].select("tbody tr")] == ["+11.00"]
     assert sum(int(row.texts("td")[0]) for row in tables[1].select("tbody tr")) == 3
+    assert "Their last" not in page.text
+
+
+def test_a_players_spread_of_points_counts_their_latest_rounds(client, played, monkeypatch):
+    ids = played(ended=True)
+    monkeypatch.setattr("scorekeeper.queries.SPREAD_ROUNDS", 2)
+    page = parsed(client.get(f"/players/{ids['Cat']}"))
+    assert "Their last 2 rounds." in page.text
+    (table,) = page.select("#points-figures table")
+    assert sum(int(row.texts("td")[0]) for row in table.select("tbody tr")) == 2
 
 
 def picture(response) -> Image.Image:

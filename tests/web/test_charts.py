@@ -3,7 +3,7 @@ made another way, over random histories: the seats' totals, each session's
 date and balance read one by one."""
 
 import random
-from collections import defaultdict
+from collections import Counter, defaultdict
 from datetime import UTC, datetime
 from zoneinfo import ZoneInfo
 
@@ -12,7 +12,7 @@ import sqlalchemy as sa
 
 from scorekeeper import demo, queries, services
 from scorekeeper.extensions import db
-from scorekeeper.models import GameSession, Player, Seat
+from scorekeeper.models import GameSession, Player, RoundEntry, Seat
 
 NOW = datetime(2026, 11, 20, 12)
 
@@ -84,6 +84,18 @@ def test_points_left_per_round_count_as_the_record_does(history):
         spread = queries.points_spread(db.session.get(Player, player_id))
         assert sum(spread.values()) == rounds
         assert sum(p * n for p, n in spread.items()) == points
+
+
+def test_the_spread_counts_a_players_latest_rounds_only(history):
+    """Each of the player's last 25 entries, one by one: left out if another
+    at its round went out with a Tien Hu."""
+    player_id = seats_of(history)[0][0].player_id
+    entries = db.session.scalars(sa.select(RoundEntry).where(RoundEntry.player_id == player_id)
+                                 .order_by(RoundEntry.id.desc()).limit(25)).all()
+    expected = Counter(e.points for e in entries if not any(
+        other.outcome == "tien_hu" and other.player_id != player_id
+        for other in e.round.entries))
+    assert queries.points_spread(db.session.get(Player, player_id), last=25) == expected
 
 
 def test_a_session_counts_in_the_month_it_started_on_the_groups_clock(history):
