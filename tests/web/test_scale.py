@@ -48,10 +48,11 @@ NOW = datetime(2026, 11, 20, 12)
 # seats in the dates in one (queries/records.py); head to head reads the
 # players, the sums of both seats, the seats of the sessions one of them lost
 # and the other won (their settle-ups), the payments between them and a page
-# of their sessions.
+# of their sessions. What if reads the session's rounds and their hands in
+# two, whatever the rounds; How we play reads nothing more than the session.
 EXPECTED = {"scoreboard": 4, "players": 3, "settlement": 3, "round form": 3, "latest round": 3,
             "earlier round": 3, "history": 3, "player": 7, "home": 5, "night": 5,
-            "session record": 8, "picture": 4,
+            "session record": 8, "picture": 4, "what if": 4, "how we play": 2,
             "leaderboard": 2, "leaderboard by dates": 2, "head to head": 6,
             "save a round": 12}
 
@@ -111,6 +112,8 @@ def seed(app, plan: demo.DemoGroup, name: str) -> dict[str, str]:
             "head to head": f"/records/head-to-head?a={player_id}&b={other_id}",
             "session record": f"/history/sessions/{ended_id}",
             "picture": f"/sessions/{open_id}/result.png",
+            "what if": f"/sessions/{open_id}/what-if?preset=penang&use_preset=1",
+            "how we play": f"/sessions/{open_id}/how-we-play",
         }
         client = signed_in_client(app, group)
         with client.session_transaction() as cookie:  # it said whose phone it is: the home

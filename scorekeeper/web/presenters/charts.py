@@ -5,10 +5,12 @@ and the figures for the table beside it (scorekeeper/charts draws them)."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date
 
+from babel import Locale
 from babel.dates import format_skeleton
 from flask_babel import gettext as _
 from flask_babel import ngettext
@@ -90,7 +92,14 @@ def session_chart(names: Sequence[str], series: Sequence[Sequence[int]], currenc
 
 
 def month_name(month: Month) -> str:
-    return format_skeleton("yMMM", date(month.year, month.month, 1), locale=formatting())
+    return _month_name(month.year, month.month, formatting())
+
+
+@functools.lru_cache(maxsize=4096)
+def _month_name(year: int, month: int, locale: Locale) -> str:
+    """Kept: a player's page names every month of their years, and Babel
+    works out the skeleton's pattern again for each."""
+    return format_skeleton("yMMM", date(year, month, 1), locale=locale)
 
 
 YEAR_LABELS_AT_MOST = 6
