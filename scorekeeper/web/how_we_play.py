@@ -6,25 +6,13 @@ from flask import Blueprint, Response, g, render_template
 
 from .. import queries
 from ..models import GameSession
-from .loading import add_session_id, load_game_session
+from .loading import session_pages
 from .presenters.how_we_play import how_we_play
 from .presenters.rules import preset_words, rules_summary
 from .share_links import PUBLIC, shared_session
 
 bp = Blueprint("how_we_play", __name__)
-
-
-@bp.url_value_preprocessor
-def load_for_members(endpoint, values):
-    """The members' page checks the group and loads g.game like every session page."""
-    if endpoint not in PUBLIC:
-        load_game_session(endpoint, values)
-
-
-@bp.url_defaults
-def session_id_for_members(endpoint, values):
-    if endpoint not in PUBLIC:
-        add_session_id(endpoint, values)
+session_pages(bp, PUBLIC)
 
 
 def _page(game: GameSession, token: str | None = None) -> str:

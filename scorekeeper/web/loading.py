@@ -3,7 +3,7 @@
 import functools
 
 import sqlalchemy as sa
-from flask import abort, g
+from flask import Blueprint, abort, g
 from sqlalchemy.orm import joinedload
 
 from ..extensions import db
@@ -53,3 +53,18 @@ def add_session_id(endpoint, values):
     if "session_id" not in values and "game" in g and g.game is not None:
         # Its identity, which a commit doesn't expire: no reload for a redirect.
         values["session_id"] = sa.inspect(g.game).identity[0]
+
+
+def session_pages(bp: Blueprint, shared: frozenset[str] = frozenset()) -> None:
+    """Make ``bp``'s pages a session's (load_game_session, add_session_id),
+    but for its endpoints in ``shared``: those a share link's token opens
+    (web/share_links.py), with no signed-in phone."""
+    @bp.url_value_preprocessor
+    def load_for_members(endpoint, values):
+        if endpoint not in shared:
+            load_game_session(endpoint, values)
+
+    @bp.url_defaults
+    def session_id_for_members(endpoint, values):
+        if endpoint not in shared:
+            add_session_id(endpoint, values)

@@ -9,7 +9,7 @@ from .. import queries, services
 from ..extensions import db
 from ..forms.groups import ButtonForm
 from ..models import GameSession, ShareLink
-from .loading import add_session_id, load_game_session
+from .loading import session_pages
 from .once import answered, changing, once
 from .presenters.charts import SessionChart, session_chart
 from .presenters.message import chat_message
@@ -17,19 +17,7 @@ from .presenters.picture import picture_response
 from .share_links import PUBLIC, share_url, shared_session
 
 bp = Blueprint("share", __name__)
-
-
-@bp.url_value_preprocessor
-def load_for_members(endpoint, values):
-    """The members' pages check the group and load g.game like every session page."""
-    if endpoint not in PUBLIC:
-        load_game_session(endpoint, values)
-
-
-@bp.url_defaults
-def session_id_for_members(endpoint, values):
-    if endpoint not in PUBLIC:
-        add_session_id(endpoint, values)
+session_pages(bp, PUBLIC)
 
 
 def _public(html: str) -> Response:

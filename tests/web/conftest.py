@@ -5,9 +5,17 @@ from flask import g
 
 from scorekeeper import services
 from scorekeeper.extensions import db
-from scorekeeper.models import Group
+from scorekeeper.models import Group, Player
+from scorekeeper.rules import Entry
 from tests.conftest import fresh_app, signed_in_client, the_group
-from tests.web.examples import EXAMPLE_RULES, build_evenings
+from tests.web.examples import (
+    EXAMPLE_1,
+    EXAMPLE_2,
+    EXAMPLE_3,
+    EXAMPLE_RULES,
+    TIEN_HU,
+    build_evenings,
+)
 
 
 @pytest.fixture
@@ -76,3 +84,36 @@ def backup_document(tmp_path_factory) -> dict:
         with app.app_context():
             client = signed_in_client(app, the_group())
         return client.get("/group/export.json").get_json()
+
+
+@pytest.fixture
+def nights(app):
+    """Two finished sessions and one in play (history, records); ids by name.
+
+    one:   A B C D, the three worked examples: A −6.50, B +0.50, C +11.00, D −5.00
+    two:   A B Eve, A's Tien Hu then Eve wins: A +10.00, B −7.00, Eve −3.00
+    three: A Zed, in play, no rounds
+    """
+    with app.app_context():
+        one = services.start_session(services.Change(the_group()),
+                                     list("ABCD"), EXAMPLE_RULES, first_dealer="D")
+        for entries in (EXAMPLE_1, EXAMPLE_2, EXAMPLE_3):
+            services.record_round(services.Change.to(one), entries)
+        services.end_session(services.Change.to(one))
+        two = services.start_session(services.Change(the_group()),
+                                     ["A", "B", "Eve"], EXAMPLE_RULES, first_dealer="A")
+        services.record_round(services.Change.to(two), {"A": Entry("tien_hu", TIEN_HU),
+                                                        "B": Entry("dead"), "Eve": Entry("dead")})
+        services.record_round(services.Change.to(two),
+                              {"A": Entry("dead", "KS QS"), "B": Entry("dead", "5S"),
+                               "Eve": Entry("dead", "2H")})
+        services.end_session(services.Change.to(two))
+        three = services.start_session(services.Change(the_group()),
+                                       ["A", "Zed"], EXAMPLE_RULES, first_dealer="A")
+        ids = {name: _player_id(name) for name in ["A", "B", "C", "D", "Eve", "Zed"]}
+        ids.update(one=one.id, two=two.id, three=three.id)
+        return ids
+
+
+def _player_id(name: str) -> int:
+    return db.session.scalar(db.select(Player.id).where(Player.name == name))

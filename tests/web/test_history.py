@@ -15,42 +15,13 @@ from scorekeeper.web.filters import long_date
 from scorekeeper.web.history import rules_summary
 from scorekeeper.web.presenters.rules import preset_words
 from tests.conftest import the_group
-from tests.web.examples import EXAMPLE_1, EXAMPLE_2, EXAMPLE_3, TIEN_HU, set_paid
 from tests.web.examples import EXAMPLE_RULES as RULES
+from tests.web.examples import TIEN_HU, set_paid
 from tests.web.helpers import WEIGHT_LIMIT, count_statements, page_weight, visible_text
 
 
 def player_id(name: str) -> int:
     return db.session.scalar(db.select(Player.id).where(Player.name == name))
-
-
-@pytest.fixture
-def evenings(app):
-    """Two finished sessions and one in play; returns ids by name.
-
-    one:   A B C D, the three worked examples: A −6.50, B +0.50, C +11.00, D −5.00
-    two:   A B Eve, A's Tien Hu then Eve wins: A +10.00, B −7.00, Eve −3.00
-    three: A Zed, in play, no rounds
-    """
-    with app.app_context():
-        one = services.start_session(services.Change(the_group()),
-                                     list("ABCD"), RULES, first_dealer="D")
-        for entries in (EXAMPLE_1, EXAMPLE_2, EXAMPLE_3):
-            services.record_round(services.Change.to(one), entries)
-        services.end_session(services.Change.to(one))
-        two = services.start_session(services.Change(the_group()),
-                                     ["A", "B", "Eve"], RULES, first_dealer="A")
-        services.record_round(services.Change.to(two), {"A": Entry("tien_hu", TIEN_HU),
-                                                        "B": Entry("dead"), "Eve": Entry("dead")})
-        services.record_round(services.Change.to(two),
-                              {"A": Entry("dead", "KS QS"), "B": Entry("dead", "5S"),
-                               "Eve": Entry("dead", "2H")})
-        services.end_session(services.Change.to(two))
-        three = services.start_session(services.Change(the_group()),
-                                       ["A", "Zed"], RULES, first_dealer="A")
-        ids = {name: player_id(name) for name in ["A", "B", "C", "D", "Eve", "Zed"]}
-        ids.update(one=one.id, two=two.id, three=three.id)
-        return ids
 
 
 def finished_sessions(app, count: int, names=("P", "Q")) -> list[int]:
@@ -87,19 +58,19 @@ def test_history_without_finished_sessions(client, app):
     assert "No finished sessions yet" in page
 
 
-def test_history_lists_finished_sessions_newest_first(client, app, evenings):
+def test_history_lists_finished_sessions_newest_first(client, app, nights):
     response = client.get("/history")
     assert response.status_code == 200
-    assert session_links(response) == [evenings["two"], evenings["one"]]
+    assert session_links(response) == [nights["two"], nights["one"]]
     page = visible_text(response)
     assert "2 finished sessions" in page
     with app.app_context():
-        day = long_date(db.session.get(GameSession, evenings["one"]).started_at, DEFAULT_TIMEZONE)
+        day = long_date(db.session.get(GameSession, nights["one"]).started_at, DEFAULT_TIMEZONE)
     # date, rounds, players, top winner and amount of each session
     assert f"{day} 2 rounds A B Eve Top: A RM 10.00" in page
     assert f"{day} 3 rounds A B C D Top: C RM 11.00" in page
     body = response.get_data(as_text=True)
-    assert f'href="/players/{evenings["Eve"]}">Eve</a>' in body
+    assert f'href="/players/{nights["Eve"]}">Eve</a>' in body
 
 
 def test_history_names_every_top_winner_of_a_tie(client, app):
@@ -120,22 +91,22 @@ def test_history_session_without_winnings(client, app):
     assert "0 rounds" in page and "Nobody won money" in page
 
 
-def test_history_filter_by_player(client, evenings):
+def test_history_filter_by_player(client, nights):
     page = client.get("/history")
     body = page.get_data(as_text=True)
     assert '<label for="player">Player</label>' in body
     options = re.findall(r'<option[^>]*value="([^"]*)"[^>]*>([^<]*)</option>', body)
     assert options == [("", "All players")] + [
-        (str(evenings[n]), n) for n in ["A", "B", "C", "D", "Eve", "Zed"]]
+        (str(nights[n]), n) for n in ["A", "B", "C", "D", "Eve", "Zed"]]
     assert '<button type="submit" class="button">Show</button>' in body
 
-    eve = client.get(f"/history?player={evenings['Eve']}")
-    assert session_links(eve) == [evenings["two"]]
+    eve = client.get(f"/history?player={nights['Eve']}")
+    assert session_links(eve) == [nights["two"]]
     assert "1 finished session with Eve" in visible_text(eve)
-    assert f'<option selected value="{evenings["Eve"]}">Eve</option>' in eve.get_data(as_text=True)
-    assert session_links(client.get(f"/history?player={evenings['C']}")) == [evenings["one"]]
-    both = client.get(f"/history?player={evenings['A']}")
-    assert session_links(both) == [evenings["two"], evenings["one"]]
+    assert f'<option selected value="{nights["Eve"]}">Eve</option>' in eve.get_data(as_text=True)
+    assert session_links(client.get(f"/history?player={nights['C']}")) == [nights["one"]]
+    both = client.get(f"/history?player={nights['A']}")
+    assert session_links(both) == [nights["two"], nights["one"]]
 
 
 def test_the_player_filter_isolates_names(client, app):
@@ -153,18 +124,18 @@ def test_the_player_filter_isolates_names(client, app):
     assert f'<option selected value="{options[2][0]}">\u2068{bob}\u2069</option>' in chosen
 
 
-def test_history_filter_for_someone_without_finished_sessions(client, evenings):
-    page = visible_text(client.get(f"/history?player={evenings['Zed']}"))
+def test_history_filter_for_someone_without_finished_sessions(client, nights):
+    page = visible_text(client.get(f"/history?player={nights['Zed']}"))
     assert "No sessions with Zed." in page
 
 
 @pytest.mark.parametrize("value", ["9999", "abc"])
-def test_history_filter_rejects_unknown_players(client, evenings, value):
+def test_history_filter_rejects_unknown_players(client, nights, value):
     response = client.get(f"/history?player={value}")
     assert response.status_code == 200
     assert "Choose a player from the list." in visible_text(response)
     assert 'aria-invalid="true"' in response.get_data(as_text=True)
-    assert session_links(response) == [evenings["two"], evenings["one"]]
+    assert session_links(response) == [nights["two"], nights["one"]]
 
 
 def test_history_pages_ten_at_a_time(client, app):
@@ -213,16 +184,16 @@ def test_past_two_pages_a_box_goes_to_any_page_keeping_the_filter(client, app):
     assert 'type="hidden"' not in unfiltered and 'max="3" value="2"' in unfiltered
 
 
-def test_history_page_out_of_range_for_a_player(client, app, evenings):
-    assert client.get(f"/history?player={evenings['Eve']}&page=2").status_code == 404
+def test_history_page_out_of_range_for_a_player(client, app, nights):
+    assert client.get(f"/history?player={nights['Eve']}&page=2").status_code == 404
 
 
 # One session
 
 
-def test_session_record(client, app, evenings):
+def test_session_record(client, app, nights):
     with app.app_context():
-        one = db.session.get(GameSession, evenings["one"])
+        one = db.session.get(GameSession, nights["one"])
         plan = services.settlement(one)
         paid = plan[0].transfer
         set_paid(services.Change.to(one), paid.payer.id, paid.payee.id, paid.cents, True)
@@ -230,7 +201,7 @@ def test_session_record(client, app, evenings):
         day = long_date(one.started_at, DEFAULT_TIMEZONE)
         transfers = [(s.transfer.payer.name, s.transfer.payee.name, s.transfer.cents, s.paid)
                      for s in plan]
-    response = client.get(f"/history/sessions/{evenings['one']}")
+    response = client.get(f"/history/sessions/{nights['one']}")
     assert response.status_code == 200
     page = visible_text(response)
     assert f"{day} 3 rounds, finished." in page
@@ -260,11 +231,11 @@ def test_session_record(client, app, evenings):
     body = response.get_data(as_text=True)
     assert '<b class="j">JK</b> <b class="r">7♥</b>' in body
     assert '<b>A♣</b> <b>A♣</b> <b>2♠</b>' in body
-    assert f'href="/players/{evenings["C"]}">C</a>' in body
+    assert f'href="/players/{nights["C"]}">C</a>' in body
 
 
-def test_session_record_with_a_tien_hu(client, evenings):
-    page = visible_text(client.get(f"/history/sessions/{evenings['two']}"))
+def test_session_record_with_a_tien_hu(client, nights):
+    page = visible_text(client.get(f"/history/sessions/{nights['two']}"))
     assert "A Tien Hu 0 1 +12.00 A♠ 2♠ 3♠" in page
     assert "B 0 2 −6.00 Eve 0 2 −6.00" in page
 
@@ -308,19 +279,19 @@ def test_a_long_session_page_stays_light(client, app):
     assert page_weight(body) < WEIGHT_LIMIT
 
 
-def test_session_in_play_links_to_the_scoreboard(client, evenings):
-    response = client.get(f"/history/sessions/{evenings['three']}")
+def test_session_in_play_links_to_the_scoreboard(client, nights):
+    response = client.get(f"/history/sessions/{nights['three']}")
     assert response.status_code == 200
     page = visible_text(response)
     assert "0 rounds so far: still in play." in page
     assert "Open the scoreboard" in page
-    assert f'href="/sessions/{evenings["three"]}"' in response.get_data(as_text=True)
+    assert f'href="/sessions/{nights["three"]}"' in response.get_data(as_text=True)
     assert "No rounds were played." in page
     assert "Nobody owes anything." in page
     assert "Who pays whom so far" in page
 
 
-def test_unknown_session_is_404(client, evenings):
+def test_unknown_session_is_404(client, nights):
     assert client.get("/history/sessions/9999").status_code == 404
 
 
@@ -350,8 +321,8 @@ def stats(page: str) -> str:
     return page[page.index("Sessions"):page.index("Wins are")]
 
 
-def test_player_record(client, app, evenings):
-    response = client.get(f"/players/{evenings['A']}")
+def test_player_record(client, app, nights):
+    response = client.get(f"/players/{nights['A']}")
     assert response.status_code == 200
     page = visible_text(response)
     # A: 3 sessions (one in play), 5 rounds, won one (the Tien Hu), no Hu;
@@ -362,15 +333,15 @@ def test_player_record(client, app, evenings):
     # won in session two, lost in session one; nothing yet in three
     assert "Won +10.00 Lost −6.50 Net +3.50" in page
     with app.app_context():
-        days = {k: long_date(db.session.get(GameSession, evenings[k]).started_at, DEFAULT_TIMEZONE)
+        days = {k: long_date(db.session.get(GameSession, nights[k]).started_at, DEFAULT_TIMEZONE)
                 for k in ("one", "two", "three")}
     assert (f"{days['three']} in play 0 RM 0.00 {days['two']} 2 RM +10.00 "
             f"{days['one']} 3 RM −6.50") in page
-    assert session_links(response) == [evenings["three"], evenings["two"], evenings["one"]]
+    assert session_links(response) == [nights["three"], nights["two"], nights["one"]]
 
 
-def test_player_average_leaves_out_someone_elses_tien_hu(client, evenings):
-    page = visible_text(client.get(f"/players/{evenings['B']}"))
+def test_player_average_leaves_out_someone_elses_tien_hu(client, nights):
+    page = visible_text(client.get(f"/players/{nights['B']}"))
     # B: 32+10+0 (a Hu) in session one, 5 in session two; the round of A's
     # Tien Hu is left out: 47 points over 4 rounds = 11.75, shown 11.8
     assert stats(page) == ("Sessions 2 Rounds 5 Wins 1 Hu 1 Tien Hu 0 "
@@ -379,16 +350,16 @@ def test_player_average_leaves_out_someone_elses_tien_hu(client, evenings):
     assert "Won +0.50 Lost −7.00 Net −6.50" in page
 
 
-def test_player_with_ties_for_first(client, evenings):
-    page = visible_text(client.get(f"/players/{evenings['C']}"))
+def test_player_with_ties_for_first(client, nights):
+    page = visible_text(client.get(f"/players/{nights['C']}"))
     # C: first in rounds 1 and 2 (7 and 2 points), third in round 3 (15)
     assert stats(page) == ("Sessions 1 Rounds 3 Wins 2 Hu 0 Tien Hu 0 "
                            "Average points 8.0 ")
     assert "Won +11.00 Lost 0.00 Net +11.00" in page
 
 
-def test_player_without_rounds(client, evenings):
-    page = visible_text(client.get(f"/players/{evenings['Zed']}"))
+def test_player_without_rounds(client, nights):
+    page = visible_text(client.get(f"/players/{nights['Zed']}"))
     assert stats(page) == ("Sessions 1 Rounds 0 Wins 0 Hu 0 Tien Hu 0 "
                            "Average points – ")
     assert "Won 0.00 Lost 0.00 Net 0.00" in page
@@ -421,7 +392,7 @@ def test_player_sessions_page_ten_at_a_time(client, app):
     assert "Sessions 12 " in visible_text(first)
 
 
-def test_unknown_player_is_404(client, evenings):
+def test_unknown_player_is_404(client, nights):
     assert client.get("/players/9999").status_code == 404
 
 

@@ -9,9 +9,7 @@ import pytest
 from scorekeeper import services
 from scorekeeper.extensions import db
 from scorekeeper.models import GameSession, Group, Player
-from scorekeeper.rules import Entry
 from tests.conftest import signed_in_client, the_group
-from tests.web.examples import EXAMPLE_1, EXAMPLE_2, EXAMPLE_3, TIEN_HU
 from tests.web.examples import EXAMPLE_RULES as RULES
 from tests.web.helpers import visible_text
 
@@ -31,32 +29,6 @@ def started(session_id: int, when: datetime) -> None:
     db.session.commit()
 
 
-@pytest.fixture
-def evenings(app):
-    """one (A B C D, the three worked examples: A −6.50, B +0.50, C +11.00,
-    D −5.00), finished; two (A B Eve, A's Tien Hu then Eve wins: A +10.00,
-    B −7.00, Eve −3.00), finished; three (A Zed, no rounds), in play."""
-    with app.app_context():
-        one = services.start_session(services.Change(the_group()),
-                                     list("ABCD"), RULES, first_dealer="D")
-        for entries in (EXAMPLE_1, EXAMPLE_2, EXAMPLE_3):
-            services.record_round(services.Change.to(one), entries)
-        services.end_session(services.Change.to(one))
-        two = services.start_session(services.Change(the_group()),
-                                     ["A", "B", "Eve"], RULES, first_dealer="A")
-        services.record_round(services.Change.to(two), {"A": Entry("tien_hu", TIEN_HU),
-                                                        "B": Entry("dead"), "Eve": Entry("dead")})
-        services.record_round(services.Change.to(two),
-                              {"A": Entry("dead", "KS QS"), "B": Entry("dead", "5S"),
-                               "Eve": Entry("dead", "2H")})
-        services.end_session(services.Change.to(two))
-        three = services.start_session(services.Change(the_group()),
-                                       ["A", "Zed"], RULES, first_dealer="A")
-        ids = {name: player_id(name) for name in ["A", "B", "C", "D", "Eve", "Zed"]}
-        ids.update(one=one.id, two=two.id, three=three.id)
-        return ids
-
-
 def board_rows(html: str) -> list[list[str]]:
     """The leaderboard's body rows, each as its cells' text."""
     body = html.split("<tbody>", 1)[1].split("</tbody>", 1)[0]
@@ -64,7 +36,7 @@ def board_rows(html: str) -> list[list[str]]:
             for row in re.findall(r"<tr[^>]*>(.*?)</tr>", body, re.S)]
 
 
-def test_the_leaderboard_sums_each_players_sessions(client, evenings):
+def test_the_leaderboard_sums_each_players_sessions(client, nights):
     html = client.get("/records").get_data(as_text=True)
     rows = board_rows(html)
     # By money, the most first; A has +3.50 over three sessions, one in play.
@@ -78,7 +50,7 @@ def test_the_leaderboard_sums_each_players_sessions(client, evenings):
     assert by_name["A"][5:7] == ["0", "1"]
 
 
-def test_the_leaderboard_sorts_by_each_column_both_ways(client, evenings):
+def test_the_leaderboard_sorts_by_each_column_both_ways(client, nights):
     least = [r[0] for r in board_rows(
         client.get("/records?sort=money&order=asc").get_data(as_text=True))]
     assert least == ["B", "D", "Eve", "Zed", "A", "C"]
@@ -95,26 +67,26 @@ def test_the_leaderboard_sorts_by_each_column_both_ways(client, evenings):
         == board_rows(client.get("/records").get_data(as_text=True))
 
 
-def test_this_phones_player_is_marked(app, client, evenings):
+def test_this_phones_player_is_marked(app, client, nights):
     with client.session_transaction() as cookie, app.app_context():
-        cookie["phones"] = [[the_group().id, evenings["B"]]]
+        cookie["phones"] = [[the_group().id, nights["B"]]]
     html = client.get("/records").get_data(as_text=True)
     marked = re.findall(r'<tr class="sessions-me">\s*<th scope="row"><a[^>]*>([^<]*)</a>', html)
     assert marked == ["B"]
-    assert f'/records/head-to-head?a={evenings["B"]}' in html
+    assert f'/records/head-to-head?a={nights["B"]}' in html
 
 
-def dated(app, evenings) -> None:
+def dated(app, nights) -> None:
     """Session one started at 23:30 on 31 Oct 2026 in Penang (15:30 UTC),
     two at 00:10 on 1 Nov (16:10 UTC on 31 Oct), three on 1 Dec."""
     with app.app_context():
-        started(evenings["one"], datetime(2026, 10, 31, 15, 30))
-        started(evenings["two"], datetime(2026, 10, 31, 16, 10))
-        started(evenings["three"], datetime(2026, 12, 1, 4))
+        started(nights["one"], datetime(2026, 10, 31, 15, 30))
+        started(nights["two"], datetime(2026, 10, 31, 16, 10))
+        started(nights["three"], datetime(2026, 12, 1, 4))
 
 
-def test_a_session_counts_on_the_day_it_started_on_the_groups_clock(app, client, evenings):
-    dated(app, evenings)
+def test_a_session_counts_on_the_day_it_started_on_the_groups_clock(app, client, nights):
+    dated(app, nights)
     october = board_rows(client.get("/records?from=2026-10-01&to=2026-10-31")
                          .get_data(as_text=True))
     assert sorted(r[0] for r in october) == ["A", "B", "C", "D"]
@@ -130,15 +102,15 @@ def test_a_session_counts_on_the_day_it_started_on_the_groups_clock(app, client,
     assert sorted(r[0] for r in until) == ["A", "B", "C", "D"]
 
 
-def test_players_with_no_session_in_the_dates_are_not_on_the_board(app, client, evenings):
-    dated(app, evenings)
+def test_players_with_no_session_in_the_dates_are_not_on_the_board(app, client, nights):
+    dated(app, nights)
     html = client.get("/records?from=2026-12-01&to=2026-12-31").get_data(as_text=True)
     assert sorted(r[0] for r in board_rows(html)) == ["A", "Zed"]
     html = client.get("/records?from=2027-01-01").get_data(as_text=True)
     assert "<tbody>" not in html and "No sessions in these dates." in html
 
 
-def test_the_usual_dates_are_links_on_the_groups_calendar(client, evenings, monkeypatch):
+def test_the_usual_dates_are_links_on_the_groups_calendar(client, nights, monkeypatch):
     monkeypatch.setattr("scorekeeper.web.records.utcnow", lambda: datetime(2026, 12, 31, 17))
     html = client.get("/records").get_data(as_text=True)  # 1 Jan 2027 01:00 in Penang
     assert 'href="/records?from=2027-01-01&amp;to=2027-01-31"' in html
@@ -152,7 +124,7 @@ def test_the_usual_dates_are_links_on_the_groups_calendar(client, evenings, monk
     ("from=0001-01-01", "from", "Use a year from 1900 to 2999."),
     ("from=2026-12-01&to=2026-11-01", "to", "The last day comes before the first."),
 ])
-def test_a_bad_date_says_what_is_wrong_and_shows_it_back(client, evenings, query, where,
+def test_a_bad_date_says_what_is_wrong_and_shows_it_back(client, nights, query, where,
                                                           message):
     response = client.get(f"/records?{query}")
     html = response.get_data(as_text=True)
@@ -171,8 +143,8 @@ def test_an_empty_group_has_an_empty_board(client):
     assert client.get("/records/head-to-head").status_code == 200
 
 
-def test_head_to_head_counts_the_sessions_together(client, evenings):
-    a, b = evenings["A"], evenings["B"]
+def test_head_to_head_counts_the_sessions_together(client, nights):
+    a, b = nights["A"], nights["B"]
     response = client.get(f"/records/head-to-head?a={a}&b={b}")
     html, text = response.get_data(as_text=True), visible_text(response)
     assert "A and B sat at 2 sessions together." in text
@@ -182,25 +154,25 @@ def test_head_to_head_counts_the_sessions_together(client, evenings):
     assert html.count('href="/history/sessions/') == 2
 
 
-def test_two_players_who_never_met(client, evenings):
-    html = client.get(f"/records/head-to-head?a={evenings['C']}&b={evenings['Eve']}")
+def test_two_players_who_never_met(client, nights):
+    html = client.get(f"/records/head-to-head?a={nights['C']}&b={nights['Eve']}")
     assert "C and Eve have not sat at a session together." in visible_text(html)
 
 
-def test_the_same_player_twice_is_refused_with_a_message(client, evenings):
-    response = client.get(f"/records/head-to-head?a={evenings['A']}&b={evenings['A']}")
+def test_the_same_player_twice_is_refused_with_a_message(client, nights):
+    response = client.get(f"/records/head-to-head?a={nights['A']}&b={nights['A']}")
     assert response.status_code == 422
     assert '<p class="error" id="b-error">Choose two different players.</p>' \
         in response.get_data(as_text=True)
 
 
-def test_a_player_of_another_group_is_not_found(app, client, evenings):
+def test_a_player_of_another_group_is_not_found(app, client, nights):
     with app.app_context():
         other = services.create_group("Other table", "correct horse battery")
         session = services.start_session(services.Change(db.session.get(Group, other.id)),
                                          ["Xan", "Yoo"], RULES, first_dealer="Xan")
         stranger = next(s.player_id for s in session.seats)
-    assert client.get(f"/records/head-to-head?a={evenings['A']}&b={stranger}").status_code \
+    assert client.get(f"/records/head-to-head?a={nights['A']}&b={stranger}").status_code \
         == 404
     assert client.get(f"/records/head-to-head?a={stranger}").status_code == 404
     junk = client.get("/records/head-to-head?a=ann&b=")
@@ -208,18 +180,18 @@ def test_a_player_of_another_group_is_not_found(app, client, evenings):
     assert "Choose a player from the list." in junk.get_data(as_text=True)
 
 
-def test_head_to_head_starts_from_this_phones_player(app, client, evenings):
+def test_head_to_head_starts_from_this_phones_player(app, client, nights):
     with client.session_transaction() as cookie, app.app_context():
-        cookie["phones"] = [[the_group().id, evenings["Eve"]]]
+        cookie["phones"] = [[the_group().id, nights["Eve"]]]
     html = client.get("/records/head-to-head").get_data(as_text=True)
-    assert re.search(rf'<select id="a" name="a">.*?<option selected value="{evenings["Eve"]}">',
+    assert re.search(rf'<select id="a" name="a">.*?<option selected value="{nights["Eve"]}">',
                      html, re.S)
 
 
-def test_the_records_are_linked_from_the_menu_and_the_player_page(client, evenings):
+def test_the_records_are_linked_from_the_menu_and_the_player_page(client, nights):
     assert 'href="/records"' in client.get("/history").get_data(as_text=True)
-    html = client.get(f"/players/{evenings['B']}").get_data(as_text=True)
-    assert f'href="/records/head-to-head?a={evenings["B"]}"' in html
+    html = client.get(f"/players/{nights['B']}").get_data(as_text=True)
+    assert f'href="/records/head-to-head?a={nights["B"]}"' in html
 
 
 def test_the_records_need_a_sign_in(app, anonymous):
@@ -227,16 +199,16 @@ def test_the_records_need_a_sign_in(app, anonymous):
     assert anonymous.get("/records/head-to-head").status_code == 302
 
 
-def test_another_groups_phone_sees_its_own_board(app, evenings):
+def test_another_groups_phone_sees_its_own_board(app, nights):
     with app.app_context():
         other = services.create_group("Other table", "correct horse battery")
         client = signed_in_client(app, other)
     assert "No sessions in these dates." in client.get("/records").get_data(as_text=True)
 
 
-def test_sorting_keeps_the_dates_and_the_currency(app, client, evenings):
+def test_sorting_keeps_the_dates_and_the_currency(app, client, nights):
     with app.app_context():
-        db.session.get(GameSession, evenings["two"]).currency = "SGD"
+        db.session.get(GameSession, nights["two"]).currency = "SGD"
         db.session.commit()
     html = client.get("/records?from=2020-01-01&to=2030-12-31").get_data(as_text=True)
     # Most seats were in RM (one and three): its board first, SGD a link away.
@@ -253,8 +225,8 @@ def test_sorting_keeps_the_dates_and_the_currency(app, client, evenings):
         == board_rows(client.get("/records").get_data(as_text=True))
 
 
-def test_head_to_head_shows_each_ones_money(client, evenings):
-    html = client.get(f"/records/head-to-head?a={evenings['A']}&b={evenings['B']}")
+def test_head_to_head_shows_each_ones_money(client, nights):
+    html = client.get(f"/records/head-to-head?a={nights['A']}&b={nights['B']}")
     rows = dict(board_rows(html.get_data(as_text=True))[:2])  # the money table's first rows
     assert rows == {"A's money": "+3.50", "B's money": "−6.50"}
 
