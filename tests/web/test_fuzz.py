@@ -29,7 +29,7 @@ from tests.web.probing import (
     site_for_probing,
 )
 
-FUZZ = settings(max_examples=30, deadline=None, database=None,
+FUZZ = settings(max_examples=20, deadline=None, database=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 ODD = st.sampled_from([

@@ -80,7 +80,7 @@ def local_day(moment: datetime, zone: str) -> date:
     return wall_clock(moment, zone).date()
 
 
-@settings(max_examples=25, deadline=None,
+@settings(max_examples=15, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(sessions(), max_size=8), payments, st.sampled_from(ZONES),
        st.one_of(st.none(), st.integers(0, 20)), st.integers(0, 10),
@@ -136,7 +136,7 @@ def test_the_leaderboard_is_each_players_sum_over_the_dates(
             assert all(key(x) is None for x in lines[len(values):])
 
 
-@settings(max_examples=25, deadline=None,
+@settings(max_examples=15, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(sessions(), max_size=8), payments, st.permutations(NAMES))
 def test_head_to_head_is_the_sum_over_the_sessions_both_sat_at(ctx, history, paid, order):
