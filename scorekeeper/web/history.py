@@ -16,6 +16,7 @@ from .paging import page_number
 from .presenters.charts import (
     month_name,
     months_chart,
+    points_asked,
     points_bins,
     points_chart,
     session_chart,
@@ -55,16 +56,16 @@ def session(session_id: int):
     rounds = queries.session_rounds(session_id, page_number())
     if not rounds.exists:
         abort(404)
-    points = queries.by_points(game)
+    chart_points = points_asked(game, request.args)
     seats = game.seats
     chart = session_chart(
         [seat.player.name for seat in seats],
-        queries.running_totals(game.id, [seat.player_id for seat in seats], points=points)
+        queries.running_totals(game.id, [seat.player_id for seat in seats], points=chart_points)
         if rounds.total else [], game.currency,
         href=(url_for("rounds.show", session_id=game.id, number=0).removesuffix("0") + "{}").format,
-        points=points)
+        points=chart_points)
     return render_template(
-        "history/session.html", game=game, rounds=rounds, chart=chart, points=points,
+        "history/session.html", game=game, rounds=rounds, chart=chart, chart_points=chart_points,
         balances=services.balances(game),
         settlement=services.settlement(game),
         preset=preset_words(game.rules),

@@ -26,7 +26,7 @@ from .loading import add_session_id, load_game_session
 from .once import answered, changing, fresh_token, new_key, once
 from .paging import page_number
 from .payments import mark_paid, take_back
-from .presenters.charts import session_chart
+from .presenters.charts import points_asked, session_chart
 from .presenters.message import chat_message
 from .presenters.picture import picture_response
 from .presenters.refusals import refusal
@@ -161,6 +161,7 @@ def render_board(phone_error=None):
                            round_href=round_href, own=own, phone_error=phone_error,
                            night=night, message=message,
                            chart=board_chart(board, phone_player(), round_href),
+                           chart_points=points_asked(g.game, request.args),
                            # What is owed across the group's sessions, in its currency.
                            owed=next((line for line in queries.still_owed(
                                g.game.group, phone_player())
@@ -169,11 +170,11 @@ def render_board(phone_error=None):
 
 
 def board_chart(board: queries.Scoreboard, me: int | None, round_href: str | None = None):
-    """The scoreboard's chart: money (points, in a session played for them)
-    round by round, this phone's player's line marked, a tap on a round
-    opening it where ``round_href`` is given."""
+    """The scoreboard's chart: money (points, in a session played for them,
+    or asked for) round by round, this phone's player's line marked, a tap
+    on a round opening it where ``round_href`` is given."""
     ids = [s.player.id for s in board.standings]
-    points = queries.by_points(g.game)
+    points = points_asked(g.game, request.args)
     return session_chart(
         [s.player.name for s in board.standings],
         queries.running_totals(g.game.id, ids, points=points) if board.rounds else [],

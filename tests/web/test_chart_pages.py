@@ -1,6 +1,7 @@
 """The pages' charts with their text alternatives, and "Share the result":
 the session's picture for members, on its share link, in the phone's language."""
 
+import dataclasses
 import io
 import random
 import re
@@ -120,6 +121,43 @@ def test_a_players_spread_of_points_counts_their_latest_rounds(client, played, m
     assert "Their last 2 rounds." in page.text
     (table,) = page.select("#points-figures table")
     assert sum(int(row.texts("td")[0]) for row in table.select("tbody tr")) == 2
+
+
+@pytest.mark.parametrize("page", ["/sessions/{sid}", "/history/sessions/{sid}"])
+def test_a_session_for_money_shows_its_points_round_by_round_when_asked(
+        app, client, played, page):
+    ids = played(ended=True)
+    url = page.format(sid=ids["session"])
+    money = parsed(client.get(url).text)
+    assert money.texts("#chart-title") == ["Money round by round"]
+    (switch,) = money.select(".chart-switch a")
+    assert switch.text == "Show the points instead"
+    assert switch.attrs["href"] == f"{url}?chart=points#chart-title"
+    points = parsed(client.get(f"{url}?chart=points").text)
+    assert points.texts("#chart-title") == ["Points round by round"]
+    # The figures after the last round: each player's points, as their seat has them.
+    with app.app_context():
+        seats = {seat.player.name: seat.points for seat in
+                 db.session.get(GameSession, ids["session"]).seats}
+    rows = {row.texts("th")[0].removesuffix(" (this phone's player)"): row.texts("td")[0]
+            for row in points.select(".chart-figures tbody tr")}
+    assert rows == {name: str(held) for name, held in seats.items()}
+    (back,) = points.select(".chart-switch a")
+    assert back.text == "Show the money instead"
+    assert back.attrs["href"] == f"{url}?chart=money#chart-title"
+
+
+def test_a_session_for_points_has_no_money_chart_to_switch_to(app, client):
+    with app.app_context():
+        game = services.start_session(services.Change(the_group()), list(NAMES.values()),
+                                      dataclasses.replace(RULES, scheme="none"),
+                                      first_dealer=NAMES["D"])
+        services.record_round(services.Change.to(game),
+                              {NAMES[k]: entry for k, entry in EXAMPLE_1.items()})
+        sid = game.id
+    page = parsed(client.get(f"/sessions/{sid}").text)
+    assert page.texts("#chart-title") == ["Points round by round"]
+    assert not page.select(".chart-switch")
 
 
 def picture(response) -> Image.Image:

@@ -6,7 +6,7 @@ and the figures for the table beside it (scorekeeper/charts draws them)."""
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 
@@ -16,7 +16,9 @@ from flask_babel import gettext as _
 from flask_babel import ngettext
 from markupsafe import Markup
 
+from ... import queries
 from ...charts import Bar, Line, Words, bar_chart, line_chart, nice_step
+from ...models import GameSession
 from ...queries import Month
 from ..filters import isolated, money, signed_priced
 from ..locales import formatting
@@ -100,6 +102,12 @@ def _month_name(year: int, month: int, locale: Locale) -> str:
     """Kept: a player's page names every month of their years, and Babel
     works out the skeleton's pattern again for each."""
     return format_skeleton("yMMM", date(year, month, 1), locale=locale)
+
+
+def points_asked(game: GameSession, args: Mapping[str, str]) -> bool:
+    """Whether a session's page charts its points: a session played for
+    them, or one for money whose page asks (``?chart=points``)."""
+    return queries.by_points(game) or args.get("chart") == "points"
 
 
 YEAR_LABELS_AT_MOST = 6
