@@ -5,6 +5,8 @@ reader's language (web/presenters/refusals.py)."""
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 
 def N_(message: str) -> str:
     """Marks a message for the catalog (pybabel's default keyword)."""
@@ -41,3 +43,15 @@ class Phrase:
 
     def __repr__(self) -> str:
         return f"Phrase({self.message!r}, **{self.values!r})"
+
+
+class Amount(NamedTuple):
+    """An amount of money as a value of a message: the web layer writes it as
+    the reader's language writes numbers ("RM 1,234.50")."""
+
+    cents: int
+    currency: str
+
+    def __str__(self) -> str:
+        """In English."""
+        return f"{self.currency} {self.cents // 100:,}.{self.cents % 100:02d}"

@@ -10,6 +10,7 @@ import sqlalchemy as sa
 from ..audit import GroupPaid, GroupUnpaid, PaymentPaid, PaymentUnpaid
 from ..extensions import db
 from ..models import GameSession, Payment, Player
+from ..phrases import Amount
 from ..queries.debts import Debts, Owed, PaymentRow, SessionRef, group_debts
 from ..rules import Transfer, settle
 from ..rules.ledger import settled_alone
@@ -87,23 +88,14 @@ def pay(change: Change, payer_id: int, payee_id: int, cents: int,
         raise ServiceError(N_("An amount is always positive."))
     session = change.session
     if session is not None:
-        owed = next((s.owed for s in settlement(session)
-                     if (s.owed.payer.id, s.owed.payee.id) == (payer_id, payee_id)), None)
-        if owed is None or not owed.left:
-            raise ServiceError(N_("That transfer is not part of the settlement any more"))
-        left, currency, payer, payee = owed.left, session.currency, owed.payer, owed.payee
-    else:
-        found = group_debts(change.group, currency) if currency is not None else []
-        nets = {player.id: (player, cents)
-                for player, cents in (found[0].nets.items() if found else ())}
-        if payer_id not in nets or payee_id not in nets or currency is None:
-            raise ServiceError(N_("That transfer is not part of the settlement any more"))
-        (payer, owes), (payee, is_owed) = nets[payer_id], nets[payee_id]
-        left = min(-owes, is_owed)
-        if left <= 0:
-            raise ServiceError(N_("That transfer is not part of the settlement any more"))
+        currency = session.currency
+    found = _still_owed(change, payer_id, payee_id, currency)
+    if found is None:
+        raise ServiceError(N_("That transfer is not part of the settlement any more"))
+    payer, payee, left = found
+    assert currency is not None  # found: a session's, or the currency given
     if cents > left:
-        raise ServiceError(N_("Only %(left)s is still owed."), left=_amount(left, currency))
+        raise ServiceError(N_("Only %(left)s is still owed."), left=Amount(left, currency))
     with applying(change, moves_money=True) as done:
         if session is not None:
             done.audit(PaymentPaid(payer.name, payee.name, cents, left))
@@ -113,6 +105,25 @@ def pay(change: Change, payer_id: int, payee_id: int, cents: int,
                                payee_id=payee_id, cents=cents, currency=currency))
         if session is not None:
             _settle_alone(session)
+
+
+def _still_owed(change: Change, payer_id: int, payee_id: int,
+                currency: str | None) -> tuple[Player, Player, int] | None:
+    """The payer, the payee and what is left to pay between them: of the
+    change's session's transfer, or, for the group's change, the most that
+    one who owes can pay one who is owed in ``currency``; None if nothing."""
+    if change.session is not None:
+        owed = next((s.owed for s in settlement(change.session)
+                     if (s.owed.payer.id, s.owed.payee.id) == (payer_id, payee_id)), None)
+        return (owed.payer, owed.payee, owed.left) if owed and owed.left else None
+    found = group_debts(change.group, currency) if currency is not None else []
+    nets = {player.id: (player, cents)
+            for player, cents in (found[0].nets.items() if found else ())}
+    if payer_id not in nets or payee_id not in nets:
+        return None
+    (payer, owes), (payee, is_owed) = nets[payer_id], nets[payee_id]
+    left = min(-owes, is_owed)
+    return (payer, payee, left) if left > 0 else None
 
 
 def unpay(change: Change, payment_id: int) -> None:
@@ -134,8 +145,3 @@ def unpay(change: Change, payment_id: int) -> None:
         if session is not None:
             _settle_alone(session, without=payment)
 
-
-def _amount(cents: int, currency: str) -> str:
-    """An amount as a refusal's value: "RM 5.50" (amounts read alike in
-    every language the app speaks)."""
-    return f"{currency} {cents // 100}.{cents % 100:02d}"

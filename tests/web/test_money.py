@@ -5,10 +5,13 @@ import json
 import re
 
 import sqlalchemy as sa
+from flask_babel import force_locale
 
 from scorekeeper import queries, services
 from scorekeeper.extensions import db
 from scorekeeper.models import AuditEvent, GameSession, Group, Payment
+from scorekeeper.phrases import Amount
+from scorekeeper.web.presenters.refusals import refusal
 from tests.conftest import GROUP_NAME
 from tests.web.backups import post_import
 from tests.web.examples import HU, NO_HU, make_session, player_id
@@ -270,3 +273,10 @@ def test_who_owes_whom_lists_the_latest_sessions_with_a_link_to_every_one(
     assert 'href="/money?all=1#sessions-1"' in page.text
     page = client.get("/money?all=1")
     assert listed(page.text) == set(sids) and "earlier session" not in page.text
+
+
+def test_an_amount_in_a_refusal_is_written_as_the_readers_language_writes_it(app):
+    refused = services.ServiceError("Only %(left)s is still owed.", left=Amount(123450, "RM"))
+    assert str(refused) == "Only RM 1,234.50 is still owed."  # the logs' English
+    with app.test_request_context(), force_locale("zh_Hans"):
+        assert refusal(refused) == "只剩 RM 1,234.50 未付。"

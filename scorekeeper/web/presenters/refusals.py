@@ -11,8 +11,8 @@ from flask_babel import ngettext
 
 from ... import services
 from ...backup import BackupError
-from ...phrases import Phrase
-from ..filters import count
+from ...phrases import Amount, Phrase
+from ..filters import count, priced
 from .problems import joined
 
 
@@ -32,17 +32,23 @@ def refusal(error: Exception) -> str:
     if isinstance(error, BackupError):
         return worded(error.phrase)
     if isinstance(error, services.ServiceError):
-        return _(error.message, **error.values)
+        return _(error.message, **{name: _value(value) for name, value in error.values.items()})
     return str(error)
 
 
 def worded(phrase: Phrase, **more: str) -> str:
     """A phrase in the reader's language, its phrases within it worded in
-    turn, its whole numbers as the language writes them; ``more`` values
-    already in words."""
-    values = {name: worded(value) if isinstance(value, Phrase)
-              else count(value) if type(value) is int else value
-              for name, value in phrase.values.items()} | more
+    turn, its whole numbers and amounts as the language writes them; ``more``
+    values already in words."""
+    values = {name: _value(value) for name, value in phrase.values.items()} | more
     if isinstance(phrase.message, tuple):
         return ngettext(*phrase.message, phrase.values["count"], **values)
     return _(phrase.message, **values)
+
+
+def _value(value: object) -> object:
+    if isinstance(value, Phrase):
+        return worded(value)
+    if isinstance(value, Amount):
+        return priced(value.cents, value.currency)
+    return count(value) if type(value) is int else value
