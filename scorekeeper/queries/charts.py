@@ -56,7 +56,7 @@ def running_totals(session_id: int, player_ids: Iterable[int],
 class Month:
     year: int
     month: int
-    cents: int  # the player's money over the sessions started that month (UTC)
+    cents: int  # the player's money over the sessions started that month (group's clock)
     sessions: int
 
 

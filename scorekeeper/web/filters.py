@@ -133,6 +133,12 @@ def long_date(moment: datetime, zone: str | None = None) -> str:
     return _day(local_time(moment, zone))
 
 
+def result_name(started_at: datetime, zone: str) -> str:
+    """A session's picture's file name, by the day it started where the group
+    plays, as its title says it: "rummy-2026-11-28.png"."""
+    return f"rummy-{local_time(started_at, zone):%Y-%m-%d}.png"
+
+
 def day_time(moment: datetime, zone: str | None = None) -> str:
     """ "Sat 21 Nov, 21:04" """
     return _day_and_time(local_time(moment, zone), "MMMEd")
@@ -233,6 +239,7 @@ def register(app) -> None:
     # The round form's helper line for each outcome (rounds/_form.html).
     app.add_template_global(OUTCOME_HELP, "outcome_help")
     app.add_template_global(place_words)  # a place at a session: "1st", "joint 2nd"
+    app.add_template_global(result_name)
     for fn in (money, priced, signed_money, count, amount, all_whole, long_date, day_time,
                date_time, iso_time, ago, seconds_until, isolate, isolated, zone_name, listed):
         app.add_template_filter(fn)

@@ -14,12 +14,13 @@ from .loading import group_row_or_404
 from .once import changing
 from .paging import page_number
 from .presenters.charts import (
+    chart_switch,
+    game_chart,
     month_name,
     months_chart,
     points_asked,
     points_bins,
     points_chart,
-    session_chart,
 )
 from .presenters.refusals import refusal
 from .presenters.rules import preset_words, rules_summary
@@ -56,16 +57,13 @@ def session(session_id: int):
     rounds = queries.session_rounds(session_id, page_number())
     if not rounds.exists:
         abort(404)
-    chart_points = points_asked(game, request.args)
-    seats = game.seats
-    chart = session_chart(
-        [seat.player.name for seat in seats],
-        queries.running_totals(game.id, [seat.player_id for seat in seats], points=chart_points)
-        if rounds.total else [], game.currency,
-        href=(url_for("rounds.show", session_id=game.id, number=0).removesuffix("0") + "{}").format,
-        points=chart_points)
+    chart = game_chart(
+        game, [seat.player for seat in game.seats], rounds.total,
+        points_asked(game, request.args),
+        href=(url_for("rounds.show", session_id=game.id, number=0).removesuffix("0") + "{}").format)
     return render_template(
-        "history/session.html", game=game, rounds=rounds, chart=chart, chart_points=chart_points,
+        "history/session.html", game=game, rounds=rounds, chart=chart,
+        chart_switch=chart_switch(game, request.args, "history.session", session_id=game.id),
         balances=services.balances(game),
         settlement=services.settlement(game),
         preset=preset_words(game.rules),

@@ -26,7 +26,7 @@ from .loading import add_session_id, load_game_session
 from .once import answered, changing, fresh_token, new_key, once
 from .paging import page_number
 from .payments import mark_paid, take_back
-from .presenters.charts import points_asked, session_chart
+from .presenters.charts import chart_switch, game_chart, points_asked
 from .presenters.message import chat_message
 from .presenters.picture import picture_response
 from .presenters.refusals import refusal
@@ -160,26 +160,15 @@ def render_board(phone_error=None):
     return render_template("sessions/board.html", game=g.game, board=board, draft=draft,
                            round_href=round_href, own=own, phone_error=phone_error,
                            night=night, message=message,
-                           chart=board_chart(board, phone_player(), round_href),
-                           chart_points=points_asked(g.game, request.args),
+                           chart=game_chart(g.game, [s.player for s in board.standings],
+                                            board.rounds, points_asked(g.game, request.args),
+                                            phone_player(), f"{round_href}{{}}".format),
+                           chart_switch=chart_switch(g.game, request.args, "sessions.board"),
                            # What is owed across the group's sessions, in its currency.
                            owed=next((line for line in queries.still_owed(
                                g.game.group, phone_player())
                                if line.currency == g.game.currency), None)), \
         422 if phone_error else 200
-
-
-def board_chart(board: queries.Scoreboard, me: int | None, round_href: str | None = None):
-    """The scoreboard's chart: money (points, in a session played for them,
-    or asked for) round by round, this phone's player's line marked, a tap
-    on a round opening it where ``round_href`` is given."""
-    ids = [s.player.id for s in board.standings]
-    points = points_asked(g.game, request.args)
-    return session_chart(
-        [s.player.name for s in board.standings],
-        queries.running_totals(g.game.id, ids, points=points) if board.rounds else [],
-        g.game.currency, ids.index(me) if me in ids else None,
-        None if round_href is None else f"{round_href}{{}}".format, points=points)
 
 
 @bp.get("/sessions/<int:session_id>/result.png")

@@ -8,10 +8,10 @@ from flask import Blueprint, Response, abort, g, redirect, render_template, url_
 from .. import queries, services
 from ..extensions import db
 from ..forms.groups import ButtonForm
-from ..models import GameSession, ShareLink
+from ..models import ShareLink
 from .loading import session_pages
 from .once import answered, changing, once
-from .presenters.charts import SessionChart, session_chart
+from .presenters.charts import game_chart
 from .presenters.message import chat_message
 from .presenters.picture import picture_response
 from .share_links import PUBLIC, share_url, shared_session
@@ -90,18 +90,11 @@ def board(token):
     # An ended session opens on the night's summary, as the members' scoreboard does.
     night = services.night(game) if game.is_finished else None
     board = queries.scoreboard(game)
+    chart = game_chart(game, [s.player for s in board.standings], board.rounds,
+                       queries.by_points(game))
     return _public(render_template(
-        "share/board.html", game=game, board=board, token=token, chart=_chart(game, board),
+        "share/board.html", game=game, board=board, token=token, chart=chart,
         night=night, message=night and chat_message(game, night.places, night.settlement)))
-
-
-def _chart(game: GameSession, board: queries.Scoreboard) -> SessionChart | None:
-    """The session's money (or points) round by round, as the share pages draw it."""
-    points = queries.by_points(game)
-    return session_chart(
-        [s.player.name for s in board.standings],
-        queries.running_totals(game.id, [s.player.id for s in board.standings], points=points)
-        if board.rounds else [], game.currency, points=points)
 
 
 @bp.get("/share/<token>/result.png")
@@ -131,8 +124,9 @@ def table(token):
     # The last round: each player at it and their entry, its winner first.
     last = sorted(((s, e) for s, e in zip(board.standings, board.rows[-1].cells, strict=True) if e),
                   key=lambda pair: pair[1].position) if board.rows else []
+    chart = game_chart(game, [s.player for s in board.standings], board.rounds,
+                       queries.by_points(game))
     return _public(render_template(
-        "share/table.html", game=game, board=board, token=token, last=last,
-        chart=_chart(game, board),
+        "share/table.html", game=game, board=board, token=token, last=last, chart=chart,
         places=queries.places(board.standings, queries.by_points(game)),
         keep_awake=not game.is_finished))

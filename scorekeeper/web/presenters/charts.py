@@ -9,16 +9,18 @@ import functools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
+from typing import Any
 
 from babel import Locale
 from babel.dates import format_skeleton
+from flask import url_for
 from flask_babel import gettext as _
 from flask_babel import ngettext
 from markupsafe import Markup
 
 from ... import queries
 from ...charts import Bar, Line, Words, bar_chart, line_chart, nice_step
-from ...models import GameSession
+from ...models import GameSession, Player
 from ...queries import Month
 from ..filters import isolated, money, signed_priced
 from ..locales import formatting
@@ -48,6 +50,7 @@ class SessionChart:
     svg: Markup
     rounds: int
     courses: list[Course]
+    points: bool  # it charts points (else money)
 
 
 def courses(names: Sequence[str], series: Sequence[Sequence[int]],
@@ -90,7 +93,20 @@ def session_chart(names: Sequence[str], series: Sequence[Sequence[int]], currenc
     lines = [Line(name, values, i == marked)
              for i, (name, values) in enumerate(zip(names, series, strict=True))]
     return SessionChart(line_chart("money-chart", lines, Words(title, " ".join(said), axis),
-                                   href), rounds, found)
+                                   href), rounds, found, points)
+
+
+def game_chart(game: GameSession, players: Sequence[Player], rounds: int, points: bool,
+               me: int | None = None,
+               href: Callable[[int], str] | None = None) -> SessionChart | None:
+    """The chart of ``game`` (of ``rounds`` rounds) with ``players`` in their
+    order: its points (``points``) or its money round by round, ``me``'s
+    line marked (a player id), a tap on a round opening ``href(number)``;
+    None before its first round, with no statement."""
+    ids = [player.id for player in players]
+    series = queries.running_totals(game.id, ids, points=points) if rounds else []
+    return session_chart([player.name for player in players], series, game.currency,
+                         ids.index(me) if me in ids else None, href, points=points)
 
 
 def month_name(month: Month) -> str:
@@ -108,6 +124,16 @@ def points_asked(game: GameSession, args: Mapping[str, str]) -> bool:
     """Whether a session's page charts its points: a session played for
     them, or one for money whose page asks (``?chart=points``)."""
     return queries.by_points(game) or args.get("chart") == "points"
+
+
+def chart_switch(game: GameSession, args: Mapping[str, str], endpoint: str,
+                 **values: Any) -> str | None:
+    """The page (``endpoint``) with the other of a money session's charts;
+    None for a session played for points, which has only its points."""
+    if queries.by_points(game):
+        return None
+    other = "money" if points_asked(game, args) else "points"
+    return url_for(endpoint, chart=other, _anchor="chart-title", **values)
 
 
 YEAR_LABELS_AT_MOST = 6

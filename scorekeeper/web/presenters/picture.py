@@ -12,13 +12,8 @@ from ... import queries, services
 from ...charts import Line
 from ...charts.picture import Row, Sheet, png
 from ...models import GameSession
-from ..filters import long_date, priced, signed_priced
+from ..filters import long_date, priced, result_name, signed_priced
 from .charts import tick
-
-
-def result_name(game: GameSession) -> str:
-    """The picture's file name: "rummy-2026-11-28.png"."""
-    return f"rummy-{game.started_at:%Y-%m-%d}.png"
 
 
 def result_png(game: GameSession) -> bytes:
@@ -61,6 +56,7 @@ def result_png(game: GameSession) -> bytes:
 def picture_response(game: GameSession) -> Response:
     """The picture as its route answers it: a PNG with its file name, kept by
     no cache (it shows the session as it stands)."""
+    name = result_name(game.started_at, game.group.timezone)
     return Response(result_png(game), mimetype="image/png", headers={
-        "Content-Disposition": f'inline; filename="{result_name(game)}"',
+        "Content-Disposition": f'inline; filename="{name}"',
         "Cache-Control": "private, no-store"})
