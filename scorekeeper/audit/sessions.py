@@ -93,7 +93,7 @@ class SeatLeft(Payload):
 
 
 @dataclass(frozen=True)
-class Transfer(Payload):
+class _Transfer(Payload):
     """Money marked paid, or taken back: ``owed``, what was owed of the
     transfer as it was marked (None: all of it, as before part payments)."""
 
@@ -122,19 +122,19 @@ class Transfer(Payload):
 
 
 @dataclass(frozen=True)
-class PaymentPaid(Transfer):
+class PaymentPaid(_Transfer):
     action = Action.PAYMENT_PAID
     kept_as = "after"
 
 
 @dataclass(frozen=True)
-class PaymentUnpaid(Transfer):
+class PaymentUnpaid(_Transfer):
     action = Action.PAYMENT_UNPAID
     kept_as = "before"
 
 
 @dataclass(frozen=True)
-class _Across(Transfer):
+class _Across(_Transfer):
     """A payment across sessions ("Settle everything"), in ``currency``."""
 
     currency: str = ""

@@ -173,6 +173,14 @@ class Money:
         return self.won_cents + self.lost_cents
 
 
+def ratio(total: int, count: int, places: str) -> Decimal | None:
+    """``total`` / ``count`` to ``places`` ("0.1"), halves away from zero;
+    None of nothing."""
+    if not count:
+        return None
+    return (Decimal(total) / count).quantize(Decimal(places), ROUND_HALF_UP)
+
+
 @dataclass(frozen=True)
 class PlayerRecord:
     rounds: int
@@ -190,10 +198,7 @@ class PlayerRecord:
     @property
     def average_points(self) -> Decimal | None:
         """Points left in hand per counted round, to one decimal."""
-        if not self.counted_rounds:
-            return None
-        return (Decimal(self.counted_points) / self.counted_rounds).quantize(
-            Decimal("0.1"), ROUND_HALF_UP)
+        return ratio(self.counted_points, self.counted_rounds, "0.1")
 
 
 @dataclass(frozen=True)

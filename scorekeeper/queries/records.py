@@ -8,7 +8,7 @@ from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 from typing import Any, NamedTuple
 from zoneinfo import ZoneInfo
 
@@ -18,6 +18,7 @@ from sqlalchemy.orm import aliased
 from ..extensions import db
 from ..models import GameSession, Payment, Player, Seat
 from .debts import session_transfers
+from .history import ratio
 from .paging import Page, page_params, paged
 
 
@@ -27,12 +28,6 @@ def day_start(day: date, zone: str) -> datetime:
     history shows it."""
     local = datetime.combine(day, time(), tzinfo=ZoneInfo(zone))
     return local.astimezone(UTC).replace(tzinfo=None)
-
-
-def _ratio(total: int, count: int, places: str) -> Decimal | None:
-    if not count:
-        return None
-    return (Decimal(total) / count).quantize(Decimal(places), ROUND_HALF_UP)
 
 
 @dataclass(frozen=True)
@@ -54,12 +49,12 @@ class Line:
     @property
     def per_session_cents(self) -> int:
         """Money per session, to the cent (halves away from zero)."""
-        return int(_ratio(self.net_cents, self.sessions, "1") or 0)
+        return int(ratio(self.net_cents, self.sessions, "1") or 0)
 
     @property
     def average_points(self) -> Decimal | None:
         """Points left in hand per counted round, to one decimal."""
-        return _ratio(self.counted_points, self.counted_rounds, "0.1")
+        return ratio(self.counted_points, self.counted_rounds, "0.1")
 
 
 # The columns the board sorts by, each with its first direction (True: the

@@ -68,6 +68,13 @@ def check_table(rules: HouseRules, n_players: int) -> None:
                            players=n_players, needed=needed, deck=deck)
 
 
+def check_new_rules(session: GameSession, rules: HouseRules) -> None:
+    """Rules a session's table could play on: within the app's limits, and
+    dealt to the players at the table now (a correction, What if)."""
+    check_rules(rules)
+    check_table(rules, sum(seat.active for seat in session.seats))
+
+
 def played_round(round_: Round) -> Played[str]:
     """A stored round as the engine replays it, by player name: its playing
     order, each entry and each player's money as scored."""

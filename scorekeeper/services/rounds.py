@@ -50,9 +50,8 @@ from ..rules import (
 from ..rules.cards import scan_cards
 from ._common import (
     add_round_to_seats,
+    check_new_rules,
     check_open,
-    check_rules,
-    check_table,
     played_round,
     round_snapshot,
     session_of,
@@ -446,8 +445,7 @@ def change_house_rules(change: Change, rules: HouseRules, currency: str) -> None
     """
     session = session_of(change)
     check_open(session)
-    check_rules(rules)
-    check_table(rules, len(active_players(session)))
+    check_new_rules(session, rules)
     scores = []
     for round_ in session.rounds:
         try:

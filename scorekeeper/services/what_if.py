@@ -11,7 +11,7 @@ from sqlalchemy.orm import selectinload
 from ..extensions import db
 from ..models import GameSession, Round, RoundEntry
 from ..rules import HouseRules, WhatIf, what_if
-from ._common import check_rules, check_table, played_round
+from ._common import check_new_rules, played_round
 
 
 def session_what_if(session: GameSession, rules: HouseRules) -> WhatIf[str]:
@@ -19,8 +19,7 @@ def session_what_if(session: GameSession, rules: HouseRules) -> WhatIf[str]:
     name. RulesRefused for rules past the app's limits, ServiceError for
     rules the table as it sits can't be dealt by (as a correction of the
     house rules would be refused); a round the rules refuse is said on it."""
-    check_rules(rules)
-    check_table(rules, sum(seat.active for seat in session.seats))
+    check_new_rules(session, rules)
     rounds = db.session.scalars(
         sa.select(Round).where(Round.session_id == session.id).order_by(Round.number)
         .options(selectinload(Round.entries).joinedload(RoundEntry.player)))

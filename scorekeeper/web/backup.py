@@ -101,14 +101,14 @@ def import_group():
         except backup.BackupError as problem:
             form.backup.errors.append(refusal(problem))
         else:
+            device = device_typed(form)
             try:
                 group = services.import_group(group_name(form), form.passphrase.data, found,
-                                              device=device_typed(form),
-                                              address=client_address())
+                                              device=device, address=client_address())
             except services.ServiceError as problem:
                 error = refusal(problem)
             else:
-                return _signed_in_to_import(group, device_typed(form))
+                return _signed_in_to_import(group, device)
     return import_page(form, error), 422 if request.method == "POST" else 200
 
 

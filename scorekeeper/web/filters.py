@@ -25,6 +25,7 @@ from babel.numbers import format_decimal
 from flask_babel import gettext as _
 from flask_babel import ngettext
 from markupsafe import Markup, escape
+from wtforms.fields.choices import SelectChoice
 
 from ..forms.groups import NEAR_ZONES
 from ..forms.rounds import OUTCOME_HELP
@@ -222,6 +223,13 @@ def isolated(name: str) -> str:
     if _reorders(name):
         return f"{FIRST_STRONG_ISOLATE}{name.translate(OWN_ISOLATES)}{POP_DIRECTIONAL_ISOLATE}"
     return name
+
+
+def player_choices(players, first: str) -> list[SelectChoice]:
+    """A select's choices: ``first`` (no player chosen), then each player by
+    id, the name isolated (an <option> holds text only, no <bdi>)."""
+    return [SelectChoice("", first)] + [SelectChoice(str(p.id), isolated(p.name))
+                                        for p in players]
 
 
 def listed(items) -> Markup:

@@ -2,14 +2,13 @@
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask_babel import gettext as _
-from wtforms.fields.choices import SelectChoice
 
 from .. import queries, services
 from ..forms.history import HistoryFilterForm, RenameForm
 from ..models import Player
 from ..rules import parse_cards
 from .access import require_group, signed_in_group
-from .filters import isolated
+from .filters import player_choices
 from .loading import group_row_or_404
 from .once import changing
 from .paging import page_number
@@ -33,9 +32,7 @@ bp.url_value_preprocessor(require_group)
 def index():
     form = HistoryFilterForm(request.args)
     players = queries.players_on_record(signed_in_group())
-    # An <option> holds text only, no <bdi>: names between U+2068 and U+2069.
-    form.player.choices = [SelectChoice("", _("All players"))] + [
-        SelectChoice(str(p.id), isolated(p.name)) for p in players]
+    form.player.choices = player_choices(players, _("All players"))
     chosen = None
     if form.validate() and form.player.data:
         chosen = next(p for p in players if str(p.id) == form.player.data)

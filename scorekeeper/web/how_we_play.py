@@ -2,7 +2,7 @@
 at the table; for the group's phones, and read-only from the session's share
 link (share_links.py) for a guest."""
 
-from flask import Blueprint, Response, g, render_template
+from flask import Blueprint, g, render_template
 
 from .. import queries
 from ..models import GameSession
@@ -31,6 +31,4 @@ def index():
 @bp.get("/share/<token>/how-we-play")
 def shared(token):
     game = queries.load_board(shared_session(token))
-    response = Response(_page(game, token))
-    response.headers["X-Robots-Tag"] = "noindex, nofollow"
-    return response
+    return _page(game, token)

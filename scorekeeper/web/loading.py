@@ -3,7 +3,7 @@
 import functools
 
 import sqlalchemy as sa
-from flask import Blueprint, abort, g
+from flask import Blueprint, Response, abort, g, request
 from sqlalchemy.orm import joinedload
 
 from ..extensions import db
@@ -58,7 +58,14 @@ def add_session_id(endpoint, values):
 def session_pages(bp: Blueprint, shared: frozenset[str] = frozenset()) -> None:
     """Make ``bp``'s pages a session's (load_game_session, add_session_id),
     but for its endpoints in ``shared``: those a share link's token opens
-    (web/share_links.py), with no signed-in phone."""
+    (web/share_links.py), with no signed-in phone, and that no search engine
+    is to list."""
+    @bp.after_request
+    def unlisted(response: Response) -> Response:
+        if request.endpoint in shared:
+            response.headers["X-Robots-Tag"] = "noindex, nofollow"
+        return response
+
     @bp.url_value_preprocessor
     def load_for_members(endpoint, values):
         if endpoint not in shared:

@@ -4,13 +4,12 @@ from datetime import date, timedelta
 
 from flask import Blueprint, abort, render_template, request
 from flask_babel import gettext as _
-from wtforms.fields.choices import SelectChoice
 
 from .. import queries
 from ..forms.records import HeadToHeadForm, LeaderboardForm
 from ..models import utcnow, wall_clock
 from .access import phone_player_id, require_group, signed_in_group
-from .filters import isolated
+from .filters import player_choices
 from .paging import page_number
 
 bp = Blueprint("records", __name__)
@@ -72,9 +71,7 @@ def head_to_head():
         # A player's id not in the list (another group's, or none): not found.
         if field.data and field.data.isdigit() and field.data not in names:
             abort(404)
-        # An <option> holds text only, no <bdi>: names between U+2068 and U+2069.
-        field.choices = [SelectChoice("", _("Choose a player"))] + [
-            SelectChoice(str(p.id), isolated(p.name)) for p in players]
+        field.choices = player_choices(players, _("Choose a player"))
     me = phone_player_id()
     if not request.args and str(me) in names:
         form.a.data = str(me)

@@ -20,12 +20,6 @@ bp = Blueprint("share", __name__)
 session_pages(bp, PUBLIC)
 
 
-def _public(html: str) -> Response:
-    response = Response(html)
-    response.headers["X-Robots-Tag"] = "noindex, nofollow"
-    return response
-
-
 # Members' pages
 
 
@@ -92,25 +86,23 @@ def board(token):
     board = queries.scoreboard(game)
     chart = game_chart(game, [s.player for s in board.standings], board.rounds,
                        queries.by_points(game))
-    return _public(render_template(
+    return render_template(
         "share/board.html", game=game, board=board, token=token, chart=chart,
-        night=night, message=night and chat_message(game, night.places, night.settlement)))
+        night=night, message=night and chat_message(game, night.places, night.settlement))
 
 
 @bp.get("/share/<token>/result.png")
 def result(token):
     """The session as a picture, as its members' scoreboard gives it."""
-    response = picture_response(queries.load_board(shared_session(token)))
-    response.headers["X-Robots-Tag"] = "noindex, nofollow"
-    return response
+    return picture_response(queries.load_board(shared_session(token)))
 
 
 @bp.get("/share/<token>/settle")
 def settle(token):
     game = queries.load_board(shared_session(token))
-    return _public(render_template(
+    return render_template(
         "share/settle.html", game=game, standings=queries.standings(game),
-        plan=services.settlement(game), token=token))
+        plan=services.settlement(game), token=token)
 
 
 @bp.get("/share/<token>/table")
@@ -126,7 +118,7 @@ def table(token):
                   key=lambda pair: pair[1].position) if board.rows else []
     chart = game_chart(game, [s.player for s in board.standings], board.rounds,
                        queries.by_points(game))
-    return _public(render_template(
+    return render_template(
         "share/table.html", game=game, board=board, token=token, last=last, chart=chart,
         places=queries.places(board.standings, queries.by_points(game)),
-        keep_awake=not game.is_finished))
+        keep_awake=not game.is_finished)

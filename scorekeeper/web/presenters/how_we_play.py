@@ -66,9 +66,10 @@ def _hand(rules: HouseRules, text: str) -> str:
 
 def how_we_play(rules: HouseRules, currency: str, names: list[str]) -> list[Part]:
     """Every part of the page, for a table of ``names`` (clockwise, two at least)."""
+    example = example_round(rules, names)
     return [_deck(rules, names), _points(rules, names), _passport(rules, names),
-            _money(rules, currency, names), _jokers(rules, currency, names),
-            _dealing(rules, names)]
+            _money(rules, currency, names, example), _jokers(rules, currency, names),
+            _dealing(rules, names, example)]
 
 
 def _deck(rules: HouseRules, names: list[str]) -> Part:
@@ -126,7 +127,10 @@ def _passport(rules: HouseRules, names: list[str]) -> Part:
     return Part(_("The passport"), lines, examples)
 
 
-def example_round(rules: HouseRules, names: list[str]) -> tuple[RoundScore[str], dict] | None:
+Example = tuple[RoundScore[str], dict[str, Entry]]
+
+
+def example_round(rules: HouseRules, names: list[str]) -> Example | None:
     """The example round: nobody out, each player one of EXAMPLE_HANDS, the
     last seat dealing, scored by the engine; None if the rules deal hands
     too small for it."""
@@ -139,12 +143,11 @@ def example_round(rules: HouseRules, names: list[str]) -> tuple[RoundScore[str],
         return None
 
 
-def _money(rules: HouseRules, currency: str, names: list[str]) -> Part:
+def _money(rules: HouseRules, currency: str, names: list[str], example: Example | None) -> Part:
     lines = [escape(line) for line in pays_lines(rules, currency, len(names))]
     lines.append(Markup(_("Hu: a player who lays down every card ends the game at once and is "
                           "first; the others' cards don't count. Tien Hu: a dealt hand that "
                           "melds whole wins before anyone plays.")))
-    example = example_round(rules, names)
     if example is None:
         return Part(_("Places and money"), lines)
     score, entries = example
@@ -189,7 +192,7 @@ def _jokers(rules: HouseRules, currency: str, names: list[str]) -> Part:
     return Part(_("Jokers and aces"), lines, [example])
 
 
-def _dealing(rules: HouseRules, names: list[str]) -> Part:
+def _dealing(rules: HouseRules, names: list[str], example: Example | None) -> Part:
     direction = str(DIRECTIONS[rules.direction])
     if rules.direction == "clockwise":
         lines = [_said(_("Play goes %(direction)s: the player on the dealer's left starts, and "
@@ -208,7 +211,6 @@ def _dealing(rules: HouseRules, names: list[str]) -> Part:
     order = playing_order(names, dealer, rules)
     examples = [_said(_("If %(dealer)s deals, the order of play is %(order)s."),
                       dealer=isolate(dealer), order=listed([isolate(n) for n in order]))]
-    example = example_round(rules, names)
     if example is not None:
         examples.append(_said(_("After the game in the example of places and money, %(name)s "
                                 "deals."),
