@@ -92,9 +92,18 @@ def cookie_path() -> str:
 
 def set_cookie(response, language: Language) -> None:
     """Remembered a year; static/js/language.js sets the same cookie offline."""
-    response.set_cookie(COOKIE, language.tag, max_age=COOKIE_DAYS * 24 * 3600,
-                        path=cookie_path(), samesite="Lax",
-                        secure=current_app.config["HTTPS"], httponly=False)
+    remember(response, COOKIE, language.tag)
+
+
+def remember(response, name: str, value: str | None) -> None:
+    """A phone's choice kept in a cookie its scripts read too (a language, a
+    theme), for COOKIE_DAYS; ``None`` forgets it."""
+    where = {"path": cookie_path(), "samesite": "Lax", "secure": current_app.config["HTTPS"],
+             "httponly": False}
+    if value is None:
+        response.delete_cookie(name, **where)
+    else:
+        response.set_cookie(name, value, max_age=COOKIE_DAYS * 24 * 3600, **where)
 
 
 def language_cookie() -> dict:

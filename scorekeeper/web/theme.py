@@ -15,16 +15,17 @@ HttpOnly, for those scripts: the cookie holds nothing but the choice.
 
 from dataclasses import dataclass
 
-from flask import Blueprint, abort, current_app, redirect, request, url_for
+from flask import Blueprint, abort, redirect, request, url_for
 
 from ..forms.theme import ThemeForm
 from .access import safe_next
-from .locales import cookie_path
+from .locales import cookie_path, remember
 
 bp = Blueprint("theme", __name__)
 
-COOKIE = "theme"  # static/js/theme.js and theme-switch.js have its name and life too
-COOKIE_DAYS = 365
+# Kept as the language is (locales.remember); static/js/theme.js and
+# theme-switch.js have its name and life (locales.COOKIE_DAYS) too.
+COOKIE = "theme"
 AUTO = "auto"  # as the phone: no cookie
 CHOICES = (AUTO, "light", "dark")
 # The pages whose footer holds the switch: where a phone comes in (the home
@@ -57,13 +58,7 @@ def switch():
     if not form.validate():
         abort(400)
     response = redirect(safe_next(form.next.data) or url_for("home.index"), 303)
-    if form.theme.data == AUTO:
-        response.delete_cookie(COOKIE, path=cookie_path(), samesite="Lax",
-                               secure=current_app.config["HTTPS"], httponly=False)
-    else:
-        response.set_cookie(COOKIE, form.theme.data, max_age=COOKIE_DAYS * 24 * 3600,
-                            path=cookie_path(), samesite="Lax",
-                            secure=current_app.config["HTTPS"], httponly=False)
+    remember(response, COOKIE, None if form.theme.data == AUTO else form.theme.data)
     return response
 
 
