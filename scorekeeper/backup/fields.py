@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 
 from .. import payto
-from ..limits import NAME_MAX, PAYTO_MAX, clean_name, unstorable
+from ..limits import NAME_MAX, PAYTO_KIND_MAX, PAYTO_MAX, clean_name, unstorable
 from ..phrases import N_, Nn_, Phrase
 from ..rules import Problem
 from ..rules.house import shown
@@ -315,7 +315,7 @@ def payto_field(obj: dict, where: Phrase) -> tuple[str, str]:
         return "", ""
     at = owned(where, "payto")
     details = an_object(obj["payto"], at)
-    kind = text_field(details, "kind", at, 20)
+    kind = text_field(details, "kind", at, PAYTO_KIND_MAX)
     value = text_field(details, "value", at, PAYTO_MAX)
     try:
         chosen = payto.Kind(kind)
@@ -324,8 +324,7 @@ def payto_field(obj: dict, where: Phrase) -> tuple[str, str]:
                           where=at, key=quoted("kind"), value=shown(kind),
                           kinds=", ".join(quoted(k.value) for k in payto.Kind)) from None
     try:
-        tidy = (payto.read_bank_qr(value)[0] if chosen is payto.Kind.BANK_QR
-                else payto.clean_id(chosen, value))
+        tidy = payto.tidied(chosen, value)
     except payto.PayloadError:
         raise BackupError(N_("%(where)s: %(key)s is not one the app takes as %(kind)s."),
                           where=at, key=quoted("value"), kind=quoted(kind)) from None

@@ -39,8 +39,16 @@ __all__ = [
     "reference",
     "reissue",
     "scheme_for",
+    "tidied",
     "with_crc",
 ]
+
+
+def tidied(kind: Kind, value: str) -> str:
+    """A player's details of ``kind`` as the app keeps them: an ID in the form
+    a code carries it, a bank QR's text tidied; PayloadError if they are none
+    the app takes as that kind."""
+    return read_bank_qr(value)[0] if kind is Kind.BANK_QR else clean_id(kind, value)
 
 
 def payload_for(kind: Kind, value: str, scheme: Scheme, request: Request) -> str:

@@ -63,9 +63,7 @@ def clean_payto(kind: str, value: str) -> tuple[str, str]:
         raise PaytoRefused(N_("That is longer than payment details can be: at most %(most)s "
                               "characters."), most=PAYTO_MAX)
     try:
-        if chosen is payto.Kind.BANK_QR:
-            return kind, payto.read_bank_qr(value)[0]
-        return kind, payto.clean_id(chosen, value)
+        return kind, payto.tidied(chosen, value)
     except payto.PayloadError as error:
         raise refused(error) from None
 
