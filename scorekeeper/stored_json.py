@@ -36,15 +36,10 @@ class PayloadError(ValueError):
                  value: object = None, *, missing: bool = False) -> None:
         self.side, self.path, self.expected = side, path, expected
         self.value, self.missing = value, missing
-        super().__init__(self.of("the payload"))
-
-    def of(self, whose: str) -> str:
-        """The message, naming the side as ``whose``'s: of("Audit event 3") is
-        'Audit event 3's "after": "entries" item 2, "cards" is missing'."""
-        at = f'{whose}\'s "{self.side}"'
-        problem = ("is missing" if self.missing
-                   else f"must be {self.expected}, not {shown(self.value)}")
-        return f"{at}: {path_words(self.path)} {problem}" if self.path else f"{at} {problem}"
+        # For the logs: 'the payload's "after": "entries" item 2, "cards" is missing'.
+        at = f'the payload\'s "{side}"'
+        problem = "is missing" if missing else f"must be {expected}, not {shown(value)}"
+        super().__init__(f"{at}: {path_words(path)} {problem}" if path else f"{at} {problem}")
 
 
 class Side:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from flask import get_template_attribute
 from flask_babel import gettext as _
 from flask_babel import ngettext
 from markupsafe import Markup, escape
@@ -25,7 +26,6 @@ from ..filters import isolate, listed, priced, signed_priced
 from .places import ordinal
 from .rules import DIRECTIONS, pays_lines
 
-SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 # The example round's hands, one a player (no meld in any, one card of each
 # at most): points of every kind, a joker and an ace.
 EXAMPLE_HANDS = ("3D 4D", "JK 7H", "AS 9H", "KS QC 2S", "5C 6H", "10D 8S")
@@ -48,16 +48,9 @@ def _said(message: str, **values: object) -> Markup:
 
 
 def chips(text: str) -> Markup:
-    """Cards as the card pad shows them, red and black: "7♥ 8♥ JK"."""
-    shown = []
-    for card in parse_cards(text):
-        if card.is_joker:
-            shown.append(Markup('<span class="chip chip-joker">JK</span>'))
-        else:
-            colour = "red" if card.suit in "HD" else "black"
-            shown.append(Markup('<span class="chip chip-{}">{}{}</span>').format(
-                colour, card.rank_label, SYMBOLS[card.suit]))
-    return Markup(" ").join(shown)
+    """Cards as the card pad shows them, red and black: "7♥ 8♥ JK" (the
+    pages' ``cards`` macro)."""
+    return Markup(get_template_attribute("_macros.html", "cards")(parse_cards(text)).rstrip())
 
 
 def _hand(rules: HouseRules, text: str) -> str:
